@@ -1,0 +1,1 @@
+print("bufprobe-bench: not built yet")

@@ -1,0 +1,79 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "bufprobe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bufprobe", targets: ["bufprobe"]),
+        .library(name: "MediaIO", targets: ["MediaIO"]),
+        .library(name: "PlaybackModel", targets: ["PlaybackModel"]),
+        .library(name: "ProgressLine", targets: ["ProgressLine"]),
+        .library(name: "BufprobeCommands", targets: ["BufprobeCommands"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // System library over FFmpeg; only MediaIO imports it.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]),
+                .brew(["ffmpeg"]),
+            ]
+        ),
+        .target(
+            name: "MediaIO",
+            dependencies: [
+                "CFFmpeg",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .target(name: "PlaybackModel", swiftSettings: upcoming),
+        .target(name: "ProgressLine", dependencies: ["PlaybackModel"], swiftSettings: upcoming),
+        .target(
+            name: "BufprobeCommands",
+            dependencies: [
+                "MediaIO", "PlaybackModel", "ProgressLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .executableTarget(name: "bufprobe", dependencies: ["BufprobeCommands"], swiftSettings: upcoming),
+        .executableTarget(
+            name: "bufprobe-bench",
+            dependencies: ["PlaybackModel"],
+            path: "Benchmarks/ModelBench",
+            swiftSettings: upcoming
+        ),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], swiftSettings: upcoming),
+        .testTarget(
+            name: "PlaybackModelTests",
+            dependencies: [
+                "PlaybackModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine"], swiftSettings: upcoming),
+        .testTarget(
+            name: "BufprobeCommandsTests",
+            dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel"],
+            swiftSettings: upcoming
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+// Shim over FFmpeg (libavformat/libavcodec/libavutil, 5.1+) for Swift.
+// Only what Swift cannot import directly lives here: function-like macros and
+// macro constants built from them. Every symbol is prefixed `cffmpeg_`.
+#ifndef CFFMPEG_SHIM_H
+#define CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/avutil.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/pixdesc.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+// AVERROR(e) negates a POSIX errno; a function-like macro, so Swift cannot see it.
+static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno); }
+
+// AVERROR_EOF is FFERRTAG('E','O','F',' '), a macro expression Swift does not import.
+static inline int cffmpeg_averror_eof(void) { return AVERROR_EOF; }
+
+// AVERROR_EXIT: returned by blocking calls when the interrupt callback asked to stop.
+static inline int cffmpeg_averror_exit(void) { return AVERROR_EXIT; }
+
+// AVERROR_INVALIDDATA, used by demuxers for damaged input.
+static inline int cffmpeg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+
+// AVERROR_HTTP_* codes: HTTP failures surface as these tags, not errno values.
+static inline int cffmpeg_averror_http_bad_request(void) { return AVERROR_HTTP_BAD_REQUEST; }
+static inline int cffmpeg_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }
+static inline int cffmpeg_averror_http_forbidden(void) { return AVERROR_HTTP_FORBIDDEN; }
+static inline int cffmpeg_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int cffmpeg_averror_http_other_4xx(void) { return AVERROR_HTTP_OTHER_4XX; }
+static inline int cffmpeg_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
+
+// AV_NOPTS_VALUE is ((int64_t)UINT64_C(0x8000000000000000)), a cast expression Swift skips.
+static inline int64_t cffmpeg_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+// AV_TIME_BASE_Q is a compound literal, which Swift cannot import.
+static inline AVRational cffmpeg_time_base_q(void) { return (AVRational){1, AV_TIME_BASE}; }
+
+// av_err2str is a macro over a stack compound literal; this writes into the caller's buffer.
+static inline void cffmpeg_strerror(int code, char *buffer, size_t size) {
+    if (av_strerror(code, buffer, size) < 0) {
+        snprintf(buffer, size, "unknown FFmpeg error %d", code);
+    }
+}
+
+#endif

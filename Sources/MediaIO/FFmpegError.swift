@@ -1,0 +1,51 @@
+internal import CFFmpeg
+
+/// A failed FFmpeg call: the negative `AVERROR` code, the operation that returned it and
+/// `av_strerror`'s text for it.
+public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The negative error code FFmpeg returned.
+    public var code: Int32
+    /// The FFmpeg function (or our step) that failed, such as `avformat_open_input`.
+    public var operation: String
+    /// FFmpeg's own description of `code`.
+    public var message: String
+
+    /// Creates an error for `code` returned by `operation`, looking up FFmpeg's text.
+    public init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+        self.message = FFmpegError.text(for: code)
+    }
+
+    /// `operation: message (code)`.
+    public var description: String { "\(operation): \(message) (\(code))" }
+
+    /// Whether the code means "no such file", as opposed to a format or I/O problem.
+    public var isNotFound: Bool { code == cffmpeg_averror(ENOENT) }
+
+    /// Whether the code says the input is not media FFmpeg understands.
+    public var isInvalidData: Bool { code == cffmpeg_averror_invaliddata() }
+
+    /// Whether the call was aborted by our interrupt callback (timeout or cancellation).
+    public var isInterrupted: Bool { code == cffmpeg_averror_exit() }
+
+    /// The HTTP status this error stands for, when FFmpeg mapped one.
+    public var httpStatus: Int? {
+        switch code {
+        case cffmpeg_averror_http_bad_request(): 400
+        case cffmpeg_averror_http_unauthorized(): 401
+        case cffmpeg_averror_http_forbidden(): 403
+        case cffmpeg_averror_http_not_found(): 404
+        case cffmpeg_averror_http_other_4xx(): 400
+        case cffmpeg_averror_http_server_error(): 500
+        default: nil
+        }
+    }
+
+    static func text(for code: Int32) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+            cffmpeg_strerror(code, buffer.baseAddress, 256)
+            return String(cString: buffer.baseAddress!)
+        }
+    }
+}

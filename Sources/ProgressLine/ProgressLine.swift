@@ -1,0 +1,1 @@
+/// Rendering of the live progress and buffer line; see the types in this module.

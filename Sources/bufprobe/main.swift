@@ -1,0 +1,4 @@
+import BufprobeCommands
+
+// The executable is only the entry point; every command lives in BufprobeCommands.
+await Bufprobe.main()
