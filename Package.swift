@@ -74,6 +74,8 @@ let package = Package(
         .testTarget(
             name: "BufprobeCommandsTests",
             dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel", "TestSupport"],
+            // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
+            exclude: ["Fixtures"],
             swiftSettings: upcoming
         ),
     ],
