@@ -23,7 +23,8 @@ public final class MediaInput {
     /// Seconds `avformat_open_input` plus `avformat_find_stream_info` took.
     public let openDuration: Duration
 
-    private let context: UnsafeMutablePointer<AVFormatContext>
+    // Internal rather than private so that extensions in other files of MediaIO (stream discard) reach it.
+    let context: UnsafeMutablePointer<AVFormatContext>
     private let packet: PacketStorage
     private let interrupter: Interrupter?
 
