@@ -1,0 +1,173 @@
+public import ArgumentParser
+import Foundation
+import Logging
+import MediaIO
+import PlaybackModel
+
+/// `bufprobe check URL...`: receives streams in real time, plays them through the shared player model,
+/// and gives a pass/degraded/fail verdict with an exit code for scripts and CI.
+public struct Check: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        abstract: "Check that streams start fast and keep up: a pass/degraded/fail verdict from a real-time play.",
+        discussion: """
+            Inputs are any URL libavformat opens (progressive HTTP(S) MP4/WebM/TS/MP3, HLS .m3u8, DASH .mpd, \
+            RTMP, SRT, UDP...) or local paths (read as fast as possible, or at --rate to stand in for a network). \
+            Each input is received in real time; every packet's presentation time becomes loaded media for the \
+            model player, which starts once --start-threshold seconds are buffered, stalls when the playhead \
+            reaches the end of the loaded media, and resumes at --resume-threshold. A VOD stream is received to \
+            its end; a live stream (no declared duration) is sampled for --duration, 30 s by default.
+
+            Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
+            degraded (played, but stalled, started slowly, arrived slower than real time, or an HLS variant \
+            peaked more than 10% above its declared BANDWIDTH); fail (could not open, HTTP error, timeout, no \
+            playable stream, stream ended early).
+
+            Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
+            inputs the worst verdict wins.
+            """)
+
+    @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"))
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("Longest any single connect, open or read may wait for data, in seconds.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Option(help: ArgumentHelp(
+        "Stop receiving after this many seconds (default: the whole stream; 30 s for a live stream).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp("An extra HTTP request header, as 'Name: value' (repeatable).", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("The HTTP User-Agent to send.", valueName: "string"))
+    var userAgent: String?
+
+    @Option(help: ArgumentHelp(
+        "HLS variant to play: best, lowest, a 0-based position N (below 1000), or a bandwidth in bit/s (400000, 400k, 1.5M: the highest variant that fits).",
+        valueName: "best|lowest|N|bandwidth"))
+    var variant: VariantChoice = .best
+
+    @Option(help: ArgumentHelp("Seconds buffered ahead before playback starts.", valueName: "seconds"))
+    var startThreshold: Double = BufferPolicy.default.startThreshold
+
+    @Option(help: ArgumentHelp("Seconds buffered ahead before playback resumes after a stall.", valueName: "seconds"))
+    var resumeThreshold: Double = BufferPolicy.default.resumeThreshold
+
+    @Option(help: ArgumentHelp("Seconds buffered ahead at which the player stops loading until it plays some.", valueName: "seconds"))
+    var maxBuffer: Double = BufferPolicy.default.forwardTarget
+
+    @Option(help: ArgumentHelp("Longest startup delay (opening included) that still passes, in seconds.", valueName: "seconds"))
+    var maxStartup: Double = 3
+
+    @Option(help: ArgumentHelp("Check up to N inputs at the same time.", valueName: "N"))
+    var parallel: Int = 1
+
+    @Option(help: ArgumentHelp(
+        "Deliver local files at this pace: a multiple of real time (2x, 0.5x) or a bit rate (400k, 1.5M, 250000 bit/s).",
+        valueName: "rate"))
+    var rate: ReadRate?
+
+    @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
+    var verbose = false
+
+    public init() {}
+
+    public func validate() throws {
+        for (name, value) in [("--timeout", timeout), ("--max-startup", maxStartup)] where !(value > 0 && value.isFinite) {
+            throw ValidationError("\(name) must be a positive number of seconds, got \(value).")
+        }
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration).")
+        }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("--header takes 'Name: value', got '\(header)'.")
+        }
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1, got \(parallel).") }
+        do { try policy.validate() } catch { throw ValidationError("\(error)") }
+        if rate != nil, let url = inputs.first(where: { InputCheck.isURL($0) && !$0.lowercased().hasPrefix("file:") }) {
+            throw ValidationError("--rate paces local files only; \(url) is received at the speed the network delivers it.")
+        }
+    }
+
+    private var policy: BufferPolicy {
+        BufferPolicy(startThreshold: startThreshold, resumeThreshold: resumeThreshold, forwardTarget: maxBuffer)
+    }
+
+    private var settings: CheckSettings {
+        var settings = CheckSettings()
+        settings.timeout = timeout
+        settings.duration = duration
+        settings.headers = headers
+        settings.userAgent = userAgent
+        settings.variant = variant
+        settings.policy = policy
+        settings.maxStartup = maxStartup
+        settings.rate = rate
+        return settings
+    }
+
+    public func run() async throws {
+        let logger = Diagnostics.logger(verbose: verbose)
+        let router = FFmpegLogRouter(forward: logger)
+        // FFmpeg's informational lines are needed (the URL of each HLS segment it opens), so it formats
+        // everything and the router keeps what a sentence needs; the user sees it only with --verbose.
+        FFmpegLog.install(logger: Logger(label: "bufprobe.ffmpeg") { _ in router }, verbose: true)
+
+        let running = RunningChecks()
+        let settings = self.settings
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signal(SIGINT, SIG_IGN)
+        interrupt.setEventHandler {
+            running.cancelAll()
+            Diagnostics.error("interrupted.")
+            Foundation.exit(130)
+        }
+        interrupt.resume()
+        defer {
+            interrupt.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+
+        let reports = await withTaskGroup(of: (Int, CheckReport).self) { group in
+            var results = [CheckReport?](repeating: nil, count: inputs.count)
+            var next = 0
+            func launch() {
+                let index = next
+                let source = inputs[index]
+                next += 1
+                group.addTask {
+                    let session = CheckSession(source: source, settings: settings)
+                    running.add(session)
+                    let report = await BlockingThread.run(name: "bufprobe check \(index)") { session.run() }
+                    running.remove(session)
+                    return (index, report)
+                }
+            }
+            while next < min(parallel, inputs.count) { launch() }
+            for await (index, report) in group {
+                results[index] = report
+                if next < inputs.count { launch() }
+            }
+            return results.compactMap { $0 }
+        }
+
+        var worst = CheckVerdict.pass
+        for report in reports {
+            worst = max(worst, report.verdict)
+            if report.verdict == .fail { Diagnostics.error(report.reason) }
+            if !json {
+                Diagnostics.standardOutput(CheckText.render(report) + (report.source == reports.last?.source ? "" : "\n"))
+            }
+        }
+        if json {
+            let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
+            Diagnostics.standardOutput(text + "\n")
+        }
+        if worst != .pass { throw ExitCode(worst.exitCode) }
+    }
+}

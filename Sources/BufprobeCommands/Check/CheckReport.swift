@@ -1,0 +1,112 @@
+/// The `bufprobe check --json` document for one input. Property names become snake_case keys
+/// (`JSONOutput`); missing values are written as `null`. Times are seconds on the wall clock from the
+/// moment the check began (before connecting), media positions are seconds of media time.
+package struct CheckReport: Sendable, Codable {
+    /// Version of this JSON layout.
+    package var schemaVersion = 1
+    /// The URL or path as given.
+    package var source: String
+    /// `pass`, `degraded` or `fail`.
+    package var verdict: CheckVerdict
+    /// Why, in one sentence.
+    package var reason: String
+    /// Seconds to open the input and read its stream information (connecting included).
+    @NullEncoded package var openTime: Double?
+    /// Seconds until the first packet was returned.
+    @NullEncoded package var firstPacketTime: Double?
+    /// Seconds until the player could start: the start threshold buffered (opening included); `null`
+    /// when it never started.
+    @NullEncoded package var startupDelay: Double?
+    /// Bytes received x 8 / seconds from the start to the last packet.
+    @NullEncoded package var throughputBps: Double?
+    /// Media seconds received per wall second, from the start to the last packet.
+    @NullEncoded package var realtimeFactor: Double?
+    /// The declared bit rate: the chosen variant's `BANDWIDTH` for HLS, else the container's bit rate.
+    @NullEncoded package var declaredBitRate: Double?
+    /// Where `declared_bit_rate` comes from: `variant` (HLS `BANDWIDTH`), `container`, or `null`.
+    @NullEncoded package var declaredBitRateSource: String?
+    /// Average bit rate of the received packets of the played streams over their media span.
+    @NullEncoded package var measuredBitRate: Double?
+    /// Highest bit rate of those packets in any 1 s window of media time.
+    @NullEncoded package var peakBitRate: Double?
+    /// Number of stalls.
+    package var stallCount: Int
+    /// Seconds stalled in total.
+    package var stallTime: Double
+    /// Every stall: media position, wall-clock start, duration.
+    package var stalls: [Stall]
+    /// Stall time over stall time plus played time.
+    package var rebufferRatio: Double
+    /// Playable media received, `[[start, end], ...]`.
+    package var loadedRanges: [[Double]]
+    /// Seconds the stream was received for (from the start to the end of reading).
+    package var sampledDuration: Double
+    /// Whether the stream has no declared end (a live stream).
+    package var live: Bool
+    /// Whether the whole media was received (`false` for a sample of a live or long stream).
+    package var complete: Bool
+    /// The media's declared duration, seconds.
+    @NullEncoded package var duration: Double?
+    /// Media seconds the player played.
+    package var played: Double
+    /// Bytes received.
+    @NullEncoded package var bytesReceived: Int64?
+    /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`, `hls`...).
+    @NullEncoded package var format: String?
+    /// The streams the player plays.
+    package var playableStreams: [Int]
+    /// HLS variants, with the one played marked `selected`; empty for other inputs.
+    package var variants: [Variant]
+    /// The buffer policy and limits the verdict used.
+    package var settings: Settings
+    /// Problems FFmpeg reported, one line each.
+    package var warnings: [String]
+
+    /// One stall.
+    package struct Stall: Sendable, Codable, Hashable {
+        /// Media time where the playhead stopped.
+        package var position: Double
+        /// Wall-clock seconds since the start when it began.
+        package var start: Double
+        /// Seconds it lasted.
+        package var duration: Double
+    }
+
+    /// One HLS variant.
+    package struct Variant: Sendable, Codable, Hashable {
+        /// 0-based position, as `--variant N` takes it.
+        package var index: Int
+        /// FFmpeg's program id.
+        package var programId: Int
+        /// Declared `BANDWIDTH`, bit/s.
+        @NullEncoded package var bandwidth: Int64?
+        /// Video resolution, when the variant has video.
+        @NullEncoded package var width: Int?
+        /// Video resolution, when the variant has video.
+        @NullEncoded package var height: Int?
+        /// Codec names of the variant's streams.
+        package var codecs: [String]
+        /// Stream indices of the variant.
+        package var streams: [Int]
+        /// Whether this is the variant the check played.
+        package var selected: Bool
+    }
+
+    /// The thresholds in force.
+    package struct Settings: Sendable, Codable, Hashable {
+        /// `--start-threshold`.
+        package var startThreshold: Double
+        /// `--resume-threshold`.
+        package var resumeThreshold: Double
+        /// `--max-buffer`.
+        package var maxBuffer: Double
+        /// `--max-startup`.
+        package var maxStartup: Double
+        /// `--timeout`.
+        package var timeout: Double
+        /// `--duration` (or the live default), `null` for the whole stream.
+        @NullEncoded package var sampleLimit: Double?
+        /// `--rate` for a local file, as given.
+        @NullEncoded package var rate: String?
+    }
+}

@@ -1,0 +1,74 @@
+package import MediaIO
+package import PlaybackModel
+
+/// The one-sentence reasons for a failed check. FFmpeg's error code alone is often too vague (a skipped
+/// HLS segment, a 503 reported as "5XX", a body cut short reported as a plain end of file), so the lines
+/// FFmpeg logged for this check come first when they say more.
+package enum CheckSentence {
+    /// Why opening failed.
+    package static func openFailure(_ error: FFmpegError, source: String, lines: FFmpegLines, timeout: Double) -> String {
+        if let segment = lines.failedSegments.first {
+            return "\(source) could not be opened: \(describe(segment))."
+        }
+        if error.isInterrupted {
+            return "\(source) could not be opened: nothing arrived within the \(TextFormat.seconds(timeout)) timeout (--timeout)."
+        }
+        if let http = lines.httpErrors.last, error.httpStatus != nil || http.url == nil || http.url == source {
+            return "\(source) could not be opened: the server answered HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)")."
+        }
+        if error.message.localizedCaseInsensitiveContains("connection refused") {
+            return "\(source) could not be opened: the connection was refused (is the server running and the port right?)."
+        }
+        return error.sentence(for: source)
+    }
+
+    /// Why reading stopped before the end.
+    package static func readFailure(
+        _ error: FFmpegError, source: String, lines: FFmpegLines, timeout: Double, mediaReceived: Double?
+    ) -> String {
+        let position = mediaReceived.map { " at media time \(TextFormat.seconds($0))" } ?? ""
+        if let segment = lines.failedSegments.first {
+            return "\(source) ended early\(position): \(describe(segment))."
+        }
+        if let cut = lines.prematureEnd {
+            return "\(source) ended early\(position): the connection closed after \(cut.received) of \(cut.expected) bytes."
+        }
+        if error.isInterrupted {
+            return "\(source) stopped\(position): no data for \(TextFormat.seconds(timeout)) (--timeout)."
+        }
+        if let http = lines.httpErrors.last {
+            return "\(source) ended early\(position): the server answered HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)")\(http.url.map { " for \($0)" } ?? "")."
+        }
+        return error.sentence(for: source, opening: false)
+    }
+
+    /// Why an end of file came too early, or `nil` when the stream really ended: an HLS segment was
+    /// skipped, the HTTP body was shorter than its length, or the media stops well before its declared end.
+    package static func earlyEnd(source: String, lines: FFmpegLines, loaded: TimeRanges, declaredEnd: Double?) -> String? {
+        let position = loaded.end.map { " at media time \(TextFormat.seconds($0))" } ?? ""
+        if let segment = lines.failedSegments.first {
+            return "\(source) is missing media: \(describe(segment))."
+        }
+        if let cut = lines.prematureEnd {
+            return "\(source) ended early\(position): the connection closed after \(cut.received) of \(cut.expected) bytes."
+        }
+        guard let end = loaded.end else {
+            return "\(source) ended before any playable media arrived."
+        }
+        if let declaredEnd {
+            let missing = declaredEnd - end
+            let declared = declaredEnd - (loaded.start ?? 0)
+            if missing > max(0.5, declared * 0.02) {
+                return "\(source) ended early: the media stops at \(TextFormat.seconds(end)) but should run to \(TextFormat.seconds(declaredEnd))."
+            }
+        }
+        return nil
+    }
+
+    /// `segment http://.../seg002.ts could not be loaded (HTTP 404 Not Found)`.
+    static func describe(_ segment: FFmpegLines.FailedSegment) -> String {
+        let name = segment.url ?? "\(segment.sequence) of variant \(segment.playlist)"
+        let why = segment.error.map { " (HTTP \($0.status)\($0.text.isEmpty ? "" : " \($0.text)"))" } ?? ""
+        return "segment \(name) could not be loaded\(why)"
+    }
+}

@@ -1,0 +1,21 @@
+/// The outcome of one `check`, and the exit code it maps to (documented in `--help` and the README).
+package enum CheckVerdict: String, Sendable, Codable, Comparable {
+    /// Started within `--max-startup`, never stalled, received at least as fast as real time.
+    case pass
+    /// Played, but stalled, started slowly, received slower than real time, or peaked above its
+    /// declared bandwidth by more than 10%.
+    case degraded
+    /// Could not open, HTTP error, timeout, no playable stream, or the stream ended early.
+    case fail
+
+    /// 0, 1 or 2.
+    package var exitCode: Int32 {
+        switch self {
+        case .pass: 0
+        case .degraded: 1
+        case .fail: 2
+        }
+    }
+
+    package static func < (lhs: CheckVerdict, rhs: CheckVerdict) -> Bool { lhs.exitCode < rhs.exitCode }
+}

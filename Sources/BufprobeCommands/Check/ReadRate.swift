@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+
+/// How fast `check` delivers a local file (`--rate`), so a file can stand in for a slow network in tests
+/// and demos: a multiple of real time (`2x`, `0.5x`) or a bit rate (`400k`, `1.5M`, `250000` bit/s).
+///
+/// The file itself is read as fast as the disk allows; each packet is *handed to the player* no earlier
+/// than it would have arrived: at `media offset / multiple` seconds after the first packet, or at
+/// `bytes up to the packet's end x 8 / bit rate` seconds after the check began. This paces delivery by
+/// packet, not by byte, and takes the container's byte positions as the download order (a file whose index
+/// is at its end is not made to wait for it).
+package enum ReadRate: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
+    /// Media seconds delivered per wall second.
+    case realtime(Double)
+    /// Bits delivered per wall second.
+    case bitsPerSecond(Double)
+
+    /// Parses `2x`, `0.5x`, `400k`, `1.5M`, `2G` or a plain number of bit/s.
+    package init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces)
+        if text.lowercased().hasSuffix("x") {
+            guard let value = Double(text.dropLast()), value > 0, value.isFinite else { return nil }
+            self = .realtime(value)
+            return
+        }
+        guard let value = BitRateArgument.parse(text), value > 0 else { return nil }
+        self = .bitsPerSecond(value)
+    }
+
+    /// `2x` or `400 kbit/s`.
+    package var description: String {
+        switch self {
+        case .realtime(let multiple): "\(multiple)x"
+        case .bitsPerSecond(let rate): TextFormat.bitRate(rate)
+        }
+    }
+
+    /// Wall seconds after the check began at which a packet may be delivered.
+    /// - Parameters:
+    ///   - mediaOffset: the packet's time minus the first packet's time, seconds.
+    ///   - firstDelivery: wall seconds at which the first packet was read.
+    ///   - byteEnd: bytes of the input up to the end of this packet.
+    package func releaseTime(mediaOffset: Double, firstDelivery: Double, byteEnd: Int64) -> Double {
+        switch self {
+        case .realtime(let multiple): firstDelivery + max(0, mediaOffset) / multiple
+        case .bitsPerSecond(let rate): Double(byteEnd) * 8 / rate
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package import MediaIO
+package import PlaybackModel
+
+/// What `CheckSession` knows about the input it is receiving: the variant and streams it plays, and the
+/// running tallies (loaded ranges, bytes, bit rates, pacing) the report is built from. Lives on the
+/// reading thread only.
+package struct Reading {
+    /// The opened input.
+    package let input: MediaInput
+    /// HLS variants as the report lists them.
+    package let variants: [CheckReport.Variant]
+    /// Streams received (the chosen variant's, or all); every other stream is discarded.
+    package let kept: Set<Int>
+    /// Streams the player plays: best video and best audio among `kept`.
+    package let playable: [Int]
+    /// Whether the input declares no duration (live).
+    package let isLive: Bool
+    /// Seconds to receive before stopping; `nil` for the whole stream.
+    package let sampleLimit: Double?
+    /// Media time the input declares it ends at.
+    package let declaredEnd: Double?
+    /// The declared bit rate and where it comes from (`variant` or `container`).
+    package let declaredBitRate: (value: Int64, source: String)?
+    /// Seconds since the start when the first packet came.
+    package var firstPacketTime: Double?
+    /// Seconds since the start when the last kept packet was handed over.
+    package var lastPacketTime: Double?
+
+    private let isPlaylist: Bool
+    private let isPaced: Bool
+    private var lastPlayable = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+    private var tracker: LoadedRangeTracker
+    private var payloadBytes: Int64 = 0
+    private var byteEnd: Int64 = 0
+    private var peak = BitRateWindow(window: 1)
+    private var firstMediaTime: Double?
+    private var spanStart: Double?
+    private var spanEnd: Double?
+
+    /// Picks the variant and streams for `input`.
+    package init(input: MediaInput, settings: CheckSettings, source: String) {
+        self.input = input
+        let formatName = input.format.name
+        // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
+        isPlaylist = ["hls", "dash"].contains(formatName)
+        isPaced = settings.rate != nil
+        let programs = isPlaylist ? input.programs.filter { !$0.streams.isEmpty } : []
+        let chosen = settings.variant.select(from: programs)
+        variants = programs.enumerated().map { position, program in
+            let video = program.streams.lazy.map { input.streams[$0] }.first { $0.type == .video && !$0.isAttachedPicture }
+            return CheckReport.Variant(
+                index: position, programId: program.id, bandwidth: program.declaredBitRate, width: video?.width,
+                height: video?.height, codecs: program.streams.map { input.streams[$0].codec }, streams: program.streams,
+                selected: position == chosen)
+        }
+        let keptStreams: [Int] = chosen.map { programs[$0].streams } ?? input.streams.map(\.index)
+        kept = Set(keptStreams)
+        playable = Self.playableStreams(input: input, among: keptStreams)
+        isLive = input.format.duration == nil
+        sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
+        declaredEnd = input.format.duration.map { (input.format.startTime ?? 0) + $0 }
+        if let chosen, let bandwidth = programs[chosen].declaredBitRate {
+            declaredBitRate = (bandwidth, "variant")
+        } else if let rate = input.format.bitRate, programs.isEmpty {
+            declaredBitRate = (rate, "container")
+        } else {
+            declaredBitRate = nil
+        }
+        tracker = LoadedRangeTracker(playableStreams: playable)
+    }
+
+    /// libavformat's best video and audio when they are among `kept`, else the first of each kind there.
+    private static func playableStreams(input: MediaInput, among kept: [Int]) -> [Int] {
+        func pick(_ best: Int?, _ type: MediaType) -> Int? {
+            if let best, kept.contains(best) { return best }
+            return kept.first { input.streams[$0].type == type && !input.streams[$0].isAttachedPicture }
+        }
+        return [pick(input.bestVideoStream, .video), pick(input.bestAudioStream, .audio)].compactMap { $0 }
+    }
+
+    /// Playable media received so far.
+    package var loaded: TimeRanges { lastPlayable }
+
+    /// Seconds of playable media received.
+    package var mediaReceived: Double { lastPlayable.totalDuration }
+
+    /// Bytes received: the input's own count for a single resource, else the packets' payload (HLS/DASH,
+    /// whose segments FFmpeg reads through I/O contexts of its own) or, for a paced local file, the bytes
+    /// delivered so far.
+    package var bytesReceived: Int64 {
+        if isPaced { return byteEnd }
+        if isPlaylist { return payloadBytes }
+        return input.bytesRead ?? payloadBytes
+    }
+
+    /// Payload bit rate over the received media span.
+    package var averageBitRate: Double? {
+        guard let spanStart, let spanEnd, spanEnd > spanStart else { return nil }
+        return Double(payloadBytes) * 8 / (spanEnd - spanStart)
+    }
+
+    /// Peak payload bit rate in any 1 s window of decode time.
+    package var peakBitRate: Double? { payloadBytes > 0 ? peak.peakBitsPerSecond : nil }
+
+    /// When a paced local file may hand `packet` over (seconds since the start), or `nil` for at once.
+    package mutating func releaseTime(of packet: Packet, rate: ReadRate) -> Double? {
+        let time = packet.dts ?? packet.pts
+        if firstMediaTime == nil { firstMediaTime = time }
+        let end = packet.position.map { $0 + Int64(packet.size) } ?? (byteEnd + Int64(packet.size))
+        byteEnd = max(byteEnd, end)
+        let offset = (time ?? 0) - (firstMediaTime ?? 0)
+        return rate.releaseTime(mediaOffset: offset, firstDelivery: firstPacketTime ?? 0, byteEnd: byteEnd)
+    }
+
+    /// Counts `packet` and returns the playable time it newly made available (empty when none).
+    package mutating func add(_ packet: Packet) -> TimeRanges {
+        payloadBytes += Int64(packet.size)
+        if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
+        if let start = packet.pts ?? packet.dts {
+            spanStart = min(spanStart ?? start, start)
+            spanEnd = max(spanEnd ?? start, start + (packet.duration ?? 0))
+        }
+        tracker.add(packet.modelPacket)
+        let playable = tracker.playable
+        let fresh = playable.subtracting(lastPlayable)
+        lastPlayable = playable
+        return fresh
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Catches malformed URLs before FFmpeg sees them: FFmpeg takes `http://` or `http://host:99999/` and
+/// fails later with a vague error, or quietly uses a default port. Local paths go to `InputCheck`.
+package enum URLCheck {
+    /// Schemes whose URLs must name a host.
+    static let networkSchemes: Set<String> = [
+        "http", "https", "rtmp", "rtmps", "rtmpt", "rtmpe", "rtmpte", "rtmpts", "rtsp", "rtsps", "srt", "udp",
+        "tcp", "tls", "rtp", "ftp", "sftp", "mmsh", "mmst", "gopher", "gophers", "icecast",
+    ]
+
+    /// One sentence naming `input` and what is wrong with it, or `nil` when FFmpeg should try it.
+    package static func problem(with input: String) -> String? {
+        guard InputCheck.isURL(input) else { return InputCheck.problem(with: input) }
+        let scheme = String(input[..<input.range(of: "://")!.lowerBound]).lowercased()
+        // FFmpeg's nested protocols (`hls+http://`, `crypto+https://`) name the transport last.
+        let transport = scheme.split(separator: "+").last.map(String.init) ?? scheme
+        guard networkSchemes.contains(transport) else { return nil }
+        guard input.allSatisfy({ !$0.isWhitespace && !$0.isNewline }) else {
+            return "\(input) is not a valid URL: it contains spaces (write them as %20)."
+        }
+        let plain = input.replacingOccurrences(of: scheme + "://", with: transport + "://", options: [.anchored, .caseInsensitive])
+        guard let components = URLComponents(string: plain) else {
+            return "\(input) is not a valid URL: check the host, the port and the brackets around an IPv6 address."
+        }
+        guard let host = components.host, !host.isEmpty else {
+            return "\(input) is not a valid URL: it names no host."
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            return "\(input) is not a valid URL: port \(port) is outside 1-65535."
+        }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+package import MediaIO
+
+/// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
+package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
+    /// The variant with the highest declared bandwidth (the default).
+    case best
+    /// The variant with the lowest declared bandwidth.
+    case lowest
+    /// The variant at this 0-based position in the playlist (as listed in `variants[].index`).
+    case index(Int)
+    /// The highest variant whose declared bandwidth fits in this many bit/s (the lowest when none fits),
+    /// as a player capped at that bandwidth chooses.
+    case bandwidth(Double)
+
+    /// Numbers below this are variant positions; from it on (or with a `k`/`M`/`G` suffix), bandwidths.
+    package static let smallestBandwidth = 1000
+
+    /// Parses `best`, `lowest`, a position (`0`, `1`...) or a bandwidth (`500000`, `500k`, `1.2M`).
+    package init?(argument: String) {
+        switch argument.lowercased() {
+        case "best": self = .best
+        case "lowest": self = .lowest
+        default:
+            if let position = Int(argument), position >= 0, position < Self.smallestBandwidth {
+                self = .index(position)
+            } else if let rate = BitRateArgument.parse(argument), rate >= Double(Self.smallestBandwidth) {
+                self = .bandwidth(rate)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// `best`, `lowest`, `2`, `500 kbit/s`.
+    package var description: String {
+        switch self {
+        case .best: "best"
+        case .lowest: "lowest"
+        case .index(let position): String(position)
+        case .bandwidth(let rate): TextFormat.bitRate(rate)
+        }
+    }
+
+    /// The position in `variants` this choice picks, or `nil` when the position does not exist or
+    /// there are no variants. Variants without a declared bandwidth rank below every declared one.
+    package func select(from variants: [ProgramInfo]) -> Int? {
+        guard !variants.isEmpty else { return nil }
+        let ranked = variants.indices.sorted { a, b in
+            let (ra, rb) = (variants[a].declaredBitRate ?? -1, variants[b].declaredBitRate ?? -1)
+            return ra != rb ? ra < rb : a < b
+        }
+        switch self {
+        case .best: return ranked.last
+        case .lowest: return ranked.first
+        case .index(let position): return variants.indices.contains(position) ? position : nil
+        case .bandwidth(let cap):
+            return ranked.last { Double(variants[$0].declaredBitRate ?? -1) <= cap } ?? ranked.first
+        }
+    }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""A small HTTP server that misbehaves on purpose, for the `bufprobe check` tests.
+
+Standard library only. Binds 127.0.0.1 on a free port (or --port), prints "PORT <n>" on its first line
+of stdout, then serves files under --root according to the first path component:
+
+  /file/<path>                    the file, whole, at full speed (Range requests honoured)
+  /silent/<anything>              accepts the connection, reads the request, never answers
+  /status/<code>/<anything>       answers with HTTP <code> and a short body
+  /pause/<offset>/<seconds>/<path>  sends the headers (full Content-Length) and <offset> bytes at once,
+                                  waits <seconds>, then sends the rest
+  /close/<offset>/<path>          sends the headers (full Content-Length) and <offset> bytes, then closes
+  /missing/<name>/<path>          serves <path> like /file/, except that any file named <name> is a 404
+                                  (relative URIs in a playlist keep the prefix, so a segment 404s)
+
+It stops when its standard input closes or it receives SIGTERM, so the test that started it can end it.
+"""
+import argparse
+import http.server
+import os
+import re
+import sys
+import threading
+import time
+
+TYPES = {".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t", ".mp4": "video/mp4",
+         ".mkv": "video/x-matroska", ".mp3": "audio/mpeg"}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    root = "."
+
+    def log_message(self, format, *args):  # keep the test output clean
+        pass
+
+    def do_GET(self):
+        parts = self.path.split("?")[0].lstrip("/").split("/")
+        mode = parts[0]
+        try:
+            if mode == "file":
+                self.send_file("/".join(parts[1:]))
+            elif mode == "silent":
+                self.stay_silent()
+            elif mode == "status":
+                self.send_status(int(parts[1]))
+            elif mode == "pause":
+                self.send_file("/".join(parts[3:]), split=int(parts[1]), pause=float(parts[2]))
+            elif mode == "close":
+                self.send_file("/".join(parts[2:]), split=int(parts[1]), close=True)
+            elif mode == "missing":
+                rest = "/".join(parts[2:])
+                if os.path.basename(rest) == parts[1]:
+                    self.send_status(404)
+                else:
+                    self.send_file(rest)
+            else:
+                self.send_status(404)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def stay_silent(self):
+        # Hold the connection open without a byte until the client gives up or the server stops.
+        while True:
+            time.sleep(0.2)
+
+    def send_status(self, code):
+        body = ("%d\n" % code).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_file(self, relative, split=None, pause=0.0, close=False):
+        path = os.path.normpath(os.path.join(self.root, relative))
+        if not path.startswith(os.path.abspath(self.root)) or not os.path.isfile(path):
+            self.send_status(404)
+            return
+        with open(path, "rb") as f:
+            data = f.read()
+        start, end = 0, len(data) - 1
+        match = re.match(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
+        partial = match is not None and (int(match.group(1)) > 0 or match.group(2))
+        if match:
+            start = int(match.group(1))
+            if match.group(2):
+                end = min(end, int(match.group(2)))
+        if start >= len(data):
+            self.send_response(416)
+            self.send_header("Content-Range", "bytes */%d" % len(data))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = data[start:end + 1]
+        self.send_response(206 if partial else 200)
+        self.send_header("Content-Type", TYPES.get(os.path.splitext(path)[1], "application/octet-stream"))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
+        if partial:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
+        self.end_headers()
+        if split is None:
+            self.wfile.write(body)
+            return
+        # Offsets count from the start of the file, so a range request resumes past the fault.
+        cut = max(0, split - start)
+        self.wfile.write(body[:cut])
+        self.wfile.flush()
+        if close:
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        time.sleep(pause)
+        self.wfile.write(body[cut:])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    Handler.root = os.path.abspath(args.root)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    print("PORT %d" % server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # The parent closes our stdin (or exits) to stop us.
+    try:
+        sys.stdin.read()
+    except KeyboardInterrupt:
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
