@@ -44,7 +44,9 @@ package struct Reading {
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
         isPlaylist = ["hls", "dash"].contains(formatName)
         isPaced = settings.rate != nil
-        let programs = isPlaylist ? input.programs.filter { !$0.streams.isEmpty } : []
+        // Only a master playlist declares bandwidths; a media playlist is one unnamed program.
+        let candidates = isPlaylist ? input.programs.filter { !$0.streams.isEmpty } : []
+        let programs = candidates.contains { ($0.declaredBitRate ?? 0) > 0 } ? candidates : []
         let chosen = settings.variant.select(from: programs)
         variants = programs.enumerated().map { position, program in
             let video = program.streams.lazy.map { input.streams[$0] }.first { $0.type == .video && !$0.isAttachedPicture }
@@ -120,7 +122,8 @@ package struct Reading {
             spanStart = min(spanStart ?? start, start)
             spanEnd = max(spanEnd ?? start, start + (packet.duration ?? 0))
         }
-        tracker.add(packet.modelPacket)
+        // A corrupt packet is the cut-off end of a short body: a player could not present it.
+        if !packet.isCorrupt { tracker.add(packet.modelPacket) }
         let playable = tracker.playable
         let fresh = playable.subtracting(lastPlayable)
         lastPlayable = playable

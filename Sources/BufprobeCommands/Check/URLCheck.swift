@@ -3,11 +3,14 @@ import Foundation
 /// Catches malformed URLs before FFmpeg sees them: FFmpeg takes `http://` or `http://host:99999/` and
 /// fails later with a vague error, or quietly uses a default port. Local paths go to `InputCheck`.
 package enum URLCheck {
-    /// Schemes whose URLs must name a host.
-    static let networkSchemes: Set<String> = [
-        "http", "https", "rtmp", "rtmps", "rtmpt", "rtmpe", "rtmpte", "rtmpts", "rtsp", "rtsps", "srt", "udp",
-        "tcp", "tls", "rtp", "ftp", "sftp", "mmsh", "mmst", "gopher", "gophers", "icecast",
+    /// Schemes whose URLs must name a host (`udp://@:1234`, `srt://:9000?mode=listener` and the like
+    /// may leave it out to listen).
+    static let hostSchemes: Set<String> = [
+        "http", "https", "rtmp", "rtmps", "rtmpt", "rtmpe", "rtmpte", "rtmpts", "rtsp", "rtsps", "ftp", "sftp",
+        "mmsh", "mmst", "gopher", "gophers", "icecast",
     ]
+    /// Network schemes whose URLs are parsed for a valid port.
+    static let networkSchemes: Set<String> = hostSchemes.union(["srt", "udp", "tcp", "tls", "rtp"])
 
     /// One sentence naming `input` and what is wrong with it, or `nil` when FFmpeg should try it.
     package static func problem(with input: String) -> String? {
@@ -23,7 +26,7 @@ package enum URLCheck {
         guard let components = URLComponents(string: plain) else {
             return "\(input) is not a valid URL: check the host, the port and the brackets around an IPv6 address."
         }
-        guard let host = components.host, !host.isEmpty else {
+        guard !hostSchemes.contains(transport) || !(components.host ?? "").isEmpty else {
             return "\(input) is not a valid URL: it names no host."
         }
         if let port = components.port, !(1...65535).contains(port) {

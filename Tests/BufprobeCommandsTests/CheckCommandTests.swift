@@ -1,0 +1,94 @@
+import BufprobeCommands
+import Foundation
+import Testing
+import TestSupport
+
+/// `bufprobe check` end to end without a server: bad inputs, usage errors, local files at `--rate`.
+@Suite("bufprobe check, inputs and options")
+struct CheckCommandTests {
+    static let badInputs: [String] = [
+        "http://127.0.0.1:PORT/h264-aac.mp4",  // PORT is replaced by a port nothing listens on
+        "nosuchscheme://127.0.0.1/x.mp4",
+        "http://",
+        "http://127.0.0.1:99999/x.mp4",
+        "http://[::1/x.mp4",
+        "http://127.0.0.1:8a/x.mp4",
+        "http://127.0.0.1/with space.mp4",
+    ]
+
+    @Test("an unreachable port, an unknown scheme or a malformed URL fails with one sentence in under a second",
+        arguments: badInputs)
+    func badInputFails(input: String) throws {
+        let url = input.replacingOccurrences(of: "PORT", with: String(try CheckServers.freePort()))
+        let result = try BufprobeProcess.run(["check", url], timeout: 1)
+        #expect(result.status == 2, "\(url): \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("error: \(url)") == true, "\(result.stderr)")
+        #expect(lines.first?.hasSuffix(".") == true)
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["--variant", "fastest", "x.mp4"],
+        ["--rate", "fast", "x.mp4"],
+        ["--rate", "2x", "http://127.0.0.1:1/x.mp4"],
+        ["--start-threshold", "3", "--resume-threshold", "2", "x.mp4"],
+        ["--header", "no colon", "x.mp4"],
+        ["--timeout", "0", "x.mp4"],
+        ["--parallel", "0", "x.mp4"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        let result = try BufprobeProcess.run(["check"] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+    }
+
+    @Test("--json writes every documented key, null where unknown")
+    func jsonKeys() throws {
+        let result = try BufprobeProcess.run(["check", "--json", BufprobeProcess.sample("h264-aac.mp4")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let keys: Set<String> = [
+            "schema_version", "source", "verdict", "reason", "open_time", "first_packet_time", "startup_delay",
+            "throughput_bps", "realtime_factor", "declared_bit_rate", "measured_bit_rate", "peak_bit_rate",
+            "stall_count", "stall_time", "stalls", "loaded_ranges", "sampled_duration", "live", "variants",
+        ]
+        #expect(keys.subtracting(object.keys).isEmpty, "missing: \(keys.subtracting(object.keys))")
+        let failed = try BufprobeProcess.run(["check", "--json", "http://127.0.0.1:\(try CheckServers.freePort())/x.mp4"])
+        let failure = try #require(try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any])
+        #expect(keys.subtracting(failure.keys).isEmpty, "missing: \(keys.subtracting(failure.keys))")
+        #expect(failure["startup_delay"] is NSNull)
+    }
+
+    @Test("a local file delivered at 2x real time passes; at 0.5x it stalls and is degraded", arguments: [("2x", 0), ("0.5x", 1)])
+    func localRate(rate: String, status: Int32) throws {
+        let result = try BufprobeProcess.run(["check", "--json", "--rate", rate, BufprobeProcess.sample("cbr.wav")])
+        #expect(result.status == status, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect((document.stallCount > 0) == (status == 1))
+        let factor = try #require(document.realtimeFactor)
+        #expect(status == 0 ? factor >= 1 : factor < 1)
+    }
+
+    @Test("--duration ends the sample early: the report covers what arrived and says it is not complete")
+    func durationSamples() throws {
+        let result = try BufprobeProcess.run(["check", "--json", "--rate", "1x", "--duration", "2", BufprobeProcess.sample("h264-aac.mp4")])
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(!document.complete)
+        #expect(document.sampledDuration >= 2)
+        let end = try #require(document.loadedRanges.last?.last)
+        #expect(end < 9, "received up to \(end) s of a 10 s file in a 2 s sample at 1x")
+    }
+
+    @Test("several inputs exit with the worst verdict", arguments: [1, 2])
+    func worstVerdictWins(parallel: Int) throws {
+        let result = try BufprobeProcess.run([
+            "check", "--json", "--parallel", String(parallel), BufprobeProcess.sample("h264-aac.mp4"),
+            "http://127.0.0.1:\(try CheckServers.freePort())/x.mp4",
+        ])
+        #expect(result.status == 2, "\(result.stderr)")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let documents = try decoder.decode([CheckDocument].self, from: Data(result.stdout.utf8))
+        #expect(documents.map(\.verdict) == ["pass", "fail"])
+    }
+}

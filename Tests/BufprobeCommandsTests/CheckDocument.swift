@@ -1,0 +1,44 @@
+import Foundation
+
+/// The parts of `check --json` the tests read.
+struct CheckDocument: Decodable {
+    struct Stall: Decodable {
+        var position: Double
+        var start: Double
+        var duration: Double
+    }
+    struct Variant: Decodable {
+        var index: Int
+        var bandwidth: Int64?
+        var width: Int?
+        var height: Int?
+        var selected: Bool
+    }
+    var schemaVersion: Int
+    var source: String
+    var verdict: String
+    var reason: String
+    var openTime: Double?
+    var firstPacketTime: Double?
+    var startupDelay: Double?
+    var throughputBps: Double?
+    var realtimeFactor: Double?
+    var declaredBitRate: Double?
+    var measuredBitRate: Double?
+    var peakBitRate: Double?
+    var stallCount: Int
+    var stallTime: Double
+    var stalls: [Stall]
+    var loadedRanges: [[Double]]
+    var sampledDuration: Double
+    var live: Bool
+    var complete: Bool
+    var bytesReceived: Int64?
+    var variants: [Variant]
+
+    static func decode(_ text: String) throws -> CheckDocument {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(CheckDocument.self, from: Data(text.utf8))
+    }
+}

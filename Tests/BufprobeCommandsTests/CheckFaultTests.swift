@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `bufprobe check` against `Fixtures/fault_server.py`, which misbehaves on purpose.
+@Suite("bufprobe check against a faulty server")
+struct CheckFaultTests {
+    static let file = "h264-aac.mp4"
+
+    @Test("a server that accepts and never answers fails within --timeout + 1 s")
+    func silentServerTimesOut() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", "--timeout", "2", server.url("silent/\(Self.file)")], timeout: 3)
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "fail")
+        #expect(document.reason.contains("timeout"), "\(document.reason)")
+    }
+
+    @Test("a body that stops for 5 s mid-way stalls once, at the media time where the data stopped")
+    func pauseStallsAtTheRightPosition() throws {
+        let cut: Int64 = 100_000
+        let prediction = try CheckPrediction(path: BufprobeProcess.sample(Self.file))
+        let expected = try #require(prediction.playableEnd(receivedBytes: cut))
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", server.url("pause/\(cut)/5/\(Self.file)")])
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(document.verdict == "degraded")
+        #expect(document.stallCount == 1)
+        let stall = try #require(document.stalls.first)
+        // One audio frame (21 ms) or video frame (40 ms) either way is the same position to a viewer.
+        #expect(abs(stall.position - expected) <= 0.05, "stalled at \(stall.position), data stopped at \(expected)")
+        #expect(document.complete)
+    }
+
+    @Test("a connection closed mid-body fails, saying how many bytes of how many arrived")
+    func closeMidBodyFails() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", server.url("close/100000/\(Self.file)")])
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "fail")
+        #expect(document.reason.contains("ended early"), "\(document.reason)")
+        #expect(document.reason.contains("100000 of 267227 bytes"), "\(document.reason)")
+        #expect(!document.complete)
+    }
+
+    @Test("an HTTP error answer fails, naming the status", arguments: [404, 500, 503])
+    func httpErrorFails(status: Int) throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", server.url("status/\(status)/\(Self.file)")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("HTTP \(status)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    @Test("an HLS playlist whose segment answers 404 fails, naming the segment")
+    func missingSegmentFails() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", server.url("missing/seg002.ts/hls/low/index.m3u8")])
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "fail")
+        #expect(document.reason.contains("seg002.ts"), "\(document.reason)")
+        #expect(document.reason.contains("404"), "\(document.reason)")
+    }
+
+    @Test("Ctrl-C stops a check waiting on a silent server at once, with exit code 130")
+    func interruptExits130() throws {
+        let server = try FaultServer()
+        let process = Process()
+        process.executableURL = BufprobeProcess.executable
+        process.arguments = ["check", "--timeout", "60", server.url("silent/\(Self.file)")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Let it connect and block in the read before the signal.
+        usleep(500_000)
+        kill(process.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+    }
+}

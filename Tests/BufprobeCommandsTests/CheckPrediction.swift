@@ -1,0 +1,61 @@
+import MediaIO
+import PlaybackModel
+
+/// A sample's packets in the order libavformat returns them, with the byte each one ends at, and what
+/// the model's `Player` predicts for a given delivery of those bytes: the reference the end-to-end check
+/// tests compare `bufprobe check` against.
+struct CheckPrediction {
+    struct Item {
+        var packet: MediaPacket
+        var byteEnd: Int64
+    }
+
+    let items: [Item]
+    let playable: [Int]
+    let duration: Double
+    let mediaStart: Double
+    let size: Int64
+
+    init(path: String) throws {
+        let input = try MediaInput(url: path)
+        var items: [Item] = []
+        var end: Int64 = 0
+        while let packet = try input.readPacket() {
+            end = max(end, packet.position.map { $0 + Int64(packet.size) } ?? end + Int64(packet.size))
+            items.append(Item(packet: packet.modelPacket, byteEnd: end))
+        }
+        self.items = items
+        playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
+        duration = input.format.duration ?? 0
+        mediaStart = input.format.startTime ?? 0
+        size = input.format.size ?? end
+    }
+
+    /// Where the playable media ends when only the first `bytes` bytes arrived.
+    func playableEnd(receivedBytes bytes: Int64) -> Double? {
+        var tracker = LoadedRangeTracker(playableStreams: playable)
+        for item in items where item.byteEnd <= bytes { tracker.add(item.packet) }
+        return tracker.playable.ranges.first?.end
+    }
+
+    /// The QoE report of a player fed these packets when byte `b` of the file arrives at `arrival(b)`
+    /// seconds (a packet is handed over once its last byte, and every byte before it in reading order,
+    /// has arrived), then played to the end.
+    func report(policy: BufferPolicy = .default, arrival: (Int64) -> Double) -> QoEReport {
+        var player = Player(duration: .finite(duration), policy: policy, mediaStart: mediaStart, now: 0)
+        var tracker = LoadedRangeTracker(playableStreams: playable)
+        var previous = tracker.playable
+        var now = 0.0
+        for item in items {
+            now = max(now, arrival(item.byteEnd - 1))
+            tracker.add(item.packet)
+            let playable = tracker.playable
+            let fresh = playable.subtracting(previous)
+            previous = playable
+            if !fresh.isEmpty { _ = player.loaded(fresh, now: now) }
+        }
+        _ = player.endOfStream(now: now)
+        while let deadline = player.nextDeadline { _ = player.advance(to: deadline) }
+        return player.report
+    }
+}

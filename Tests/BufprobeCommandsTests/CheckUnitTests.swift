@@ -1,0 +1,103 @@
+@testable import BufprobeCommands
+@testable import MediaIO
+import Testing
+
+/// The small parsers and rules `check` is built from.
+@Suite("check: option parsing, variant choice, FFmpeg log facts")
+struct CheckUnitTests {
+    @Test("--variant parses names, positions below 1000 and bandwidths", arguments: [
+        ("best", VariantChoice.best), ("LOWEST", .lowest), ("0", .index(0)), ("999", .index(999)),
+        ("1000", .bandwidth(1000)), ("400k", .bandwidth(400_000)), ("1.5M", .bandwidth(1_500_000)),
+    ])
+    func variantParses(text: String, choice: VariantChoice) {
+        #expect(VariantChoice(argument: text) == choice)
+    }
+
+    @Test("--variant rejects anything else", arguments: ["", "fastest", "-1", "10x", "k"])
+    func variantRejects(text: String) {
+        #expect(VariantChoice(argument: text) == nil)
+    }
+
+    static let programs = [
+        ProgramInfo(id: 0, streams: [0, 1], declaredBitRate: 500_000),
+        ProgramInfo(id: 1, streams: [2, 3], declaredBitRate: 250_000),
+        ProgramInfo(id: 2, streams: [4, 5], declaredBitRate: 1_000_000),
+    ]
+
+    @Test("a variant choice picks by declared bandwidth, or by position", arguments: [
+        (VariantChoice.best, 2), (.lowest, 1), (.index(0), 0), (.bandwidth(600_000), 0),
+        (.bandwidth(2_000_000), 2), (.bandwidth(100_000), 1), (.bandwidth(250_000), 1),
+    ])
+    func variantSelects(choice: VariantChoice, position: Int) {
+        #expect(choice.select(from: Self.programs) == position)
+    }
+
+    @Test("a variant position past the end selects nothing")
+    func variantOutOfRange() {
+        #expect(VariantChoice.index(3).select(from: Self.programs) == nil)
+        #expect(VariantChoice.best.select(from: []) == nil)
+    }
+
+    @Test("--rate parses multiples of real time and bit rates", arguments: [
+        ("2x", ReadRate.realtime(2)), ("0.5X", .realtime(0.5)), ("400k", .bitsPerSecond(400_000)),
+        ("1.5M", .bitsPerSecond(1_500_000)), ("250000", .bitsPerSecond(250_000)),
+    ])
+    func rateParses(text: String, rate: ReadRate) {
+        #expect(ReadRate(argument: text) == rate)
+    }
+
+    @Test("--rate rejects zero, negatives and words", arguments: ["0x", "-2x", "0", "fast", "x", "inf"])
+    func rateRejects(text: String) {
+        #expect(ReadRate(argument: text) == nil)
+    }
+
+    @Test("a paced packet is released at its media offset over the multiple, or its byte end over the bit rate")
+    func releaseTimes() {
+        #expect(ReadRate.realtime(2).releaseTime(mediaOffset: 4, firstDelivery: 0.5, byteEnd: 0) == 2.5)
+        #expect(ReadRate.bitsPerSecond(8000).releaseTime(mediaOffset: 99, firstDelivery: 0.5, byteEnd: 2000) == 2)
+    }
+
+    @Test("FFmpeg's log names the skipped HLS segment, its URL and its HTTP status")
+    func segmentFromLog() {
+        let lines = FFmpegLines()
+        for (line, problem) in [
+            ("[hls @ 0x55681b40e400] Opening 'http://h/low/seg001.ts' for reading", false),
+            ("[hls @ 0x55681b40e400] Opening 'http://h/low/seg002.ts' for reading", false),
+            ("[http @ 0x55681b419780] HTTP error 404 Not Found", true),
+            ("[hls @ 0x55681b40e400] Failed to open segment 2 of playlist 0", true),
+            ("[hls @ 0x55681b40e400] Failed to open segment 2 of playlist 0", true),
+        ] {
+            lines.record(line, isProblem: problem)
+        }
+        let segment = FFmpegLines.FailedSegment(
+            sequence: 2, playlist: 0, url: "http://h/low/seg002.ts",
+            error: .init(url: "http://h/low/seg002.ts", status: 404, text: "Not Found"))
+        #expect(lines.failedSegments == [segment])
+        #expect(CheckSentence.describe(segment) == "segment http://h/low/seg002.ts could not be loaded (HTTP 404 Not Found)")
+        #expect(lines.problems.first == "[http] HTTP error 404 Not Found")
+    }
+
+    @Test("FFmpeg's log tells a body cut short from its declared length")
+    func prematureEndFromLog() {
+        let lines = FFmpegLines()
+        lines.record("[http @ 0x563e78029c40] Stream ends prematurely at 100000, should be 267227", isProblem: false)
+        #expect(lines.prematureEnd == .init(received: 100_000, expected: 267_227))
+    }
+
+    @Test("URLs are checked before FFmpeg sees them", arguments: [
+        ("http://", "names no host"), ("http://h:70000/x", "outside 1-65535"), ("http://[::1/x", "not a valid URL"),
+        ("https://a b/", "contains spaces"),
+    ])
+    func malformedURLs(input: String, words: String) throws {
+        let sentence = try #require(URLCheck.problem(with: input))
+        #expect(sentence.contains(words), "\(sentence)")
+    }
+
+    @Test("well-formed URLs and unknown schemes go to FFmpeg", arguments: [
+        "http://127.0.0.1:8080/a.m3u8", "https://[::1]:443/x.mpd", "srt://127.0.0.1:9000", "udp://@:1234",
+        "nosuchscheme://x/y",
+    ])
+    func wellFormedURLs(input: String) {
+        #expect(URLCheck.problem(with: input) == nil)
+    }
+}
