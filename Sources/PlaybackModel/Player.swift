@@ -226,6 +226,10 @@ public struct Player: Sendable {
         event(now) { player, actions in
             if case .failed = player.state { return }
             if case .stalled = player.state { player.endStall(into: &actions) }
+            if case .seeking(_, _, let since) = player.state {
+                // The seek never completes; its latency is the wait until the failure.
+                player.accounting.seeks[player.accounting.seeks.count - 1].latency = player.clock - since
+            }
             player.accounting.failure = reason
             player.emit(.failed(reason: reason), into: &actions)
             player.transition(to: .failed(reason: reason, since: player.clock), into: &actions)
@@ -421,9 +425,9 @@ public struct Player: Sendable {
 
     /// After the end of stream, jumps the playhead to the next loaded range, if there is one.
     private mutating func skipGap(into actions: inout [PlayerAction]) -> Bool {
-        guard let next = item.loadedTimeRanges.firstRange(startingAtOrAfter: item.currentTime) else {
-            return false
-        }
+        guard let next = item.loadedTimeRanges.firstRange(startingAtOrAfter: item.currentTime),
+            next.start < item.mediaEnd ?? .infinity
+        else { return false }
         emit(.skippedGap(TimeRange(start: item.currentTime, end: next.start)), into: &actions)
         item.currentTime = next.start
         return true
