@@ -150,7 +150,11 @@ public struct PlaybackItem: Sendable, Hashable {
 
     /// Applies the seed article's rule to the current flags.
     mutating func updateStallFlag() {
-        let status = self.status
+        updateStallFlag(status)
+    }
+
+    /// Applies the seed article's rule to flags already computed.
+    mutating func updateStallFlag(_ status: Status) {
         if status.isEmpty {
             if !isStalled { isStalled = true }
         } else if isStalled, status.isFull || status.isLikelyToKeepUp {

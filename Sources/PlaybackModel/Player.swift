@@ -82,7 +82,7 @@ public struct Player: Sendable {
     public var rate: Double { current.rate }
 
     /// Whether the player wants data now (the rule `startLoading`/`stopLoading` follow).
-    public var wantsMoreData: Bool { computeWantsMoreData(refillDue: false) }
+    public var wantsMoreData: Bool { computeWantsMoreData(current.status, refillDue: false) }
 
     /// The clock time of the next change that happens with no further input: the playhead reaching the end
     /// of the loaded range holding it or the end of the media (a stall or the end), or, while loading is
@@ -331,20 +331,25 @@ public struct Player: Sendable {
         isSettled = true
         // Each step changes the state; a handful covers every chain (stalled -> playing -> ended).
         var steps = 0
-        while steps < 8, step(into: &actions) { steps += 1 }
+        snapPlayheadToNearbyData()
+        var buffer = current.status
+        while steps < 8, step(buffer, into: &actions) {
+            steps += 1
+            snapPlayheadToNearbyData()
+            buffer = current.status
+        }
+        // Eviction never touches the range holding the playhead, so `buffer` stays true.
         evictBackBuffer()
-        let wants = computeWantsMoreData(refillDue: refillDue)
+        let wants = computeWantsMoreData(buffer, refillDue: refillDue)
         if wants != isLoading {
             isLoading = wants
             emit(wants ? .startLoading(from: loadPosition) : .stopLoading, into: &actions)
         }
-        current.updateStallFlag()
+        current.updateStallFlag(buffer)
     }
 
     /// One transition, if the buffer allows one; returns whether the state changed.
-    private mutating func step(into actions: inout [PlayerAction]) -> Bool {
-        snapPlayheadToNearbyData()
-        let buffer = current.status
+    private mutating func step(_ buffer: PlaybackItem.Status, into actions: inout [PlayerAction]) -> Bool {
         let isEndOfStream = current.isEndOfStream
         switch state {
         case .loading:
@@ -490,9 +495,8 @@ public struct Player: Sendable {
 
     private var canLoad: Bool { !current.isEndOfStream && !state.isTerminal }
 
-    private func computeWantsMoreData(refillDue: Bool) -> Bool {
+    private func computeWantsMoreData(_ buffer: PlaybackItem.Status, refillDue: Bool) -> Bool {
         guard canLoad else { return false }
-        let buffer = current.status
         guard !buffer.isLoadedThroughEnd else { return false }
         if refillDue { return true }
         let ahead = buffer.bufferedAhead
