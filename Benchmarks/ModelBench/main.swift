@@ -94,7 +94,10 @@ func runReference(packets: Int) -> (Int, Double) {
 
 func model(packets: Int) {
     print("model benchmark: \(packets) in-order packet ranges of \(packetDuration) s (\(Double(packets) * packetDuration) s of media)")
-    print(String(format: "  %-10@ %12@ %12@ %12@ %14@ %12@", "packets", "TimeRanges", "tracker", "player", "total", "VmHWM"))
+    print(
+        "  " + "packets".padding(toLength: 10, withPad: " ", startingAt: 0)
+            + ["TimeRanges", "tracker", "player"].map { String(repeating: " ", count: 13 - $0.count) + $0 }.joined()
+            + "          total" + "        VmHWM")
     var checksum = 0.0
     var hwm: [Int] = []
     var totals: [Double] = []
