@@ -1,3 +1,4 @@
+import Foundation
 import PlaybackModel
 import Testing
 
@@ -49,6 +50,25 @@ struct BufferPolicyTests {
             #expect(error.description.hasPrefix("The "))
             #expect(error.description.hasSuffix("."))
             #expect(error.description.filter { $0 == "." }.count <= 3)
+        }
+    }
+}
+
+@Suite("BufferPolicy coding")
+struct BufferPolicyCodingTests {
+    @Test("a policy decodes from snake_case keys with missing keys taking the defaults")
+    func partialDecode() throws {
+        let json = #"{"forward_target": 15, "back_buffer": "all", "keep_up": "predictive", "keep_up_horizon": 30}"#
+        let policy = try JSONDecoder().decode(BufferPolicy.self, from: Data(json.utf8))
+        #expect(policy == BufferPolicy(forwardTarget: 15, backBuffer: .infinity, keepUp: .predictive(horizon: 30)))
+        #expect(try JSONDecoder().decode(BufferPolicy.self, from: Data("{}".utf8)) == .default)
+    }
+
+    @Test("a policy survives an encode and decode round trip")
+    func roundTrip() throws {
+        for policy in [BufferPolicy.default, .constrained, BufferPolicy(backBuffer: .infinity, keepUp: .predictive(horizon: nil))] {
+            let data = try JSONEncoder().encode(policy)
+            #expect(try JSONDecoder().decode(BufferPolicy.self, from: data) == policy)
         }
     }
 }
