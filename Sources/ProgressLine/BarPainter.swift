@@ -118,11 +118,11 @@ struct BarPainter {
         return cells
     }
 
-    /// A block a sixth of `range` wide (at least one cell, never the whole range) moving back
-    /// and forth one cell per tick.
+    /// A block a sixth of `range` wide (at least one cell, at most 6, never the whole range) moving
+    /// back and forth one cell per tick.
     private func paintBounce(_ cells: inout [LayerStyle], range: Range<Int>, tick: Int) {
         guard !range.isEmpty else { return }
-        let width = max(1, min(range.count / 6, range.count - 1))
+        let width = max(1, min(range.count / 6, 6, range.count - 1))
         let travel = range.count - width
         var offset = 0
         if travel > 0 {

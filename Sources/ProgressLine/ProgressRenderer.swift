@@ -16,8 +16,8 @@
 ///    word), the compact form: `State 45%` (`State 01:23` without a duration, `State` alone while
 ///    indeterminate or when that does not fit), cut to the width.
 ///
-/// Without a duration the time reads `01:23 live` and there is no percentage; while indeterminate
-/// there is neither time nor percentage.
+/// Without a duration the time reads `01:23 live` and there is no percentage; while indeterminate,
+/// or in phase mode without a duration, there is neither time nor percentage.
 public struct ProgressRenderer: Sendable {
     /// The look used for every frame.
     public var style: ProgressStyle
@@ -145,7 +145,8 @@ public struct ProgressRenderer: Sendable {
             }
             fields[.segment] = text
         }
-        if !s.isIndeterminate {
+        let isPhases = s.segments != nil && s.segments?.starts == nil
+        if !s.isIndeterminate && !(isPhases && s.knownDuration == nil) {
             if let duration = s.knownDuration {
                 let hours = max(duration, abs(s.currentTime)) >= 3600
                 let current = FieldFormat.clock(s.currentTime, hours: hours)
