@@ -204,9 +204,9 @@ public final class LiveLine: Sendable {
     /// Ends the line with the latest snapshot relabelled `Interrupted` (Ctrl-C).
     public func finishInterrupted() {
         finish(keep: true) { latest in
-            var snapshot = latest ?? ProgressSnapshot(state: .interrupted)
+            // With nothing measured yet there is no time to show, so the frame is the word alone.
+            var snapshot = latest ?? ProgressSnapshot(state: .interrupted, isIndeterminate: true)
             snapshot.state = .interrupted
-            snapshot.isIndeterminate = false
             return snapshot
         }
     }
