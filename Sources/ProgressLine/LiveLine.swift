@@ -14,8 +14,8 @@ import Synchronization
 /// - tty mode: redraws at most once per `minimumInterval` (1/15 s by default); an update that arrives
 ///   sooner is kept and drawn by the next `refresh()` (a timer calls it in the real line), so the
 ///   latest state is always drawn last. A frame identical to the one on screen is not written again.
-///   Frames are `\r` + the frame (terminal width - 1 columns, so the cursor never wraps) + `ESC[K`,
-///   written in one write(2). The cursor is hidden while shown and shown again by `hide()`,
+///   Frames are `\r` + the frame (terminal width - 1 columns, so the cursor never wraps) + `ESC[K`
+///   + `\r`, written in one write(2); after a resize the line is erased with `ESC[J` and redrawn. The cursor is hidden while shown and shown again by `hide()`,
 ///   `finish(final:keep:)`, or at process exit.
 /// - plain mode: no escape codes; a status line at the first update, whenever the state word
 ///   changes, and then at most every `plainInterval` (5 s) while updates keep coming.
@@ -174,7 +174,9 @@ public final class LiveLine: Sendable {
     public func resized() {
         state.withLock { s in
             guard !s.finished, s.shown, mode == .tty, s.latest != nil else { return }
-            sink.write("\r\u{1B}[K" + (frame(&s, at: now(), force: true) ?? ""))
+            // Erase to the end of the screen: a terminal that reflowed the old, wider frame put its
+            // tail on the rows below the cursor.
+            sink.write("\r\u{1B}[J" + (frame(&s, at: now(), force: true) ?? ""))
         }
     }
 
@@ -258,7 +260,10 @@ public final class LiveLine: Sendable {
         if !force && rendered == s.onScreen { return nil }
         s.onScreen = rendered
         s.lastDraw = time
-        return "\r" + rendered + "\u{1B}[K"
+        // The cursor is parked at column 0: an echoed ^C or keystroke then lands inside the frame (and
+        // is overwritten by the next one) instead of wrapping to a new row, and a terminal that
+        // reflows the line when it narrows keeps the cursor at the line's first row.
+        return "\r" + rendered + "\u{1B}[K\r"
     }
 
     private func plainLine(_ s: inout State, at time: Double) {

@@ -78,7 +78,7 @@ struct LiveLineTests {
         let final = ProgressSnapshot(state: .ended, currentTime: 100, duration: 100, loaded: [0..<100])
         live.finish(final: final)
         #expect(frames().last == frame(final))
-        #expect(sink.output.hasSuffix("\r" + frame(final) + "\u{1B}[K\n\u{1B}[?25h"))
+        #expect(sink.output.hasSuffix("\r" + frame(final) + "\u{1B}[K\r\n\u{1B}[?25h"))
         #expect(!sink.cursorHidden)
         #expect(live.isFinished)
         sink.clear()
@@ -136,7 +136,7 @@ struct LiveLineTests {
         live.update(at(2))
         sink.clear()
         live.printAbove("warning: \u{1B}[31mred\u{1B}[0m\n")
-        #expect(sink.writes == ["\r\u{1B}[Kwarning: [31mred[0m\n\r" + frame(at(2)) + "\u{1B}[K"])
+        #expect(sink.writes == ["\r\u{1B}[Kwarning: [31mred[0m\n\r" + frame(at(2)) + "\u{1B}[K\r"])
     }
 
     @Test("an unchanged frame is not written again")
@@ -174,7 +174,7 @@ struct LiveLineTests {
         width.set(31)
         sink.clear()
         live.resized()
-        #expect(sink.output == "\r\u{1B}[K\r" + render(at(1), width: 30, style: ProgressStyle(glyphs: .ascii)) + "\u{1B}[K")
+        #expect(sink.output == "\r\u{1B}[J\r" + render(at(1), width: 30, style: ProgressStyle(glyphs: .ascii)) + "\u{1B}[K\r")
     }
 
     @Test("frames leave the last terminal column free")
@@ -245,7 +245,7 @@ struct LiveLineTests {
         live.finish(final: final)
         #expect(frames().last == frame(final))
         #expect(sink.output.ranges(of: "\u{1B}[?25l").count == 1)
-        #expect(sink.output.hasSuffix("\n\u{1B}[?25h"))
+        #expect(sink.output.hasSuffix("\r\n\u{1B}[?25h"))
     }
 }
 
@@ -262,11 +262,11 @@ struct InterruptAndLogTests {
         let handler = InterruptHandler(
             line: line,
             onInterrupt: { events.withLock { $0.append("cancel; line finished: \(line.isFinished)") } },
-            exit: { code in events.withLock { $0.append("exit \(code); output: \(sink.output.hasSuffix("\n\u{1B}[?25h"))") } })
+            exit: { code in events.withLock { $0.append("exit \(code); output: \(sink.output.hasSuffix("\r\n\u{1B}[?25h"))") } })
         handler.handleInterrupt()
         #expect(events.withLock { $0 } == ["cancel; line finished: false", "exit 130; output: true"])
         let interrupted = ProgressSnapshot(state: .interrupted, currentTime: 30, duration: 120, loaded: [0..<60])
-        #expect(sink.output.contains("\r" + render(interrupted, width: 40, style: ProgressStyle(glyphs: .ascii)) + "\u{1B}[K\n"))
+        #expect(sink.output.contains("\r" + render(interrupted, width: 40, style: ProgressStyle(glyphs: .ascii)) + "\u{1B}[K\r\n"))
         #expect(sink.output.contains("Interrupted"))
         #expect(!sink.cursorHidden)
     }

@@ -16,7 +16,7 @@ struct LogHandlerTests {
         logger.warning("Invalid NAL unit size", metadata: ["pts": "12"])
         logger.debug("hidden below info")
         let frame = render(ProgressSnapshot(state: .reading, currentTime: 1, duration: 10), width: 40, style: ProgressStyle(glyphs: .ascii))
-        #expect(sink.writes == ["\r\u{1B}[Kffmpeg: warning: Invalid NAL unit size pts=12 stream=0\n\r" + frame + "\u{1B}[K"])
+        #expect(sink.writes == ["\r\u{1B}[Kffmpeg: warning: Invalid NAL unit size pts=12 stream=0\n\r" + frame + "\u{1B}[K\r"])
     }
 
     @Test("with no line the handler writes the line to its fallback sink")
