@@ -21,10 +21,12 @@ enum CursorRestore {
         }
     }
 
-    /// Writes `ESC[?25h` to stderr if the cursor is hidden; does nothing otherwise.
+    /// If a live line still hides the cursor (it was shown and never finished), moves below its
+    /// frame and shows the cursor (`\n ESC[?25h`); does nothing otherwise.
     static func restoreNow() {
         guard cursorHidden.exchange(false, ordering: .sequentiallyConsistent) else { return }
-        let show: [UInt8] = Array("\u{1B}[?25h".utf8)
+        // The frame stays as the last state; the newline keeps the shell prompt off it.
+        let show: [UInt8] = Array("\n\u{1B}[?25h".utf8)
         _ = show.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count) }
     }
 }

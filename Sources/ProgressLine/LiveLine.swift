@@ -147,6 +147,20 @@ public final class LiveLine: Sendable {
         }
     }
 
+    /// Whether an update posted now would be drawn at once (shown, not finished, and the rate limit
+    /// allows it). Producers with many events per second (a packet loop) can check it before building
+    /// a snapshot; the next `refresh()` still draws anything posted when it was false.
+    public var isDue: Bool {
+        state.withLock { s in
+            guard s.shown, !s.finished else { return false }
+            switch mode {
+            case .tty: return now() - s.lastDraw >= minimumInterval
+            case .plain: return now() - (s.lastPlain ?? -Double.infinity) >= plainInterval
+            case .none: return false
+            }
+        }
+    }
+
     /// Draws what is due: a pending snapshot once the rate limit allows, the next animation step of an
     /// indeterminate snapshot, the periodic plain line. The real line's timer calls it.
     public func refresh() {

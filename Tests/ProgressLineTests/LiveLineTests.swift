@@ -117,6 +117,23 @@ struct LiveLineTests {
         #expect(sink.output.ranges(of: "\u{1B}[?25l").count == 2)
     }
 
+    @Test("isDue says whether an update would be drawn now")
+    func isDue() {
+        let live = line()
+        #expect(!live.isDue)
+        live.show()
+        #expect(live.isDue)
+        live.update(at(1))
+        #expect(!live.isDue)
+        clock.set(0.1)
+        #expect(live.isDue)
+        live.finish()
+        #expect(!live.isDue)
+        let silent = self.line(OutputMode.none)
+        silent.show()
+        #expect(!silent.isDue)
+    }
+
     @Test("updates before show are recorded but not drawn")
     func updateBeforeShow() {
         let live = line()
