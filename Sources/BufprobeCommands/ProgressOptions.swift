@@ -51,19 +51,19 @@ public struct ProgressOptions: ParsableArguments {
     }
 
     /// How the live line is drawn.
-    @Option(help: "Live progress line: auto (a terminal gets tty, anything else plain), tty, plain (a status line every 5 s, no escape codes), or none.")
+    @Option(help: "How the live line is drawn: auto picks tty on a terminal and plain otherwise; plain prints a status line every 5 s without escape codes.")
     public var progress: Mode = .auto
 
     /// Whether to color the line.
-    @Option(help: "Colors: auto (off when NO_COLOR is set, TERM=dumb or not a terminal), always, never, 16, 256 or truecolor.")
+    @Option(help: "Colors of the live line: auto turns them off when NO_COLOR is set, TERM=dumb or stderr is not a terminal.")
     public var color: Color = .auto
 
     /// Which glyph set to use.
-    @Option(help: "Bar glyphs: auto (unicode when the locale is UTF-8), unicode, or ascii.")
+    @Option(help: "Bar glyphs: auto picks unicode when LC_ALL, LC_CTYPE or LANG names UTF-8.")
     public var glyphs: Glyphs = .auto
 
     /// Whether to draw the thumb; nil keeps the command's default.
-    @Option(help: "Draw the thumb at the playhead: on or off.")
+    @Option(help: "Draw the thumb at the playhead (default: on, except where the command has no playhead).")
     public var thumb: Thumb?
 
     /// Per-layer glyph and color overrides, applied in order.

@@ -29,7 +29,10 @@ public final class InterruptHandler: Sendable {
     }
 
     /// Installs the handler for the process: `signal(SIGINT, SIG_IGN)` and a Dispatch signal source.
-    /// Keep the returned value; `uninstall()` gives SIGINT back its default action.
+    /// The handler stays installed (even if the result is dropped) until `uninstall()`, which gives
+    /// SIGINT back its default action. `onInterrupt` must return promptly: it runs before the final
+    /// frame and the exit.
+    @discardableResult
     public static func install(
         line: LiveLine? = LiveLine.current, onInterrupt: @escaping @Sendable () -> Void = {}
     ) -> InterruptHandler {
@@ -45,7 +48,8 @@ public final class InterruptHandler: Sendable {
         handler.source.withLock { box in
             signal(SIGINT, SIG_IGN)
             let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "bufprobe.interrupt"))
-            signalSource.setEventHandler { [weak handler] in handler?.handleInterrupt() }
+            // A strong reference on purpose: a dropped handler must not leave SIGINT ignored.
+            signalSource.setEventHandler { handler.handleInterrupt() }
             signalSource.resume()
             box = DispatchSignalBox(source: signalSource)
         }
