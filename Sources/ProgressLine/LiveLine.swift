@@ -14,9 +14,9 @@ import Synchronization
 /// - tty mode: redraws at most once per `minimumInterval` (1/15 s by default); an update that arrives
 ///   sooner is kept and drawn by the next `refresh()` (a timer calls it in the real line), so the
 ///   latest state is always drawn last. A frame identical to the one on screen is not written again.
-///   Frames are `\r` + the frame (terminal width - 1 columns, so the cursor never wraps) + `ESC[K`
-///   + `\r`, written in one write(2); after a resize the line is erased with `ESC[J` and redrawn. The cursor is hidden while shown and shown again by `hide()`,
-///   `finish(final:keep:)`, or at process exit.
+///   A frame is `\r`, the rendered line (terminal width - 1 columns, so the terminal never wraps),
+///   `ESC[K`, `\r`, in one write(2); after a resize the line is erased with `ESC[J` and redrawn. The
+///   cursor is hidden while shown, and shown again by `hide()`, `finish(final:keep:)`, or at exit.
 /// - plain mode: no escape codes; a status line at the first update, whenever the state word
 ///   changes, and then at most every `plainInterval` (5 s) while updates keep coming.
 /// - none mode: writes nothing except lines given to `printAbove(_:)`.
