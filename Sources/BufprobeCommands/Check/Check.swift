@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MediaIO
 import PlaybackModel
+import ProgressLine
 
 /// `bufprobe check URL...`: receives streams in real time, plays them through the shared player model,
 /// and gives a pass/degraded/fail verdict with an exit code for scripts and CI.
@@ -75,6 +76,8 @@ public struct Check: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     public init() {}
 
     public func validate() throws {
@@ -112,28 +115,28 @@ public struct Check: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        let logger = Diagnostics.logger(verbose: verbose)
+        let line = progressOptions.makeLiveLine()
+        let logger = Logger(label: "bufprobe") { label in
+            LiveLineLogHandler(label: label, line: line, logLevel: verbose ? .trace : .critical)
+        }
         let router = FFmpegLogRouter(forward: logger)
         // FFmpeg's informational lines are needed (the URL of each HLS segment it opens), so it formats
         // everything and the router keeps what a sentence needs; the user sees it only with --verbose.
-        FFmpegLog.install(logger: Logger(label: "bufprobe.ffmpeg") { _ in router }, verbose: true)
+        FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
 
         let running = RunningChecks()
-        let settings = self.settings
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signal(SIGINT, SIG_IGN)
-        interrupt.setEventHandler {
-            running.cancelAll()
-            Diagnostics.error("interrupted.")
-            Foundation.exit(130)
-        }
-        interrupt.resume()
-        defer {
-            interrupt.cancel()
-            signal(SIGINT, SIG_DFL)
+        let interrupt = InterruptHandler.install(line: line) { running.cancelAll() }
+        defer { interrupt.uninstall() }
+        line.show()
+        let ticker = Task {
+            while !Task.isCancelled {
+                if let session = running.all.first { line.update(session.progress().snapshot) }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
         }
 
-        let reports = await withTaskGroup(of: (Int, CheckReport).self) { group in
+        let settings = self.settings
+        let reports = await withTaskGroup(of: (Int, CheckReport, CheckProgress).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
             var next = 0
             func launch() {
@@ -145,14 +148,20 @@ public struct Check: AsyncParsableCommand {
                     running.add(session)
                     let report = await BlockingThread.run(name: "bufprobe check \(index)") { session.run() }
                     running.remove(session)
-                    return (index, report)
+                    return (index, report, session.progress())
                 }
             }
             while next < min(parallel, inputs.count) { launch() }
-            for await (index, report) in group {
+            var final: ProgressSnapshot?
+            for await (index, report, progress) in group {
                 results[index] = report
+                final = progress.snapshot
+                // A failed check's player may still read Playing or Loading; the frame says what happened.
+                if report.verdict == .fail { final?.state = .failed }
                 if next < inputs.count { launch() }
             }
+            ticker.cancel()
+            line.finish(final: final)
             return results.compactMap { $0 }
         }
 

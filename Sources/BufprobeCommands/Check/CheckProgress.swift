@@ -6,12 +6,47 @@ package struct CheckProgress: Sendable {
     package var source: String
     /// Seconds since the check began.
     package var elapsed: Double
-    /// The player; `nil` while connecting and opening.
-    package var player: Player?
+    /// The player's state; `nil` while connecting and opening.
+    package var state: PlayerState?
+    /// The playhead, media seconds.
+    package var currentTime = 0.0
+    /// Seconds loaded ahead of the playhead.
+    package var bufferedAhead = 0.0
+    /// Media positions of the stalls so far.
+    package var stallPositions: [Double] = []
+    /// Playable media received (not only what the player still holds).
+    package var received = TimeRanges()
+    /// Media time the media starts at (the bar starts there).
+    package var mediaStart = 0.0
     /// Declared media duration, seconds.
     package var duration: Double?
     /// Bits per second received so far.
     package var throughput: Double?
     /// Media seconds received per wall second so far.
     package var realtimeFactor: Double?
+
+    /// A check still connecting and opening.
+    package init(source: String, elapsed: Double) {
+        self.source = source
+        self.elapsed = elapsed
+    }
+
+    /// A check receiving media.
+    package init(
+        source: String, elapsed: Double, state: PlayerState, currentTime: Double, bufferedAhead: Double,
+        stallPositions: [Double], received: TimeRanges, mediaStart: Double, duration: Double?, throughput: Double?,
+        realtimeFactor: Double?
+    ) {
+        self.source = source
+        self.elapsed = elapsed
+        self.state = state
+        self.currentTime = currentTime
+        self.bufferedAhead = bufferedAhead
+        self.stallPositions = stallPositions
+        self.received = received
+        self.mediaStart = mediaStart
+        self.duration = duration
+        self.throughput = throughput
+        self.realtimeFactor = realtimeFactor
+    }
 }

@@ -19,7 +19,7 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var startupDelay: Double?
     /// Bytes received x 8 / seconds from the start to the last packet.
     @NullEncoded package var throughputBps: Double?
-    /// Media seconds received per wall second, from the start to the last packet.
+    /// Media seconds received per wall second, from the first packet to the last.
     @NullEncoded package var realtimeFactor: Double?
     /// The declared bit rate: the chosen variant's `BANDWIDTH` for HLS, else the container's bit rate.
     @NullEncoded package var declaredBitRate: Double?

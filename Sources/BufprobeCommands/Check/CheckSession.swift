@@ -33,8 +33,11 @@ package final class CheckSession: Sendable {
     private struct Shared {
         var player: Player?
         var duration: Double?
+        var mediaStart = 0.0
+        var received = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
         var bytes: Int64 = 0
         var mediaReceived = 0.0
+        var firstPacketTime: Double?
         var lastPacketTime: Double?
         var finished = false
     }
@@ -59,17 +62,21 @@ package final class CheckSession: Sendable {
         let now = self.now()
         return shared.withLock { shared in
             guard var player = shared.player else {
-                return CheckProgress(source: source, elapsed: now, player: nil, duration: nil, throughput: nil, realtimeFactor: nil)
+                return CheckProgress(source: source, elapsed: now)
             }
             if !shared.finished {
                 _ = player.advance(to: now)
+                _ = player.takeEvents()
                 shared.player = player
             }
             let receiving = shared.lastPacketTime ?? now
+            let span = receiving - (shared.firstPacketTime ?? receiving)
             return CheckProgress(
-                source: source, elapsed: now, player: player, duration: shared.duration,
+                source: source, elapsed: now, state: player.state, currentTime: player.item.currentTime,
+                bufferedAhead: player.item.bufferedAhead, stallPositions: player.report.stalls.map(\.position),
+                received: shared.received, mediaStart: shared.mediaStart, duration: shared.duration,
                 throughput: receiving > 0 ? Double(shared.bytes) * 8 / receiving : nil,
-                realtimeFactor: receiving > 0 ? shared.mediaReceived / receiving : nil)
+                realtimeFactor: span > 0 ? shared.mediaReceived / span : nil)
         }
     }
 
@@ -130,6 +137,7 @@ package final class CheckSession: Sendable {
         shared.withLock { shared in
             shared.player = player
             shared.duration = input.format.duration
+            shared.mediaStart = input.format.startTime ?? 0
             _ = shared.player?.advance(to: now())
         }
 
@@ -171,13 +179,17 @@ package final class CheckSession: Sendable {
                 shared.bytes = reading.bytesReceived
                 shared.mediaReceived = reading.mediaReceived
                 shared.lastPacketTime = time
+                if shared.firstPacketTime == nil { shared.firstPacketTime = reading.firstPacketTime }
                 guard var player = shared.player else { return }
                 if !fresh.isEmpty {
+                    shared.received = reading.loaded
                     _ = player.loaded(fresh, now: time)
                     Self.moveStartToData(&player, now: time)
                 } else {
                     _ = player.advance(to: time)
                 }
+                // Nothing here observes the player's events; drained so they do not pile up.
+                _ = player.takeEvents()
                 shared.player = player
             }
         }
@@ -278,7 +290,10 @@ package final class CheckSession: Sendable {
         report.complete = { if case .endOfFile = end { failure == nil } else { false } }()
         if let last = reading.lastPacketTime, last > 0 {
             report.throughputBps = (Double(reading.bytesReceived) * 8 / last).rounded()
-            report.realtimeFactor = JSONOutput.seconds(reading.mediaReceived / last)
+        }
+        // Receiving starts with the first packet: the time to get there is open_time and startup_delay.
+        if let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
+            report.realtimeFactor = JSONOutput.seconds(reading.mediaReceived / (last - first))
         }
         if let declared = reading.declaredBitRate {
             report.declaredBitRate = Double(declared.value)
