@@ -20,7 +20,7 @@ struct CheckCommandTests {
         arguments: badInputs)
     func badInputFails(input: String) throws {
         let url = input.replacingOccurrences(of: "PORT", with: String(try CheckServers.freePort()))
-        let result = try BufprobeProcess.run(["check", url], timeout: 1)
+        let result = try BufprobeProcess.run(["check", "--progress", "none", url], timeout: 1)
         #expect(result.status == 2, "\(url): \(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")

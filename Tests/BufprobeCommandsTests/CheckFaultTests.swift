@@ -49,7 +49,7 @@ struct CheckFaultTests {
     @Test("an HTTP error answer fails, naming the status", arguments: [404, 500, 503])
     func httpErrorFails(status: Int) throws {
         let server = try FaultServer()
-        let result = try BufprobeProcess.run(["check", server.url("status/\(status)/\(Self.file)")])
+        let result = try BufprobeProcess.run(["check", "--progress", "none", server.url("status/\(status)/\(Self.file)")])
         #expect(result.status == 2)
         #expect(result.stderr.contains("HTTP \(status)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
