@@ -12,6 +12,10 @@ of stdout, then serves files under --root according to the first path component:
   /close/<offset>/<path>          sends the headers (full Content-Length) and <offset> bytes, then closes
   /missing/<name>/<path>          serves <path> like /file/, except that any file named <name> is a 404
                                   (relative URIs in a playlist keep the prefix, so a segment 404s)
+  /live/<dir>/index.m3u8          a live HLS media playlist over <dir>/seg000.ts...seg004.ts (2 s each):
+                                  three segments when first asked for, one more every 2 s after, a
+                                  sliding window of three, no EXT-X-ENDLIST until the last segment is
+                                  out; /live/<dir>/<segment> serves the segment
 
 It stops when its standard input closes or it receives SIGTERM, so the test that started it can end it.
 """
@@ -48,6 +52,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_file("/".join(parts[3:]), split=int(parts[1]), pause=float(parts[2]))
             elif mode == "close":
                 self.send_file("/".join(parts[2:]), split=int(parts[1]), close=True)
+            elif mode == "live":
+                rest = "/".join(parts[1:])
+                if rest.endswith(".m3u8"):
+                    self.send_live_playlist(os.path.dirname(rest))
+                else:
+                    self.send_file(rest)
             elif mode == "missing":
                 rest = "/".join(parts[2:])
                 if os.path.basename(rest) == parts[1]:
@@ -58,6 +68,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_status(404)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    live_started = {}
+    live_lock = threading.Lock()
+
+    def send_live_playlist(self, directory):
+        with self.live_lock:
+            started = self.live_started.setdefault(directory, time.monotonic())
+        available = min(5, 3 + int((time.monotonic() - started) / 2))
+        first = available - 3
+        lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
+        for sequence in range(first, available):
+            lines += ["#EXTINF:2.000000,", "seg%03d.ts" % sequence]
+        if available == 5:
+            lines.append("#EXT-X-ENDLIST")
+        body = ("\n".join(lines) + "\n").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", TYPES[".m3u8"])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def stay_silent(self):
         # Hold the connection open without a byte until the client gives up or the server stops.

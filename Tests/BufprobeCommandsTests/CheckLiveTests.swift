@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A live HLS stream from `fault_server.py`: the playlist grows by one segment every 2 s.
+@Suite("bufprobe check on a live stream")
+struct CheckLiveTests {
+    @Test("a live HLS stream is sampled for --duration, reported live and not complete, and passes when it keeps up")
+    func liveIsSampled() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "3", server.url("live/hls/low/index.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "pass", "\(document.reason)")
+        #expect(document.live)
+        #expect(!document.complete)
+        #expect(document.sampledDuration >= 3)
+        #expect(document.stallCount == 0)
+        // Three 2 s segments were there from the start: at least 6 s of media arrived.
+        let received = document.loadedRanges.reduce(0) { $0 + $1[1] - $1[0] }
+        #expect(received >= 5.9, "\(document.loadedRanges)")
+    }
+}
