@@ -1,5 +1,4 @@
 @testable import BufprobeCommands
-@testable import MediaIO
 import Testing
 
 /// The small parsers and rules `check` is built from.
@@ -18,24 +17,20 @@ struct CheckUnitTests {
         #expect(VariantChoice(argument: text) == nil)
     }
 
-    static let programs = [
-        ProgramInfo(id: 0, streams: [0, 1], declaredBitRate: 500_000),
-        ProgramInfo(id: 1, streams: [2, 3], declaredBitRate: 250_000),
-        ProgramInfo(id: 2, streams: [4, 5], declaredBitRate: 1_000_000),
-    ]
+    static let bandwidths: [Int64?] = [500_000, 250_000, 1_000_000, nil]
 
-    @Test("a variant choice picks by declared bandwidth, or by position", arguments: [
-        (VariantChoice.best, 2), (.lowest, 1), (.index(0), 0), (.bandwidth(600_000), 0),
-        (.bandwidth(2_000_000), 2), (.bandwidth(100_000), 1), (.bandwidth(250_000), 1),
+    @Test("a variant choice picks by declared bandwidth (none declared ranks lowest), or by position", arguments: [
+        (VariantChoice.best, 2), (.lowest, 3), (.index(0), 0), (.index(3), 3), (.bandwidth(600_000), 0),
+        (.bandwidth(2_000_000), 2), (.bandwidth(100_000), 3), (.bandwidth(250_000), 1),
     ])
     func variantSelects(choice: VariantChoice, position: Int) {
-        #expect(choice.select(from: Self.programs) == position)
+        #expect(choice.select(bandwidths: Self.bandwidths) == position)
     }
 
     @Test("a variant position past the end selects nothing")
     func variantOutOfRange() {
-        #expect(VariantChoice.index(3).select(from: Self.programs) == nil)
-        #expect(VariantChoice.best.select(from: []) == nil)
+        #expect(VariantChoice.index(4).select(bandwidths: Self.bandwidths) == nil)
+        #expect(VariantChoice.best.select(bandwidths: []) == nil)
     }
 
     @Test("--rate parses multiples of real time and bit rates", arguments: [

@@ -21,9 +21,11 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var throughputBps: Double?
     /// Media seconds received per wall second, from the first packet to the last.
     @NullEncoded package var realtimeFactor: Double?
-    /// The declared bit rate: the chosen variant's `BANDWIDTH` for HLS, else the container's bit rate.
+    /// The declared bit rate: the chosen variant's `BANDWIDTH` for HLS, the chosen representations'
+    /// `@bandwidth` for DASH, else the container's bit rate.
     @NullEncoded package var declaredBitRate: Double?
-    /// Where `declared_bit_rate` comes from: `variant` (HLS `BANDWIDTH`), `container`, or `null`.
+    /// Where `declared_bit_rate` comes from: `variant` (HLS `BANDWIDTH`, a peak: the 10% rule applies),
+    /// `representation` (DASH `@bandwidth`, an average over its buffer window), `container`, or `null`.
     @NullEncoded package var declaredBitRateSource: String?
     /// Average bit rate of the received packets of the played streams over their media span.
     @NullEncoded package var measuredBitRate: Double?
@@ -55,7 +57,8 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var format: String?
     /// The streams the player plays.
     package var playableStreams: [Int]
-    /// HLS variants, with the one played marked `selected`; empty for other inputs.
+    /// HLS variants (DASH: video representations), with the one played marked `selected`; empty for
+    /// other inputs.
     package var variants: [Variant]
     /// The buffer policy and limits the verdict used.
     package var settings: Settings
@@ -72,13 +75,11 @@ package struct CheckReport: Sendable, Codable {
         package var duration: Double
     }
 
-    /// One HLS variant.
+    /// One HLS variant or DASH video representation.
     package struct Variant: Sendable, Codable, Hashable {
         /// 0-based position, as `--variant N` takes it.
         package var index: Int
-        /// FFmpeg's program id.
-        package var programId: Int
-        /// Declared `BANDWIDTH`, bit/s.
+        /// Declared bandwidth, bit/s: HLS `BANDWIDTH`; DASH video plus audio `@bandwidth`.
         @NullEncoded package var bandwidth: Int64?
         /// Video resolution, when the variant has video.
         @NullEncoded package var width: Int?

@@ -44,31 +44,53 @@ package struct Reading {
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
         isPlaylist = ["hls", "dash"].contains(formatName)
         isPaced = settings.rate != nil
-        // Only a master playlist declares bandwidths; a media playlist is one unnamed program.
-        let candidates = isPlaylist ? input.programs.filter { !$0.streams.isEmpty } : []
-        let programs = candidates.contains { ($0.declaredBitRate ?? 0) > 0 } ? candidates : []
-        let chosen = settings.variant.select(from: programs)
-        variants = programs.enumerated().map { position, program in
-            let video = program.streams.lazy.map { input.streams[$0] }.first { $0.type == .video && !$0.isAttachedPicture }
+        let candidates = isPlaylist ? Self.variants(of: input) : []
+        let chosen = settings.variant.select(bandwidths: candidates.map(\.bandwidth))
+        variants = candidates.enumerated().map { position, candidate in
+            let video = candidate.streams.lazy.map { input.streams[$0] }.first { $0.type == .video && !$0.isAttachedPicture }
             return CheckReport.Variant(
-                index: position, programId: program.id, bandwidth: program.declaredBitRate, width: video?.width,
-                height: video?.height, codecs: program.streams.map { input.streams[$0].codec }, streams: program.streams,
+                index: position, bandwidth: candidate.bandwidth, width: video?.width, height: video?.height,
+                codecs: candidate.streams.map { input.streams[$0].codec }, streams: candidate.streams,
                 selected: position == chosen)
         }
-        let keptStreams: [Int] = chosen.map { programs[$0].streams } ?? input.streams.map(\.index)
+        let keptStreams: [Int] = chosen.map { candidates[$0].streams } ?? input.streams.map(\.index)
         kept = Set(keptStreams)
         playable = Self.playableStreams(input: input, among: keptStreams)
         isLive = input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
         declaredEnd = input.format.duration.map { (input.format.startTime ?? 0) + $0 }
-        if let chosen, let bandwidth = programs[chosen].declaredBitRate {
-            declaredBitRate = (bandwidth, "variant")
-        } else if let rate = input.format.bitRate, programs.isEmpty {
+        if let chosen, let bandwidth = candidates[chosen].bandwidth {
+            declaredBitRate = (bandwidth, formatName == "hls" ? "variant" : "representation")
+        } else if let rate = input.format.bitRate, candidates.isEmpty {
             declaredBitRate = (rate, "container")
         } else {
             declaredBitRate = nil
         }
         tracker = LoadedRangeTracker(playableStreams: playable)
+    }
+
+    /// The variants a player chooses between, with the streams each one plays and its declared bandwidth.
+    /// HLS: one program per variant (a media playlist is one program without a bandwidth: no choice).
+    /// DASH: one program holding every representation, each with its own `@bandwidth`; a variant is one
+    /// video representation plus the best audio one (audio alone when there is no video).
+    private static func variants(of input: MediaInput) -> [(streams: [Int], bandwidth: Int64?)] {
+        if input.format.name == "hls" {
+            let programs = input.programs.filter { !$0.streams.isEmpty }
+            guard programs.contains(where: { ($0.declaredBitRate ?? 0) > 0 }) else { return [] }
+            return programs.map { ($0.streams, $0.declaredBitRate.flatMap { $0 > 0 ? $0 : nil }) }
+        }
+        let rates = input.streamVariantBitRates
+        let videos = input.streams.filter { $0.type == .video && !$0.isAttachedPicture }.map(\.index)
+        let audios = input.streams.filter { $0.type == .audio }.map(\.index)
+        let bestAudio = audios.max { (rates[$0] ?? 0) < (rates[$1] ?? 0) }
+        let choices = videos.isEmpty ? audios : videos
+        guard choices.count > 1 else { return [] }
+        return choices.map { stream in
+            let companion = videos.isEmpty ? nil : bestAudio
+            let streams = [stream] + (companion.map { [$0] } ?? [])
+            let bandwidth = rates[stream].map { $0 + (companion.flatMap { rates[$0] } ?? 0) }
+            return (streams, bandwidth)
+        }
     }
 
     /// libavformat's best video and audio when they are among `kept`, else the first of each kind there.

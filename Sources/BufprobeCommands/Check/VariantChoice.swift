@@ -1,5 +1,4 @@
 import ArgumentParser
-package import MediaIO
 
 /// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
 package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
@@ -42,20 +41,21 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
         }
     }
 
-    /// The position in `variants` this choice picks, or `nil` when the position does not exist or
-    /// there are no variants. Variants without a declared bandwidth rank below every declared one.
-    package func select(from variants: [ProgramInfo]) -> Int? {
-        guard !variants.isEmpty else { return nil }
-        let ranked = variants.indices.sorted { a, b in
-            let (ra, rb) = (variants[a].declaredBitRate ?? -1, variants[b].declaredBitRate ?? -1)
+    /// The position in `bandwidths` (one per variant, declared bit/s) this choice picks, or `nil` when
+    /// the position does not exist or there are no variants. Variants without a declared bandwidth rank
+    /// below every declared one.
+    package func select(bandwidths: [Int64?]) -> Int? {
+        guard !bandwidths.isEmpty else { return nil }
+        let ranked = bandwidths.indices.sorted { a, b in
+            let (ra, rb) = (bandwidths[a] ?? -1, bandwidths[b] ?? -1)
             return ra != rb ? ra < rb : a < b
         }
         switch self {
         case .best: return ranked.last
         case .lowest: return ranked.first
-        case .index(let position): return variants.indices.contains(position) ? position : nil
+        case .index(let position): return bandwidths.indices.contains(position) ? position : nil
         case .bandwidth(let cap):
-            return ranked.last { Double(variants[$0].declaredBitRate ?? -1) <= cap } ?? ranked.first
+            return ranked.last { Double(bandwidths[$0] ?? -1) <= cap } ?? ranked.first
         }
     }
 }
