@@ -91,4 +91,17 @@ struct CheckCommandTests {
         let documents = try decoder.decode([CheckDocument].self, from: Data(result.stdout.utf8))
         #expect(documents.map(\.verdict) == ["pass", "fail"])
     }
+
+    @Test("--max-buffer holds reading back: a file delivered at 10x is received no faster than it plays once the buffer is full")
+    func maxBufferHoldsReadingBack() throws {
+        let file = BufprobeProcess.sample("cbr.wav")
+        let held = try BufprobeProcess.run(["check", "--json", "--rate", "10x", "--max-buffer", "2", file])
+        let document = try CheckDocument.decode(held.stdout)
+        #expect(held.status == 0, "\(held.stderr)")
+        // The player plays from about 0.1 s on and keeps at most 2 s ahead, so the last of the 10 s
+        // arrives only when about 8 s have been played.
+        #expect(document.sampledDuration >= 7.5, "received in \(document.sampledDuration) s")
+        #expect(document.stallCount == 0)
+        #expect(document.complete)
+    }
 }

@@ -84,4 +84,33 @@ struct CheckFaultTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)
     }
+
+    @Test("--header and --user-agent reach the server, for HLS segments too", arguments: [
+        (["--header", "X-Token: secret"], "requires/X-Token/secret/hls/low/index.m3u8"),
+        (["--user-agent", "bufprobe-test"], "requires/User-Agent/bufprobe-test/h264-aac.mp4"),
+        ([], "requires/X-Token/secret/h264-aac.mp4"),
+    ])
+    func headersReachServer(options: [String], path: String) throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json"] + options + [server.url(path)])
+        let document = try CheckDocument.decode(result.stdout)
+        if options.isEmpty {
+            #expect(result.status == 2)
+            #expect(document.reason.contains("HTTP 403"), "\(document.reason)")
+        } else {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(document.complete, "\(document.reason)")
+        }
+    }
+
+    @Test("a body that stops for longer than --timeout fails, saying where the data stopped")
+    func pauseLongerThanTimeoutFails() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", "--timeout", "1", server.url("pause/100000/5/\(Self.file)")], timeout: 4)
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "fail")
+        #expect(document.reason.contains("no data for 1.000 s"), "\(document.reason)")
+        #expect(!document.complete)
+    }
 }

@@ -12,6 +12,8 @@ of stdout, then serves files under --root according to the first path component:
   /close/<offset>/<path>          sends the headers (full Content-Length) and <offset> bytes, then closes
   /missing/<name>/<path>          serves <path> like /file/, except that any file named <name> is a 404
                                   (relative URIs in a playlist keep the prefix, so a segment 404s)
+  /requires/<header>/<value>/<path>  serves <path> like /file/ only to requests carrying that header
+                                  value, else 403 (playlist segments keep the prefix, so they need it too)
   /live/<dir>/index.m3u8          a live HLS media playlist over <dir>/seg000.ts...seg004.ts (2 s each):
                                   three segments when first asked for, one more every 2 s after, a
                                   sliding window of three, no EXT-X-ENDLIST until the last segment is
@@ -52,6 +54,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_file("/".join(parts[3:]), split=int(parts[1]), pause=float(parts[2]))
             elif mode == "close":
                 self.send_file("/".join(parts[2:]), split=int(parts[1]), close=True)
+            elif mode == "requires":
+                if self.headers.get(parts[1]) == parts[2]:
+                    self.send_file("/".join(parts[3:]))
+                else:
+                    self.send_status(403)
             elif mode == "live":
                 rest = "/".join(parts[1:])
                 if rest.endswith(".m3u8"):
