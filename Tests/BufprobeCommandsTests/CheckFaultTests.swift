@@ -66,6 +66,17 @@ struct CheckFaultTests {
         #expect(document.reason.contains("404"), "\(document.reason)")
     }
 
+    @Test("a segment that fails in a variant that is not played does not fail the check")
+    func unplayedVariantSegmentIgnored() throws {
+        let server = try FaultServer()
+        // Opening probes the first segment of every variant, so the low one's 404 is logged; the high one plays.
+        let result = try BufprobeProcess.run(["check", "--json", server.url("missing/low:seg000.ts/hls/master.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "pass", "\(document.reason)")
+        #expect(document.variants.filter(\.selected).map(\.index) == [1])
+    }
+
     @Test("Ctrl-C stops a check waiting on a silent server at once, with exit code 130")
     func interruptExits130() throws {
         let server = try FaultServer()

@@ -42,24 +42,39 @@ package enum CheckSentence {
         return error.sentence(for: source, opening: false)
     }
 
-    /// Why an end of file came too early, or `nil` when the stream really ended: an HLS segment was
-    /// skipped, the HTTP body was shorter than its length, or the media stops well before its declared end.
-    package static func earlyEnd(source: String, lines: FFmpegLines, loaded: TimeRanges, declaredEnd: Double?) -> String? {
-        let position = loaded.end.map { " at media time \(TextFormat.seconds($0))" } ?? ""
-        if let segment = lines.failedSegments.first {
-            return "\(source) is missing media: \(describe(segment))."
-        }
+    /// Why an end of file came too early, or `nil` when the stream really ended complete.
+    ///
+    /// The played media is incomplete when it has a hole or stops well before its declared end; then the
+    /// reason names what FFmpeg reported (a skipped HLS/DASH segment, a body shorter than its length).
+    /// A segment FFmpeg skipped while the played media is complete belonged to a variant that is not
+    /// played (opening probes them all) and does not count.
+    /// - Parameters:
+    ///   - readingSegments: how many of `lines.failedSegments` were logged before reading started; later
+    ///     ones are preferred, as they belong to the played variant.
+    ///   - playlist: FFmpeg's playlist index of the played HLS variant (the variant's position when the
+    ///     master lists no alternative renditions); its segments are preferred.
+    package static func earlyEnd(
+        source: String, lines: FFmpegLines, loaded: TimeRanges, declaredEnd: Double?, readingSegments: Int = 0,
+        playlist: Int? = nil
+    ) -> String? {
         if let cut = lines.prematureEnd {
+            let position = loaded.end.map { " at media time \(TextFormat.seconds($0))" } ?? ""
             return "\(source) ended early\(position): the connection closed after \(cut.received) of \(cut.expected) bytes."
         }
-        guard let end = loaded.end else {
-            return "\(source) ended before any playable media arrived."
+        let failed = lines.failedSegments
+        let segment = failed.dropFirst(readingSegments).first ?? failed.first { $0.playlist == playlist } ?? failed.first
+        guard let end = loaded.end, let start = loaded.start else {
+            return "\(source) ended before any playable media arrived\(segment.map { ": \(describe($0))" } ?? "")."
+        }
+        if loaded.ranges.count > 1, let segment {
+            let hole = loaded.ranges[0].end
+            return "\(source) is missing media from \(TextFormat.seconds(hole)): \(describe(segment))."
         }
         if let declaredEnd {
             let missing = declaredEnd - end
-            let declared = declaredEnd - (loaded.start ?? 0)
-            if missing > max(0.5, declared * 0.02) {
-                return "\(source) ended early: the media stops at \(TextFormat.seconds(end)) but should run to \(TextFormat.seconds(declaredEnd))."
+            if missing > max(0.5, (declaredEnd - start) * 0.02) {
+                let why = segment.map { ": \(describe($0))" } ?? ""
+                return "\(source) ended early, at media time \(TextFormat.seconds(end)) of \(TextFormat.seconds(declaredEnd))\(why)."
             }
         }
         return nil

@@ -114,6 +114,7 @@ package final class CheckSession: Sendable {
         report.openTime = JSONOutput.seconds(input.openDuration.seconds)
         report.format = input.format.name
         var reading = Reading(input: input, settings: settings, source: source)
+        reading.segmentsFailedWhileOpening = lines.failedSegments.count
         report.variants = reading.variants
         report.playableStreams = reading.playable
         report.live = reading.isLive
@@ -249,7 +250,9 @@ package final class CheckSession: Sendable {
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: reading.loaded.end)
         case .endOfFile:
             failure = CheckSentence.earlyEnd(
-                source: source, lines: lines, loaded: reading.loaded, declaredEnd: reading.declaredEnd)
+                source: source, lines: lines, loaded: reading.loaded, declaredEnd: reading.declaredEnd,
+                readingSegments: reading.segmentsFailedWhileOpening,
+                playlist: reading.input.format.name == "hls" ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:
             break
         }

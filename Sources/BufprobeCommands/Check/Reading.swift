@@ -25,6 +25,8 @@ package struct Reading {
     package var firstPacketTime: Double?
     /// Seconds since the start when the last kept packet was handed over.
     package var lastPacketTime: Double?
+    /// How many segments FFmpeg had skipped when opening finished (opening probes every variant).
+    package var segmentsFailedWhileOpening = 0
 
     private let isPlaylist: Bool
     private let isPaced: Bool

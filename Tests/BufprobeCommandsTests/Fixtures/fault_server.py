@@ -11,7 +11,8 @@ of stdout, then serves files under --root according to the first path component:
                                   waits <seconds>, then sends the rest
   /close/<offset>/<path>          sends the headers (full Content-Length) and <offset> bytes, then closes
   /missing/<name>/<path>          serves <path> like /file/, except that any file named <name> is a 404
-                                  (relative URIs in a playlist keep the prefix, so a segment 404s)
+                                  (relative URIs in a playlist keep the prefix, so a segment 404s); ':' in
+                                  <name> stands for '/', so low:seg000.ts is only hls/low/seg000.ts
   /requires/<header>/<value>/<path>  serves <path> like /file/ only to requests carrying that header
                                   value, else 403 (playlist segments keep the prefix, so they need it too)
   /live/<dir>/index.m3u8          a live HLS media playlist over <dir>/seg000.ts...seg004.ts (2 s each):
@@ -67,7 +68,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.send_file(rest)
             elif mode == "missing":
                 rest = "/".join(parts[2:])
-                if os.path.basename(rest) == parts[1]:
+                missing = parts[1].replace(":", "/")
+                if rest == missing or rest.endswith("/" + missing):
                     self.send_status(404)
                 else:
                     self.send_file(rest)
@@ -152,13 +154,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body[cut:])
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # Clients hanging up mid-answer is what these tests do on purpose; no tracebacks on stderr.
+        pass
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
     Handler.root = os.path.abspath(args.root)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server = QuietServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True
     print("PORT %d" % server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
