@@ -20,8 +20,13 @@ struct CheckCommandTests {
         arguments: badInputs)
     func badInputFails(input: String) throws {
         let url = input.replacingOccurrences(of: "PORT", with: String(try CheckServers.freePort()))
-        let result = try BufprobeProcess.run(["check", "--progress", "none", url], timeout: 1)
+        // The check's own clock must stay under a second; the process gets some slack to start on a
+        // busy machine (the whole run is still killed after 3 s).
+        let result = try BufprobeProcess.run(["check", "--json", "--progress", "none", url], timeout: 3)
         #expect(result.status == 2, "\(url): \(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.sampledDuration < 1)
+        #expect(document.verdict == "fail")
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(lines.first?.hasPrefix("error: \(url)") == true, "\(result.stderr)")

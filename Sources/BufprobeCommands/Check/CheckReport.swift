@@ -51,6 +51,9 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var duration: Double?
     /// Media seconds the player played.
     package var played: Double
+    /// Seconds loaded ahead of the playhead when the check ended: for a sampled live stream, how far the
+    /// player was behind the newest media received (FFmpeg 5.1 does not expose the live edge itself).
+    package var bufferedAhead: Double
     /// Bytes received.
     @NullEncoded package var bytesReceived: Int64?
     /// The demuxer's short name (`mov,mp4,m4a,3gp,3g2,mj2`, `hls`...).

@@ -92,7 +92,8 @@ package final class CheckSession: Sendable {
         defer { FFmpegLogRouter.unregister() }
         var report = CheckReport(
             source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: 0,
-            loadedRanges: [], sampledDuration: 0, live: false, complete: false, played: 0, playableStreams: [],
+            loadedRanges: [], sampledDuration: 0, live: false, complete: false, played: 0, bufferedAhead: 0,
+            playableStreams: [],
             variants: [],
             settings: CheckReport.Settings(
                 startThreshold: settings.policy.startThreshold, resumeThreshold: settings.policy.resumeThreshold,
@@ -101,6 +102,7 @@ package final class CheckSession: Sendable {
             warnings: [])
         defer { shared.withLock { $0.finished = true } }
         if let problem = URLCheck.problem(with: source) {
+            report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, problem)
         }
         let input: MediaInput
@@ -288,6 +290,7 @@ package final class CheckSession: Sendable {
         report.stallTime = JSONOutput.seconds(qoe.stallTime)
         report.rebufferRatio = JSONOutput.seconds(qoe.rebufferRatio)
         report.played = JSONOutput.seconds(qoe.played)
+        report.bufferedAhead = JSONOutput.seconds(player.item.bufferedAhead)
         report.loadedRanges = ProbeReader.pairs(reading.loaded)
         report.bytesReceived = reading.bytesReceived
         report.complete = { if case .endOfFile = end { failure == nil } else { false } }()
