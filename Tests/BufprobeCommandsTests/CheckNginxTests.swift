@@ -100,4 +100,13 @@ struct CheckNginxTests {
         #expect(try #require(document.peakBitRate) > 150_000 * 1.1)
         #expect(document.reason.contains("BANDWIDTH"), "\(document.reason)")
     }
+
+    @Test("--variant N past the last variant fails, saying how many there are")
+    func variantOutOfRangeFails() throws {
+        let server = try NginxServer()
+        let result = try BufprobeProcess.run(["check", "--json", "--variant", "2", server.url("hls/master.m3u8")])
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.reason.contains("has 2 variants (0-1)"), "\(document.reason)")
+    }
 }

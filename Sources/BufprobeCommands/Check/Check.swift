@@ -30,7 +30,9 @@ public struct Check: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"))
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("Longest any single connect, open or read may wait for data, in seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp(
+        "Longest any single connect, open or packet read may block, in seconds (for live HLS, keep it above the playlist's target duration).",
+        valueName: "seconds"))
     var timeout: Double = 10
 
     @Option(help: ArgumentHelp(
@@ -46,7 +48,7 @@ public struct Check: AsyncParsableCommand {
     var userAgent: String?
 
     @Option(help: ArgumentHelp(
-        "HLS variant to play: best, lowest, a 0-based position N (below 1000), or a bandwidth in bit/s (400000, 400k, 1.5M: the highest variant that fits).",
+        "HLS variant (DASH: video representation) to play: best, lowest, a 0-based position N (below 1000), or a bandwidth in bit/s (400000, 400k, 1.5M: the highest variant that fits).",
         valueName: "best|lowest|N|bandwidth"))
     var variant: VariantChoice = .best
 
@@ -66,7 +68,7 @@ public struct Check: AsyncParsableCommand {
     var parallel: Int = 1
 
     @Option(help: ArgumentHelp(
-        "Deliver local files at this pace: a multiple of real time (2x, 0.5x) or a bit rate (400k, 1.5M, 250000 bit/s).",
+        "Deliver local files at this pace, packet by packet: a multiple of real time (2x, 0.5x) or a bit rate (400k, 1.5M, 250000 bit/s).",
         valueName: "rate"))
     var rate: ReadRate?
 

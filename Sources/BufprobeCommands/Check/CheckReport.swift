@@ -112,5 +112,7 @@ package struct CheckReport: Sendable, Codable {
         @NullEncoded package var sampleLimit: Double?
         /// `--rate` for a local file, as given.
         @NullEncoded package var rate: String?
+        /// `--variant`, as given (`best` by default).
+        package var variant: String
     }
 }

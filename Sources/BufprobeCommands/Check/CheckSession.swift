@@ -98,7 +98,7 @@ package final class CheckSession: Sendable {
             settings: CheckReport.Settings(
                 startThreshold: settings.policy.startThreshold, resumeThreshold: settings.policy.resumeThreshold,
                 maxBuffer: settings.policy.forwardTarget, maxStartup: settings.maxStartup, timeout: settings.timeout,
-                sampleLimit: settings.duration, rate: settings.rate?.description),
+                sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description),
             warnings: [])
         defer { shared.withLock { $0.finished = true } }
         if let problem = URLCheck.problem(with: source) {
@@ -122,6 +122,13 @@ package final class CheckSession: Sendable {
         report.live = reading.isLive
         report.duration = input.format.duration.map(JSONOutput.seconds)
         report.settings.sampleLimit = reading.sampleLimit
+        if case .index(let position) = settings.variant, !reading.variants.isEmpty,
+            !reading.variants.contains(where: \.selected)
+        {
+            report.sampledDuration = JSONOutput.seconds(now())
+            let count = reading.variants.count
+            return failing(report, "\(source) has \(count) variants (0-\(count - 1)), so --variant \(position) names none of them.")
+        }
         if reading.playable.isEmpty {
             report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, "\(source) has no audio or video stream a player could play.")
