@@ -177,11 +177,11 @@ package final class CheckSession: Sendable {
                 return .failed(error)
             }
             guard let packet else { return .endOfFile }
-            if reading.firstPacketTime == nil { reading.firstPacketTime = now() }
             guard reading.kept.contains(packet.stream) else { continue }
-            if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate) {
+            if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate, now: now()) {
                 guard wait(until: release) else { return interruption() }
             }
+            if reading.firstPacketTime == nil { reading.firstPacketTime = now() }
             let fresh = reading.add(packet)
             let time = now()
             reading.lastPacketTime = time

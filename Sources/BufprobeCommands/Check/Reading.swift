@@ -36,6 +36,7 @@ package struct Reading {
     private var byteEnd: Int64 = 0
     private var peak = BitRateWindow(window: 1)
     private var firstMediaTime: Double?
+    private var deliveryStart: Double?
     private var spanStart: Double?
     private var spanEnd: Double?
 
@@ -129,13 +130,17 @@ package struct Reading {
     package var peakBitRate: Double? { payloadBytes > 0 ? peak.peakBitsPerSecond : nil }
 
     /// When a paced local file may hand `packet` over (seconds since the start), or `nil` for at once.
-    package mutating func releaseTime(of packet: Packet, rate: ReadRate) -> Double? {
+    /// `now` is when it was read; the first packet's read time is where real-time pacing starts.
+    package mutating func releaseTime(of packet: Packet, rate: ReadRate, now: Double) -> Double? {
         let time = packet.dts ?? packet.pts
-        if firstMediaTime == nil { firstMediaTime = time }
+        if deliveryStart == nil {
+            deliveryStart = now
+            firstMediaTime = time
+        }
         let end = packet.position.map { $0 + Int64(packet.size) } ?? (byteEnd + Int64(packet.size))
         byteEnd = max(byteEnd, end)
         let offset = (time ?? 0) - (firstMediaTime ?? 0)
-        return rate.releaseTime(mediaOffset: offset, firstDelivery: firstPacketTime ?? 0, byteEnd: byteEnd)
+        return rate.releaseTime(mediaOffset: offset, firstDelivery: deliveryStart ?? now, byteEnd: byteEnd)
     }
 
     /// Counts `packet` and returns the playable time it newly made available (empty when none).
