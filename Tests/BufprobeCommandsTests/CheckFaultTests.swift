@@ -124,4 +124,32 @@ struct CheckFaultTests {
         #expect(document.reason.contains("no data for 1.000 s"), "\(document.reason)")
         #expect(!document.complete)
     }
+
+    @Test("Ctrl-C on a terminal leaves the Interrupted frame, shows the cursor again and exits 130")
+    func interruptOnTerminal() throws {
+        let server = try FaultServer()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", CheckServers.fixtures.appendingPathComponent("pty_interrupt.py").path, "--after", "1",
+            BufprobeProcess.executable.path, "check", "--timeout", "60", server.url("silent/\(Self.file)"),
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm-256color"
+        environment["LANG"] = "C.UTF-8"
+        environment.removeValue(forKey: "NO_COLOR")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix("EXIT 130\n"), "\(text.prefix(200))")
+        #expect(text.contains("Interrupted"))
+        // The cursor was hidden while the line was shown and is visible again at the end.
+        #expect(text.contains("\u{1B}[?25l"))
+        #expect(text.hasSuffix("\u{1B}[?25h"), "\(text.suffix(80).debugDescription)")
+    }
 }

@@ -138,7 +138,7 @@ public struct Check: AsyncParsableCommand {
         }
 
         let settings = self.settings
-        let reports = await withTaskGroup(of: (Int, CheckReport, CheckProgress).self) { group in
+        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
             var next = 0
             func launch() {
@@ -163,9 +163,15 @@ public struct Check: AsyncParsableCommand {
                 if next < inputs.count { launch() }
             }
             ticker.cancel()
-            line.finish(final: final)
-            return results.compactMap { $0 }
+            return (results.compactMap { $0 }, final)
         }
+        // Ctrl-C: the interrupt handler draws the Interrupted frame and exits 130; the checks it
+        // cancelled may finish first, and must not print a verdict for a run the user stopped.
+        if running.isCancelled {
+            line.finishInterrupted()
+            throw ExitCode(InterruptHandler.exitCode)
+        }
+        line.finish(final: final)
 
         var worst = CheckVerdict.pass
         for report in reports {
