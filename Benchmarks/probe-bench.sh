@@ -77,6 +77,9 @@ peak_rss_kib() { # $@ = command; prints the peak resident set size in KiB
 median() { # $1 = hyperfine JSON, $2 = command name
   jq -r --arg n "$2" '.results[] | select(.command == $n) | .median' "$1"
 }
+cpu() { # $1 = hyperfine JSON, $2 = command name: mean user + system CPU seconds, steadier on a busy machine
+  jq -r --arg n "$2" '.results[] | select(.command == $n) | .user + .system' "$1"
+}
 
 declare -A row
 for minutes in $LENGTHS; do
@@ -93,24 +96,30 @@ for minutes in $LENGTHS; do
   fi
 
   json="$out/hyperfine-${minutes}min.json"
+  # -N runs each command without an intermediate shell (hyperfine sends stdout to /dev/null itself), so
+  # no shell start-up is added to the short runs.
   commands=()
-  [[ -n "$bufprobe" ]] && commands+=(-n bufprobe "'$bufprobe' probe --json '$file' >/dev/null")
-  commands+=(-n c-loop "'$out/read-loop' '$file' >/dev/null")
-  commands+=(-n ffprobe "ffprobe -v error -count_packets -show_entries stream=nb_read_packets '$file' >/dev/null")
+  [[ -n "$bufprobe" ]] && commands+=(-n bufprobe "'$bufprobe' probe --json '$file'")
+  commands+=(-n c-loop "'$out/read-loop' '$file'")
+  commands+=(-n ffprobe "ffprobe -v error -count_packets -show_entries stream=nb_read_packets '$file'")
   echo "== timing $minutes min ($expected packets per stream)"
-  hyperfine --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$json" "${commands[@]}"
+  hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$json" "${commands[@]}"
 
   row[$minutes,size]=$(stat -c %s "$file")
   row[$minutes,packets]=$(tr ' ' '\n' <<< "$expected" | awk '{ s += $1 } END { print s }')
   row[$minutes,c]=$(median "$json" c-loop)
   row[$minutes,ff]=$(median "$json" ffprobe)
+  row[$minutes,cpu_c]=$(cpu "$json" c-loop)
+  row[$minutes,cpu_ff]=$(cpu "$json" ffprobe)
   row[$minutes,rss_c]=$(peak_rss_kib "$out/read-loop" "$file")
   row[$minutes,rss_ff]=$(peak_rss_kib ffprobe -v error -count_packets -show_entries stream=nb_read_packets "$file")
   if [[ -n "$bufprobe" ]]; then
     row[$minutes,bp]=$(median "$json" bufprobe)
+    row[$minutes,cpu_bp]=$(cpu "$json" bufprobe)
     row[$minutes,rss_bp]=$(peak_rss_kib "$bufprobe" probe --json "$file")
   else
     row[$minutes,bp]=nan
+    row[$minutes,cpu_bp]=nan
     row[$minutes,rss_bp]=nan
   fi
 done
@@ -131,6 +140,16 @@ for minutes in $LENGTHS; do
       printf "%-7s %9.1f %8d | %9s %9s %9s | %8s %8s | %8s %8s %8s %10s\n", m " min", size / 1048576, n,
         t(bp), t(c), t(ff), r(bp, c), r(bp, ff), mib(rbp), mib(rc), mib(rff), (num(rbp) ? mib(rbp - rc) : "-")
     }'
+done
+echo
+echo "CPU time (mean user + system, seconds): less sensitive than wall time to other jobs on the machine"
+printf '%-7s | %9s %9s %9s | %8s %8s\n' length bufprobe c-loop ffprobe bp/c bp/ffp
+for minutes in $LENGTHS; do
+  awk -v m="$minutes" -v bp="${row[$minutes,cpu_bp]}" -v c="${row[$minutes,cpu_c]}" -v ff="${row[$minutes,cpu_ff]}" '
+    function num(x) { return x != "nan" && x != "" }
+    function t(x) { return num(x) ? sprintf("%.4f", x) : "-" }
+    function r(a, b) { return num(a) && num(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
+    BEGIN { printf "%-7s | %9s %9s %9s | %8s %8s\n", m " min", t(bp), t(c), t(ff), r(bp, c), r(bp, ff) }'
 done
 first=${LENGTHS%% *}
 last=${LENGTHS##* }
