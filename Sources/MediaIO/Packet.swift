@@ -1,5 +1,3 @@
-public import PlaybackModel
-
 /// One packet as libavformat returned it, converted to seconds once. A plain value: reading a packet
 /// allocates nothing on the heap.
 public struct Packet: Sendable, Hashable {
@@ -19,11 +17,4 @@ public struct Packet: Sendable, Hashable {
     public var isKeyframe: Bool
     /// Whether the demuxer flagged the packet as corrupt.
     public var isCorrupt: Bool
-
-    /// The packet as the model takes it.
-    public var modelPacket: MediaPacket {
-        MediaPacket(
-            stream: stream, pts: pts, dts: dts, duration: duration, size: size, position: position,
-            isKeyframe: isKeyframe)
-    }
 }

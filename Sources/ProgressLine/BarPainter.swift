@@ -71,9 +71,9 @@ struct BarPainter {
 
         let fraction = min(max((snapshot.currentTime - start) / length, 0), 1)
         let eighths = Int((fraction * Double(n) * 8 + 1e-9).rounded(.down))
-        let full = min(eighths / 8, n)
+        let full = snapshot.showsPlayed ? min(eighths / 8, n) : 0
         for i in 0..<full { cells[i] = style[.progress] }
-        if style.usesEighths, full < n, eighths % 8 > 0 {
+        if snapshot.showsPlayed, style.usesEighths, full < n, eighths % 8 > 0 {
             cells[full] = LayerStyle(ProgressStyle.eighths[eighths % 8 - 1], style[.progress].color)
         }
 

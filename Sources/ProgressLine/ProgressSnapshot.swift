@@ -31,6 +31,10 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var tick: Int
     /// Length in seconds of the sliding window drawn when there is no duration.
     public var liveWindow: Double
+    /// Whether the bar fills the played part up to `currentTime`. Set it false when nothing plays
+    /// (probe reading a file): the bar then shows only the loaded ranges with their holes, while
+    /// `currentTime` still gives the time, the percentage and the thumb.
+    public var showsPlayed: Bool
 
     /// Creates a snapshot; everything but the state is optional.
     public init(
@@ -47,7 +51,8 @@ public struct ProgressSnapshot: Sendable, Equatable {
         segments: SegmentProgress? = nil,
         isIndeterminate: Bool = false,
         tick: Int = 0,
-        liveWindow: Double = 60
+        liveWindow: Double = 60,
+        showsPlayed: Bool = true
     ) {
         self.state = state
         self.title = title
@@ -63,6 +68,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         self.isIndeterminate = isIndeterminate
         self.tick = tick
         self.liveWindow = liveWindow
+        self.showsPlayed = showsPlayed
     }
 
     /// The duration when it is usable for a percentage: finite and positive.

@@ -93,6 +93,12 @@ private let goldens: [Golden] = [
            expected: "Loading ######|######|~~~#~~~|------|------|------- 3/6 open"),
     Golden(name: "phases without room for separators", snapshot: Fixtures.phases, width: 20, glyphs: .ascii, thumb: true,
            expected: "Loading ####~#------"),
+    // Probe: nothing plays, so the bar shows only what was read, holes included.
+    Golden(name: "reading, loaded ranges only",
+           snapshot: ProgressSnapshot(state: .reading, currentTime: 70, duration: 100, loaded: [0..<30, 50..<70],
+                                      readBytesPerSecond: 2_500_000, showsPlayed: false),
+           width: 60, glyphs: .unicode, thumb: false,
+           expected: "Reading ▒▒▒▒▒▒▒░░░░▒▒▒▒▒░░░░░░░ 01:10 / 01:40  70%  2.5 MB/s"),
     // Indeterminate: a block bouncing one cell per tick.
     Golden(name: "opening, tick 0", snapshot: Fixtures.opening(tick: 0), width: 60, glyphs: .ascii, thumb: true,
            expected: "Loading http://x ######" + r("-", 37)),
