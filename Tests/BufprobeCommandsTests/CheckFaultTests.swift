@@ -77,6 +77,17 @@ struct CheckFaultTests {
         #expect(document.variants.filter(\.selected).map(\.index) == [1])
     }
 
+    @Test("a master playlist with a variant playlist that answers 404 is degraded, naming that playlist")
+    func brokenVariantPlaylistDegrades() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", server.url("missing/high:index.m3u8/hls/master.m3u8")])
+        #expect(result.status == 1, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "degraded")
+        #expect(document.reason.contains("high/index.m3u8 answered HTTP 404"), "\(document.reason)")
+        #expect(document.complete)
+    }
+
     @Test("Ctrl-C stops a check waiting on a silent server at once, with exit code 130")
     func interruptExits130() throws {
         let server = try FaultServer()

@@ -13,8 +13,13 @@ package enum CheckSentence {
         if error.isInterrupted {
             return "\(source) could not be opened: nothing arrived within the \(TextFormat.seconds(timeout)) timeout (--timeout)."
         }
-        if let http = lines.httpErrors.last, error.httpStatus != nil || http.url == nil || http.url == source {
-            return "\(source) could not be opened: the server answered HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)")."
+        if let http = lines.httpErrors.last {
+            let status = "HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)")"
+            // A playlist's own resources (variant playlists, keys, init segments) fail with their URL.
+            if let url = http.url, url != source {
+                return "\(source) could not be opened: \(url) answered \(status)."
+            }
+            return "\(source) could not be opened: the server answered \(status)."
         }
         if error.message.localizedCaseInsensitiveContains("connection refused") {
             return "\(source) could not be opened: the connection was refused (is the server running and the port right?)."

@@ -131,6 +131,9 @@ package final class CheckSession: Sendable {
         }
         if reading.playable.isEmpty {
             report.sampledDuration = JSONOutput.seconds(now())
+            if let http = lines.httpErrors.last, let url = http.url {
+                return failing(report, "\(source) could not be opened: \(url) answered HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)"), and nothing playable is left.")
+            }
             return failing(report, "\(source) has no audio or video stream a player could play.")
         }
         input.discardAllStreams(except: reading.kept)
@@ -351,6 +354,16 @@ package final class CheckSession: Sendable {
         }
         if let factor = report.realtimeFactor, factor < 1 {
             problems.append("arrived slower than real time (\(String(format: "%.2f", factor))x)")
+        }
+        // A variant playlist that failed: FFmpeg drops that variant and plays the others, as a player
+        // would, but the playlist is broken for every viewer sent to it.
+        var brokenPlaylists: [String] = []
+        for http in lines.httpErrors {
+            guard let url = http.url, url != source, !brokenPlaylists.contains(url),
+                url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
+            else { continue }
+            brokenPlaylists.append(url)
+            problems.append("lists a variant playlist it cannot serve (\(url) answered HTTP \(http.status))")
         }
         if !problems.isEmpty {
             return (.degraded, "\(source) " + Self.join(problems) + ".")
