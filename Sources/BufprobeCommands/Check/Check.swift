@@ -19,8 +19,8 @@ public struct Check: AsyncParsableCommand {
             its end; a live stream (no declared duration) is sampled for --duration, 30 s by default.
 
             Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
-            degraded (played, but stalled, started slowly, arrived slower than real time, or an HLS variant \
-            peaked more than 10% above its declared BANDWIDTH); fail (could not open, HTTP error, timeout, no \
+            degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
+            peaked more than 10% above its declared BANDWIDTH, or a variant playlist failed to load); fail (could not open, HTTP error, timeout, no \
             playable stream, stream ended early).
 
             Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
