@@ -109,4 +109,14 @@ struct CheckCommandTests {
         #expect(document.stallCount == 0)
         #expect(document.complete)
     }
+
+    @Test("a file with a hole in its media is degraded even when it arrives at once, naming the hole")
+    func holeDegrades() throws {
+        let result = try BufprobeProcess.run(["check", "--json", BufprobeProcess.sample("gap.ts")])
+        #expect(result.status == 1, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.verdict == "degraded")
+        #expect(document.loadedRanges.count == 2)
+        #expect(document.reason.contains("hole in its media at 5.480 s"), "\(document.reason)")
+    }
 }

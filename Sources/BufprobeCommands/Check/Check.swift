@@ -20,8 +20,8 @@ public struct Check: AsyncParsableCommand {
 
             Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
             degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
-            peaked more than 10% above its declared BANDWIDTH, or a variant playlist failed to load); fail (could not open, HTTP error, timeout, no \
-            playable stream, stream ended early).
+            peaked more than 10% above its declared BANDWIDTH, the media has a hole, or a variant playlist \
+            failed to load); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
 
             Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
             inputs the worst verdict wins.
@@ -174,11 +174,11 @@ public struct Check: AsyncParsableCommand {
         line.finish(final: final)
 
         var worst = CheckVerdict.pass
-        for report in reports {
+        for (position, report) in reports.enumerated() {
             worst = max(worst, report.verdict)
             if report.verdict == .fail { Diagnostics.error(report.reason) }
             if !json {
-                Diagnostics.standardOutput(CheckText.render(report) + (report.source == reports.last?.source ? "" : "\n"))
+                Diagnostics.standardOutput((position > 0 ? "\n" : "") + CheckText.render(report))
             }
         }
         if json {

@@ -355,6 +355,13 @@ package final class CheckSession: Sendable {
         if let factor = report.realtimeFactor, factor < 1 {
             problems.append("arrived slower than real time (\(String(format: "%.2f", factor))x)")
         }
+        // A hole in the media the stream delivered: the model's player waits there while more may come,
+        // and jumps it once the stream has ended, so a hole found complete is not a stall; viewers still
+        // see the picture freeze or jump.
+        for (before, after) in zip(report.loadedRanges, report.loadedRanges.dropFirst()) {
+            problems.append(
+                "has a \(TextFormat.seconds(after[0] - before[1])) hole in its media at \(TextFormat.seconds(before[1]))")
+        }
         // A variant playlist that failed: FFmpeg drops that variant and plays the others, as a player
         // would, but the playlist is broken for every viewer sent to it.
         var brokenPlaylists: [String] = []
