@@ -84,7 +84,12 @@ final class NginxServer {
             try conf.write(to: confURL, atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            process.arguments = ["-c", confURL.path, "-p", directory.path + "/", "-g", "daemon off;"]
+            // -e: without it nginx first opens its compiled-in /var/log/nginx/error.log, which a
+            // non-root user cannot write.
+            process.arguments = [
+                "-c", confURL.path, "-p", directory.path + "/", "-e", directory.appendingPathComponent("error.log").path,
+                "-g", "daemon off;",
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
