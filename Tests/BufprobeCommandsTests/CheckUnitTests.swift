@@ -1,4 +1,6 @@
 @testable import BufprobeCommands
+import PlaybackModel
+import ProgressLine
 import Testing
 
 /// The small parsers and rules `check` is built from.
@@ -94,5 +96,52 @@ struct CheckUnitTests {
     ])
     func wellFormedURLs(input: String) {
         #expect(URLCheck.problem(with: input) == nil)
+    }
+
+    static func ranges(_ pairs: [(Double, Double)]) -> TimeRanges {
+        TimeRanges(pairs.map { TimeRange(start: $0.0, end: $0.1) }, tolerance: 0.1)
+    }
+
+    static func skipped() -> FFmpegLines {
+        let lines = FFmpegLines()
+        lines.record("[hls @ 0x1] Opening 'http://h/seg002.ts' for reading", isProblem: false)
+        lines.record("[http @ 0x2] HTTP error 404 Not Found", isProblem: true)
+        lines.record("[hls @ 0x1] Failed to open segment 2 of playlist 0", isProblem: true)
+        return lines
+    }
+
+    @Test("complete media ends the check normally even when FFmpeg skipped a segment of another variant")
+    func completeMediaIsNotEarly() {
+        #expect(CheckSentence.earlyEnd(source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 10)]), declaredEnd: 10) == nil)
+        #expect(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 9.9)]), declaredEnd: 10) == nil)
+    }
+
+    @Test("a hole or a short end with a skipped segment names the segment; a short end alone names the times")
+    func incompleteMedia() throws {
+        let hole = try #require(CheckSentence.earlyEnd(
+            source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 4), (6, 10)]), declaredEnd: 10))
+        #expect(hole == "s is missing media from 4.000 s: segment http://h/seg002.ts could not be loaded (HTTP 404 Not Found).")
+        let short = try #require(CheckSentence.earlyEnd(
+            source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 6)]), declaredEnd: 10))
+        #expect(short == "s ended early, at media time 6.000 s of 10.000 s.")
+        let nothing = try #require(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([]), declaredEnd: 10))
+        #expect(nothing == "s ended before any playable media arrived.")
+    }
+
+    @Test("the live line shows media time from the media's start, every received range and a marker per stall")
+    func progressSnapshot() {
+        var progress = CheckProgress(
+            source: "u", elapsed: 3, state: .stalled(position: 3.4, since: 2.5), currentTime: 3.4, bufferedAhead: 0,
+            stallPositions: [3.4], received: Self.ranges([(1.4, 3.4), (5.4, 6.4)]), mediaStart: 1.4, duration: 10,
+            throughput: 8000, realtimeFactor: 0.5)
+        let snapshot = progress.snapshot
+        #expect(snapshot.state == .stalled)
+        #expect(abs(snapshot.currentTime - 2) < 1e-9)
+        #expect(snapshot.loaded.count == 2)
+        #expect(abs(snapshot.loaded[1].lowerBound - 4) < 1e-9)
+        #expect(snapshot.markers.map(\.kind) == [.stall])
+        progress = CheckProgress(source: "u", elapsed: 0.2)
+        #expect(progress.snapshot.isIndeterminate)
+        #expect(progress.snapshot.state == .loading)
     }
 }
