@@ -8,6 +8,7 @@ import ProgressLine
 /// `bufprobe check URL...`: receives streams in real time, plays them through the shared player model,
 /// and gives a pass/degraded/fail verdict with an exit code for scripts and CI.
 public struct Check: AsyncParsableCommand {
+    /// The help text, with verdicts and exit codes.
     public static let configuration = CommandConfiguration(
         abstract: "Check that streams start fast and keep up: a pass/degraded/fail verdict from a real-time play.",
         discussion: """
@@ -80,8 +81,10 @@ public struct Check: AsyncParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
+    /// Creates the command with its defaults (ArgumentParser fills in the options).
     public init() {}
 
+    /// Rejects option values the check cannot use, with a sentence naming the option (exit 64).
     public func validate() throws {
         for (name, value) in [("--timeout", timeout), ("--max-startup", maxStartup)] where !(value > 0 && value.isFinite) {
             throw ValidationError("\(name) must be a positive number of seconds, got \(value).")
@@ -116,6 +119,8 @@ public struct Check: AsyncParsableCommand {
         return settings
     }
 
+    /// Checks every input (up to `--parallel` at once) with the live line showing, prints the
+    /// summaries or JSON, and exits with the worst verdict's code.
     public func run() async throws {
         let line = progressOptions.makeLiveLine()
         let logger = Logger(label: "bufprobe") { label in

@@ -18,5 +18,6 @@ package enum CheckVerdict: String, Sendable, Codable, Comparable {
         }
     }
 
+    /// Severity order: pass < degraded < fail.
     package static func < (lhs: CheckVerdict, rhs: CheckVerdict) -> Bool { lhs.exitCode < rhs.exitCode }
 }
