@@ -93,12 +93,19 @@ struct CheckFaultTests {
         let server = try FaultServer()
         let process = Process()
         process.executableURL = BufprobeProcess.executable
-        process.arguments = ["check", "--timeout", "60", server.url("silent/\(Self.file)")]
+        process.arguments = ["check", "--progress", "plain", "--timeout", "60", server.url("silent/\(Self.file)")]
+        let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
-        // Let it connect and block in the read before the signal.
-        usleep(500_000)
+        // The first status line comes once the interrupt handler is installed and the check is waiting
+        // on the silent server.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("Loading"),
+            let chunk = try errors.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty
+        {
+            seen.append(chunk)
+        }
         kill(process.processIdentifier, SIGINT)
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning, Date() < deadline { usleep(10_000) }
@@ -142,7 +149,7 @@ struct CheckFaultTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", CheckServers.fixtures.appendingPathComponent("pty_interrupt.py").path, "--after", "1",
+            "python3", CheckServers.fixtures.appendingPathComponent("pty_interrupt.py").path, "--after", "5", "--when", "Loading",
             BufprobeProcess.executable.path, "check", "--timeout", "60", server.url("silent/\(Self.file)"),
         ]
         var environment = ProcessInfo.processInfo.environment

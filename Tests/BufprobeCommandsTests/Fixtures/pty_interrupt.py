@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Runs a command on a pseudo-terminal, sends it SIGINT (Ctrl-C) after --after seconds, and reports
-what a terminal would have shown, for the `bufprobe check` Ctrl-C test. Standard library only.
+"""Runs a command on a pseudo-terminal, sends it SIGINT (Ctrl-C) once its output contains --when (or
+after --after seconds, whichever comes first), and reports what a terminal would have shown, for the `bufprobe check` Ctrl-C test. Standard library only.
 
 Prints the exit code on the first line ("EXIT <n>"), then everything the command wrote to the terminal
 (escape codes included), unchanged.
@@ -17,6 +17,7 @@ import time
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--after", type=float, required=True)
+    parser.add_argument("--when", default=None, help="send SIGINT as soon as the output contains this text")
     parser.add_argument("--limit", type=float, default=10, help="SIGKILL after this many seconds")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
@@ -28,7 +29,8 @@ def main():
     interrupted = False
     while True:
         now = time.monotonic() - started
-        if not interrupted and now >= args.after:
+        seen = args.when is not None and args.when.encode() in output
+        if not interrupted and (now >= args.after or seen):
             os.kill(pid, signal.SIGINT)
             interrupted = True
         if now >= args.limit:
