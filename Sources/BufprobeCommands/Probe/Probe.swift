@@ -2,6 +2,8 @@ public import ArgumentParser
 import Foundation
 import Logging
 import MediaIO
+import PlaybackModel
+import ProgressLine
 
 /// `bufprobe probe FILE...`: reads every packet of each input and reports what is in it, its loaded
 /// ranges and gaps, and what looks wrong.
@@ -16,6 +18,11 @@ public struct Probe: AsyncParsableCommand {
             3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
             with "complete": false); 64 usage error; 130 interrupted. With several inputs the worst wins \
             (2 over 3 over 0).
+
+            Progress: on a terminal, one live line on stderr shows each file's loaded ranges growing (holes \
+            stay visible), the read position and, for slow inputs, the read rate; it is erased before the \
+            summary is printed. Piped or TERM=dumb: a plain status line every 5 s for long reads, none for \
+            short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
             """)
 
     @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
@@ -31,6 +38,9 @@ public struct Probe: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
+
+    @OptionGroup(title: "Progress line")
+    var progressOptions: ProgressOptions
 
     public init() {}
 
@@ -49,12 +59,25 @@ public struct Probe: AsyncParsableCommand {
                 return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             }, uniquingKeysWith: { _, last in last })
 
+        let line = progressOptions.makeLiveLine(thumbByDefault: false)
+        let interrupter = Interrupter(timeout: nil)
+        InterruptHandler.install(line: line) { interrupter.cancel() }
+        defer { line.finish(keep: false) }
+
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
         for input in inputs {
+            let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
+            line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
+            line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
+            reader.interrupter = interrupter
+            reader.wantsProgress = { line.isDue }
+            reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
             let (report, outcome) = reader.read()
+            // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
+            line.hide()
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
@@ -72,5 +95,17 @@ public struct Probe: AsyncParsableCommand {
             Diagnostics.standardOutput(text + "\n")
         }
         if worst != .complete { throw ExitCode(worst.rawValue) }
+    }
+
+    /// The live line while reading: what is loaded so far (holes visible), the read position in media
+    /// time, and the read rate.
+    static func snapshot(_ progress: ProbeReader.Progress, title: String) -> ProgressSnapshot {
+        let offset = progress.start
+        let loaded = progress.loaded.ranges.map { ($0.start - offset)..<max($0.start, $0.end) - offset }
+        return ProgressSnapshot(
+            state: .reading, title: title, currentTime: (progress.loaded.end ?? offset) - offset,
+            duration: progress.duration, loaded: loaded,
+            readBytesPerSecond: progress.elapsed > 0 ? Double(progress.bytes) / progress.elapsed : nil,
+            showsPlayed: false)
     }
 }

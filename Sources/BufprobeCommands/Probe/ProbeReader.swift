@@ -11,6 +11,8 @@ package struct ProbeReader {
         package var loaded: TimeRanges
         /// The container's duration, when declared.
         package var duration: Double?
+        /// The container's start time (MPEG-TS starts near 1.4 s), so the line can draw from 0.
+        package var start: Double
         /// Bytes read so far.
         package var bytes: Int64
         /// Total bytes, when known.
@@ -25,10 +27,13 @@ package struct ProbeReader {
     package var options: [String: String] = [:]
     /// Cancels reading from another thread (Ctrl-C).
     package var interrupter: Interrupter?
-    /// Called every `progressInterval` packets with the state so far.
+    /// Called every `progressInterval` packets with the state so far, when `wantsProgress` agrees.
     package var onProgress: (@Sendable (Progress) -> Void)?
+    /// Asked before building a progress value (the live line's rate limit), so the packet loop does
+    /// not compute ranges nobody draws.
+    package var wantsProgress: @Sendable () -> Bool = { true }
     /// Packets between two progress calls.
-    package var progressInterval = 256
+    package var progressInterval = 16
 
     /// Creates a reader for `source`.
     package init(source: String) { self.source = source }
@@ -82,9 +87,9 @@ package struct ProbeReader {
             if packet.stream < tallies.count { tallies[packet.stream].add(packet) }
             tracker.add(packet.modelPacket)
             count += 1
-            if let onProgress, count % progressInterval == 0 {
+            if let onProgress, count % progressInterval == 0, wantsProgress() {
                 onProgress(Progress(
-                    loaded: tracker.playable, duration: input.format.duration, bytes: input.bytePosition ?? 0,
+                    loaded: tracker.playable, duration: input.format.duration, start: input.format.startTime ?? 0, bytes: input.bytePosition ?? 0,
                     totalBytes: input.format.size, elapsed: seconds()))
             }
         }
