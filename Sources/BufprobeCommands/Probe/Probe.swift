@@ -15,7 +15,14 @@ public struct Probe: AsyncParsableCommand {
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
             3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
             with "complete": false); 64 usage error; 130 interrupted. With several inputs the worst wins \
-            (2 over 3 over 0).
+            (2 over 3 over 0); 1 the --plot file could not be written.
+
+            Buffering diagnostics: for a progressive download in file order, the bandwidth needed to start \
+            within 1, 2, 5 and 10 s without a stall, and the startup delay at a ladder of bandwidths \
+            (a player that starts that many seconds after its first request and needs whole packets; \
+            --latency adds a time to first byte per request). MP4/MOV: whether the index (moov) comes \
+            before the media data (fast start). Interleaving, bit-rate peaks over 1/5/10 s, GOP lengths, \
+            and for HLS each segment's bit rate against the playlist's BANDWIDTH.
             """)
 
     @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
@@ -32,11 +39,34 @@ public struct Probe: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
+    @Option(help: ArgumentHelp(
+        "Latency per request, in seconds, assumed by the connection needs (default 0).", valueName: "seconds"))
+    var latency: Double = 0
+
+    @Option(help: ArgumentHelp(
+        "Write an SVG plot of the bit rate per second, keyframes and needed bandwidth (one input only).",
+        valueName: "file.svg"))
+    var plot: String?
+
+    @Option(help: ArgumentHelp(
+        "The startup delay whose needed bandwidth the plot draws, in seconds (default 2).", valueName: "seconds"))
+    var plotStartupDelay: Double = 2
+
     public init() {}
 
     public func validate() throws {
         for option in options where !option.contains("=") {
             throw ValidationError("--option takes key=value, got '\(option)'.")
+        }
+        if let plot {
+            if inputs.count > 1 { throw ValidationError("--plot takes one input, got \(inputs.count).") }
+            if !plot.lowercased().hasSuffix(".svg") {
+                throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
+            }
+        }
+        if !(latency >= 0 && latency.isFinite) { throw ValidationError("--latency must be 0 or more seconds.") }
+        if !(plotStartupDelay > 0 && plotStartupDelay.isFinite) {
+            throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
         }
     }
 
@@ -51,10 +81,22 @@ public struct Probe: AsyncParsableCommand {
 
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
+        var plotFailed = false
         for input in inputs {
             var reader = ProbeReader(source: input)
             reader.options = avOptions
-            let (report, outcome) = reader.read()
+            reader.diagnostics.latency = latency
+            if plot != nil {
+                reader.diagnostics.collectTimeline = true
+                reader.diagnostics.extraStartupDelay = plotStartupDelay
+            }
+            let (report, outcome, timeline) = reader.readWithTimeline()
+            if let plot, let timeline,
+                let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay, to: plot)
+            {
+                Diagnostics.error(problem)
+                plotFailed = true
+            }
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
@@ -72,5 +114,6 @@ public struct Probe: AsyncParsableCommand {
             Diagnostics.standardOutput(text + "\n")
         }
         if worst != .complete { throw ExitCode(worst.rawValue) }
+        if plotFailed { throw ExitCode(1) }
     }
 }

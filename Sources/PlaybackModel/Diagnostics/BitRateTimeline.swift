@@ -5,7 +5,10 @@ public struct BitRateTimeline: Sendable, Hashable {
     public let slice: Double
     /// The stream whose keyframes are marked (the played video), if any.
     public let keyframeStream: Int?
-    /// Bytes per slice; slice `i` covers `[i·slice, (i+1)·slice)` of presentation time.
+    /// The first packet's time in read order: slice `i` covers `[anchor + i·slice, anchor + (i+1)·slice)`,
+    /// and the few packets presented before it (encoder priming, reordered frames) count in slice 0.
+    public private(set) var anchor: Double?
+    /// Bytes per slice index.
     public private(set) var bytesBySlice: [Int: Int64] = [:]
     /// Presentation times of `keyframeStream`'s keyframes, in read order.
     public private(set) var keyframes: [Double] = []
@@ -20,20 +23,20 @@ public struct BitRateTimeline: Sendable, Hashable {
     /// Adds a packet (any stream) at its presentation time (decode time when it has none).
     public mutating func add(_ packet: MediaPacket) {
         guard let time = packet.pts ?? packet.dts, time.isFinite else { return }
-        // Int() truncates toward zero; step down for negative times. (`rounded` needs libm, which
-        // PlaybackModel does not link.)
-        let scaled = time / slice
-        var index = Int(scaled)
-        if Double(index) > scaled { index -= 1 }
+        let anchor = self.anchor ?? time
+        self.anchor = anchor
+        // Int() truncates toward zero, which is the floor here since earlier times go to slice 0.
+        // (`rounded` needs libm, which PlaybackModel does not link.)
+        let index = max(Int((time - anchor) / slice), 0)
         bytesBySlice[index, default: 0] += Int64(packet.size)
         if packet.isKeyframe, packet.stream == keyframeStream { keyframes.append(time) }
     }
 
     /// The slices from the first to the last with data, empty ones included, as (start time, bits per second).
     public var rates: [(start: Double, bitsPerSecond: Double)] {
-        guard let low = bytesBySlice.keys.min(), let high = bytesBySlice.keys.max() else { return [] }
-        return (low...high).map { index in
-            (Double(index) * slice, Double(bytesBySlice[index] ?? 0) * 8 / slice)
+        guard let anchor, let high = bytesBySlice.keys.max() else { return [] }
+        return (0...high).map { index in
+            (anchor + Double(index) * slice, Double(bytesBySlice[index] ?? 0) * 8 / slice)
         }
     }
 }
