@@ -82,7 +82,7 @@ enum BitRatePlot {
         var time = (start / xStep).rounded(.up) * xStep
         while time <= end + 1e-9 {
             out.append("<line x1=\"\(f(x(time)))\" y1=\"\(f(top + plotHeight))\" x2=\"\(f(x(time)))\" y2=\"\(f(top + plotHeight + 5))\" stroke=\"black\"/>")
-            out.append("<text x=\"\(f(x(time)))\" y=\"\(f(top + plotHeight + 19))\" text-anchor=\"middle\">\(plain(time))</text>")
+            out.append("<text x=\"\(f(x(time)))\" y=\"\(f(top + plotHeight + 19))\" text-anchor=\"middle\">\(TextFormat.number(time))</text>")
             time += xStep
         }
         out.append("<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(height - 14))\" text-anchor=\"middle\">presentation time (s)</text>")
@@ -92,8 +92,8 @@ enum BitRatePlot {
         if let average { legend.append(("#555555", "2 3", "average " + TextFormat.bitRate(average))) }
         if let need {
             let label = need.bitsPerSecond.map {
-                "needed to start in " + plain(need.startupDelay) + " s: " + TextFormat.bitRate($0)
-            } ?? "no bandwidth starts in " + plain(need.startupDelay) + " s"
+                "needed to start in " + TextFormat.number(need.startupDelay) + " s: " + TextFormat.bitRate($0)
+            } ?? "no bandwidth starts in " + TextFormat.number(need.startupDelay) + " s"
             legend.append(("#2ca02c", "8 4", label))
         }
         var legendX = left
@@ -130,18 +130,10 @@ enum BitRatePlot {
         return result
     }
 
-    /// Axis numbers without trailing zeros: `12`, `2.5`, `0.25`.
-    static func plain(_ value: Double) -> String {
-        var text = String(format: "%.3f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
-    }
-
     /// Whole numbers with thousands separated (`1,200`), others as `plain`.
     static func grouped(_ value: Double) -> String {
         let whole = Int(value.rounded())
-        guard abs(value - Double(whole)) < 1e-9 else { return plain(value) }
+        guard abs(value - Double(whole)) < 1e-9 else { return TextFormat.number(value) }
         let digits = String(abs(whole))
         var result = ""
         for (offset, character) in digits.enumerated() {

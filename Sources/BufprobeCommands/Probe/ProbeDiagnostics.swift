@@ -45,6 +45,8 @@ package struct ProbeDiagnostics {
     private var analyzer: ProgressiveDownloadAnalyzer?
     private var skew: InterleaveSkew?
     private var profile = BitRateProfile()
+    // Playlists: only the played rendition is downloaded, so only its streams count in the profile.
+    private let profiledStreams: Set<Int>?
     /// The plot data, when `options.collectTimeline`.
     package private(set) var timeline: BitRateTimeline?
 
@@ -64,7 +66,10 @@ package struct ProbeDiagnostics {
                 playableStreams: playableStreams, layouts: layouts, startupDelays: options.allStartupDelays,
                 bandwidths: options.bandwidths, latency: options.latency)
         }
-        if let video, let audio { skew = InterleaveSkew(first: video, second: audio) }
+        let isPlaylist = Self.playlistFormats.contains(formatName)
+        profiledStreams = isPlaylist ? Set(playableStreams) : nil
+        // A playlist's byte positions are inside each segment, so no distance in bytes means anything.
+        if !isPlaylist, let video, let audio { skew = InterleaveSkew(first: video, second: audio) }
         if options.collectTimeline { timeline = BitRateTimeline(keyframeStream: video) }
     }
 
@@ -72,8 +77,10 @@ package struct ProbeDiagnostics {
     package mutating func add(_ packet: MediaPacket) {
         analyzer?.add(packet)
         skew?.add(packet)
-        profile.add(packet)
-        timeline?.add(packet)
+        if profiledStreams?.contains(packet.stream) ?? true {
+            profile.add(packet)
+            timeline?.add(packet)
+        }
     }
 
     /// Completes the figures and writes them into `report`.
