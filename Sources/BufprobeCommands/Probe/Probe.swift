@@ -49,7 +49,8 @@ public struct Probe: AsyncParsableCommand {
     var plot: String?
 
     @Option(help: ArgumentHelp(
-        "The startup delay whose needed bandwidth the plot draws, in seconds (default 2).", valueName: "seconds"))
+        "A startup delay to add to the needs table, whose bandwidth --plot draws, in seconds (default 2).",
+        valueName: "seconds"))
     var plotStartupDelay: Double = 2
 
     public init() {}
@@ -86,10 +87,8 @@ public struct Probe: AsyncParsableCommand {
             var reader = ProbeReader(source: input)
             reader.options = avOptions
             reader.diagnostics.latency = latency
-            if plot != nil {
-                reader.diagnostics.collectTimeline = true
-                reader.diagnostics.extraStartupDelay = plotStartupDelay
-            }
+            reader.diagnostics.extraStartupDelay = plotStartupDelay
+            reader.diagnostics.collectTimeline = plot != nil
             let (report, outcome, timeline) = reader.readWithTimeline()
             if let plot, let timeline,
                 let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay, to: plot)
