@@ -17,7 +17,7 @@ extension ProbeText {
         }
         let table = shownRows(report.bandwidthTable)
         if !table.isEmpty {
-            rows.append(("startup", "at " + table.map { "\(TextFormat.bitRate($0.bandwidthBps)): \(seconds($0.startupDelay))" }
+            rows.append(("startup", "wait before playing, at " + table.map { "\(TextFormat.bitRate($0.bandwidthBps)): \(seconds($0.startupDelay))" }
                 .joined(separator: ", ")))
             if table.contains(where: { $0.startupDelayRangeRequests != nil }) {
                 rows.append(("", "with range requests: " + table.compactMap { row in
