@@ -20,14 +20,17 @@ enum BitRatePlot {
     static let right = 30.0
     static let top = 56.0
     static let bottom = 64.0
+    static let barColor = "#4a7fc1"
+    static let keyframeColor = "#d62728"
+    static let averageColor = "#555555"
+    static let needColor = "#2ca02c"
 
     /// The SVG document for `timeline` of the input `title`.
-    static func svg(
-        timeline: BitRateTimeline, title: String, average: Double?, need: NeedLine?
-    ) -> String {
+    static func svg(timeline: BitRateTimeline, title: String, average: Double?, need: NeedLine?) -> String {
         let rates = timeline.rates
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
+        let bottomY = top + plotHeight
         let start = rates.first?.start ?? 0
         let end = (rates.last?.start ?? 0) + timeline.slice
         let span = max(end - start, timeline.slice)
@@ -35,76 +38,119 @@ enum BitRatePlot {
         let yStep = niceStep(highest * 1.1 / 1000 / 5) * 1000
         let yMax = (highest * 1.1 / yStep).rounded(.up) * yStep
         func x(_ time: Double) -> Double { left + (time - start) / span * plotWidth }
-        func y(_ rate: Double) -> Double { top + plotHeight - rate / yMax * plotHeight }
-        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        func y(_ rate: Double) -> Double { bottomY - rate / yMax * plotHeight }
+        func across(_ rate: Double, _ attributes: [(String, String)]) -> String {
+            element("line", [("x1", n(left)), ("y1", n(y(rate))), ("x2", n(left + plotWidth)), ("y2", n(y(rate)))] + attributes)
+        }
 
-        var out: [String] = []
-        out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-        out.append(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"12\">")
-        out.append("<title>\(escape("Bit rate of \(title)"))</title>")
-        out.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
-        out.append("<text x=\"\(f(left))\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(escape("Bit rate per second of \(title)"))</text>")
+        var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
+        out.append(open("svg", [
+            ("xmlns", "http://www.w3.org/2000/svg"), ("width", n(width)), ("height", n(height)),
+            ("viewBox", "0 0 \(n(width)) \(n(height))"), ("font-family", "sans-serif"), ("font-size", "12"),
+        ]))
+        out.append(element("title", [], text: "Bit rate of \(title)"))
+        out.append(element("rect", [("width", "100%"), ("height", "100%"), ("fill", "white")]))
+        out.append(element(
+            "text", [("x", n(left)), ("y", "22"), ("font-size", "15"), ("font-weight", "bold")],
+            text: "Bit rate per second of \(title)"))
 
-        // Grid and y labels.
+        // Grid lines with the rate labels of the y axis.
         var tick = 0.0
         while tick <= yMax + yStep / 2 {
-            out.append("<line class=\"grid\" x1=\"\(f(left))\" y1=\"\(f(y(tick)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y(tick)))\" stroke=\"#e0e0e0\"/>")
-            out.append("<text x=\"\(f(left - 6))\" y=\"\(f(y(tick) + 4))\" text-anchor=\"end\">\(grouped(tick / 1000))</text>")
+            out.append(across(tick, [("class", "grid"), ("stroke", "#e0e0e0")]))
+            out.append(element(
+                "text", [("x", n(left - 6)), ("y", n(y(tick) + 4)), ("text-anchor", "end")], text: grouped(tick / 1000)))
             tick += yStep
         }
-        // Bars.
-        out.append("<g class=\"bars\" fill=\"#4a7fc1\">")
+        out.append(open("g", [("class", "bars"), ("fill", barColor)]))
         for rate in rates where rate.bitsPerSecond > 0 {
             let x0 = x(rate.start)
             let barWidth = max(x(rate.start + timeline.slice) - x0 - 1, 0.5)
-            out.append("<rect x=\"\(f(x0))\" y=\"\(f(y(rate.bitsPerSecond)))\" width=\"\(f(barWidth))\" height=\"\(f(top + plotHeight - y(rate.bitsPerSecond)))\"><title>\(escape(String(format: "%.0f s: ", rate.start) + TextFormat.bitRate(rate.bitsPerSecond)))</title></rect>")
+            let tooltip = element("title", [], text: TextFormat.number(rate.start) + " s: " + TextFormat.bitRate(rate.bitsPerSecond))
+            out.append(open("rect", [
+                ("x", n(x0)), ("y", n(y(rate.bitsPerSecond))), ("width", n(barWidth)),
+                ("height", n(bottomY - y(rate.bitsPerSecond))),
+            ]) + tooltip + "</rect>")
         }
         out.append("</g>")
-        // Keyframe ticks along the time axis.
-        out.append("<g class=\"keyframes\" stroke=\"#d62728\" stroke-width=\"1.5\">")
+        out.append(open("g", [("class", "keyframes"), ("stroke", keyframeColor), ("stroke-width", "1.5")]))
         for time in timeline.keyframes where time >= start && time <= end {
             // A faint line through the bars and a solid tick above the plot, so keyframes show on any bar.
-            out.append("<line x1=\"\(f(x(time)))\" y1=\"\(f(top + plotHeight))\" x2=\"\(f(x(time)))\" y2=\"\(f(top))\" stroke-opacity=\"0.35\"/>")
-            out.append("<line x1=\"\(f(x(time)))\" y1=\"\(f(top - 2))\" x2=\"\(f(x(time)))\" y2=\"\(f(top + 8))\" stroke-width=\"2.5\"/>")
+            out.append(element("line", [
+                ("x1", n(x(time))), ("y1", n(bottomY)), ("x2", n(x(time))), ("y2", n(top)), ("stroke-opacity", "0.35"),
+            ]))
+            out.append(element("line", [
+                ("x1", n(x(time))), ("y1", n(top - 2)), ("x2", n(x(time))), ("y2", n(top + 8)), ("stroke-width", "2.5"),
+            ]))
         }
         out.append("</g>")
         if let average {
-            out.append("<line class=\"average\" x1=\"\(f(left))\" y1=\"\(f(y(average)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y(average)))\" stroke=\"#555555\" stroke-dasharray=\"2 3\"/>")
+            out.append(across(average, [("class", "average"), ("stroke", averageColor), ("stroke-dasharray", "2 3")]))
         }
-        if let need, let rate = need.bitsPerSecond {
-            out.append("<line class=\"bandwidth\" x1=\"\(f(left))\" y1=\"\(f(y(rate)))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y(rate)))\" stroke=\"#2ca02c\" stroke-width=\"2\" stroke-dasharray=\"8 4\"/>")
+        if let rate = need?.bitsPerSecond {
+            out.append(across(rate, [
+                ("class", "bandwidth"), ("stroke", needColor), ("stroke-width", "2"), ("stroke-dasharray", "8 4"),
+            ]))
         }
-        // Axes.
-        out.append("<line x1=\"\(f(left))\" y1=\"\(f(top))\" x2=\"\(f(left))\" y2=\"\(f(top + plotHeight))\" stroke=\"black\"/>")
-        out.append("<line x1=\"\(f(left))\" y1=\"\(f(top + plotHeight))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(top + plotHeight))\" stroke=\"black\"/>")
+
+        // Axes, time ticks and axis titles.
+        out.append(element("line", [("x1", n(left)), ("y1", n(top)), ("x2", n(left)), ("y2", n(bottomY)), ("stroke", "black")]))
+        out.append(element("line", [
+            ("x1", n(left)), ("y1", n(bottomY)), ("x2", n(left + plotWidth)), ("y2", n(bottomY)), ("stroke", "black"),
+        ]))
         let xStep = niceStep(span / 10)
         var time = (start / xStep).rounded(.up) * xStep
         while time <= end + 1e-9 {
-            out.append("<line x1=\"\(f(x(time)))\" y1=\"\(f(top + plotHeight))\" x2=\"\(f(x(time)))\" y2=\"\(f(top + plotHeight + 5))\" stroke=\"black\"/>")
-            out.append("<text x=\"\(f(x(time)))\" y=\"\(f(top + plotHeight + 19))\" text-anchor=\"middle\">\(TextFormat.number(time))</text>")
+            out.append(element("line", [
+                ("x1", n(x(time))), ("y1", n(bottomY)), ("x2", n(x(time))), ("y2", n(bottomY + 5)), ("stroke", "black"),
+            ]))
+            out.append(element(
+                "text", [("x", n(x(time))), ("y", n(bottomY + 19)), ("text-anchor", "middle")], text: TextFormat.number(time)))
             time += xStep
         }
-        out.append("<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(height - 14))\" text-anchor=\"middle\">presentation time (s)</text>")
-        out.append("<text transform=\"translate(18 \(f(top + plotHeight / 2))) rotate(-90)\" text-anchor=\"middle\">kbit/s (bytes per second x 8)</text>")
-        // Legend.
-        var legend: [(String, String, String)] = [("#4a7fc1", "", "bit rate per second"), ("#d62728", "", "keyframe")]
-        if let average { legend.append(("#555555", "2 3", "average " + TextFormat.bitRate(average))) }
+        out.append(element(
+            "text", [("x", n(left + plotWidth / 2)), ("y", n(height - 14)), ("text-anchor", "middle")],
+            text: "presentation time (s)"))
+        out.append(element(
+            "text", [("transform", "translate(18 \(n(top + plotHeight / 2))) rotate(-90)"), ("text-anchor", "middle")],
+            text: "kbit/s (bytes per second x 8)"))
+
+        var legend = [(barColor, "", "bit rate per second"), (keyframeColor, "", "keyframe")]
+        if let average { legend.append((averageColor, "2 3", "average " + TextFormat.bitRate(average))) }
         if let need {
-            let label = need.bitsPerSecond.map {
-                "needed to start in " + TextFormat.number(need.startupDelay) + " s: " + TextFormat.bitRate($0)
-            } ?? "no bandwidth starts in " + TextFormat.number(need.startupDelay) + " s"
-            legend.append(("#2ca02c", "8 4", label))
+            let delay = TextFormat.number(need.startupDelay) + " s"
+            legend.append((
+                needColor, "8 4",
+                need.bitsPerSecond.map { "needed to start in \(delay): " + TextFormat.bitRate($0) }
+                    ?? "no bandwidth starts in \(delay)"))
         }
         var legendX = left
         for (color, dash, label) in legend {
-            out.append("<line x1=\"\(f(legendX))\" y1=\"40\" x2=\"\(f(legendX + 18))\" y2=\"40\" stroke=\"\(color)\" stroke-width=\"3\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
-            out.append("<text class=\"legend\" x=\"\(f(legendX + 24))\" y=\"44\">\(escape(label))</text>")
+            var stroke = [("x1", n(legendX)), ("y1", "40"), ("x2", n(legendX + 18)), ("y2", "40"), ("stroke", color), ("stroke-width", "3")]
+            if !dash.isEmpty { stroke.append(("stroke-dasharray", dash)) }
+            out.append(element("line", stroke))
+            out.append(element("text", [("class", "legend"), ("x", n(legendX + 24)), ("y", "44")], text: label))
+            // About 6.6 px per character at 12 px sans-serif.
             legendX += 34 + Double(label.count) * 6.6
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }
+
+    /// `<name a="v"...>`.
+    static func open(_ name: String, _ attributes: [(String, String)]) -> String {
+        "<" + name + attributes.map { " \($0.0)=\"\(escape($0.1))\"" }.joined() + ">"
+    }
+
+    /// `<name a="v".../>`, or with `text` (escaped) as its content.
+    static func element(_ name: String, _ attributes: [(String, String)], text: String? = nil) -> String {
+        let head = open(name, attributes)
+        guard let text else { return String(head.dropLast()) + "/>" }
+        return head + escape(text) + "</\(name)>"
+    }
+
+    /// A coordinate with one decimal.
+    static func n(_ value: Double) -> String { TextFormat.number((value * 10).rounded() / 10) }
 
     /// 1, 2 or 5 times a power of ten, at least `raw`.
     static func niceStep(_ raw: Double) -> Double {
@@ -130,7 +176,7 @@ enum BitRatePlot {
         return result
     }
 
-    /// Whole numbers with thousands separated (`1,200`), others as `plain`.
+    /// Whole numbers with thousands separated (`1,200`), others as `TextFormat.number`.
     static func grouped(_ value: Double) -> String {
         let whole = Int(value.rounded())
         guard abs(value - Double(whole)) < 1e-9 else { return TextFormat.number(value) }
