@@ -71,9 +71,9 @@ struct ProbePlotTests {
         for word in ["presentation time (s)", "kbit/s (bytes per second x 8)", "keyframe", "Bit rate per second of dense-start.mp4"] {
             #expect(contents.texts.contains(word), "missing \(word)")
         }
-        // The bandwidth line lies inside the plot area (56 to 356 px from the top) and is horizontal.
+        // The bandwidth line lies inside the plot area (72 to 356 px from the top) and is horizontal.
         let y = try #require(Double(contents.lineClasses["bandwidth"]?["y1"] ?? ""))
-        #expect(y > 56 && y < 420 - 64)
+        #expect(y > 72 && y < 420 - 64)
         #expect(contents.lineClasses["bandwidth"]?["y2"] == contents.lineClasses["bandwidth"]?["y1"])
     }
 

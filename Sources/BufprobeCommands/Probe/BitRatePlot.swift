@@ -12,13 +12,16 @@ enum BitRatePlot {
         var startupDelay: Double
         /// Minimum bandwidth, bits per second; `nil` when none suffices.
         var bitsPerSecond: Double?
+        /// For an MP4 with its index at the end, the line is the range-request figure and this is the
+        /// (much larger) figure for a download in file order, named in the legend only.
+        var inFileOrder: Double? = nil
     }
 
     static let width = 960.0
     static let height = 420.0
     static let left = 80.0
     static let right = 30.0
-    static let top = 56.0
+    static let top = 72.0
     static let bottom = 64.0
     static let barColor = "#4a7fc1"
     static let keyframeColor = "#d62728"
@@ -74,11 +77,15 @@ enum BitRatePlot {
         }
         out.append("</g>")
         out.append(open("g", [("class", "keyframes"), ("stroke", keyframeColor), ("stroke-width", "1.5")]))
+        // A faint line through the bars and a solid tick above the plot, so keyframes show on any bar; with
+        // more keyframes than fit 6 px apart the faint lines would paint the plot over, so only ticks.
+        let throughBars = Double(timeline.keyframes.count) <= plotWidth / 6
         for time in timeline.keyframes where time >= start && time <= end {
-            // A faint line through the bars and a solid tick above the plot, so keyframes show on any bar.
-            out.append(element("line", [
-                ("x1", n(x(time))), ("y1", n(bottomY)), ("x2", n(x(time))), ("y2", n(top)), ("stroke-opacity", "0.35"),
-            ]))
+            if throughBars {
+                out.append(element("line", [
+                    ("x1", n(x(time))), ("y1", n(bottomY)), ("x2", n(x(time))), ("y2", n(top)), ("stroke-opacity", "0.35"),
+                ]))
+            }
             out.append(element("line", [
                 ("x1", n(x(time))), ("y1", n(top - 2)), ("x2", n(x(time))), ("y2", n(top + 8)), ("stroke-width", "2.5"),
             ]))
@@ -121,17 +128,29 @@ enum BitRatePlot {
             let delay = TextFormat.number(need.startupDelay) + " s"
             legend.append((
                 needColor, "8 4",
-                need.bitsPerSecond.map { "needed to start in \(delay): " + TextFormat.bitRate($0) }
-                    ?? "no bandwidth starts in \(delay)"))
+                need.bitsPerSecond.map { rate in
+                    guard let inOrder = need.inFileOrder else { return "needed to start in \(delay): " + TextFormat.bitRate(rate) }
+                    return "needed to start in \(delay) with range requests: " + TextFormat.bitRate(rate)
+                        + " (in file order: " + TextFormat.bitRate(inOrder) + ")"
+                } ?? "no bandwidth starts in \(delay)"))
         }
         var legendX = left
+        var legendY = 40.0
         for (color, dash, label) in legend {
-            var stroke = [("x1", n(legendX)), ("y1", "40"), ("x2", n(legendX + 18)), ("y2", "40"), ("stroke", color), ("stroke-width", "3")]
+            // About 6.6 px per character at 12 px sans-serif; an entry that would run off wraps to a second row.
+            let entryWidth = 34 + Double(label.count) * 6.6
+            if legendX > left, legendX + entryWidth > width - right {
+                legendX = left
+                legendY += 17
+            }
+            var stroke = [
+                ("x1", n(legendX)), ("y1", n(legendY)), ("x2", n(legendX + 18)), ("y2", n(legendY)), ("stroke", color),
+                ("stroke-width", "3"),
+            ]
             if !dash.isEmpty { stroke.append(("stroke-dasharray", dash)) }
             out.append(element("line", stroke))
-            out.append(element("text", [("class", "legend"), ("x", n(legendX + 24)), ("y", "44")], text: label))
-            // About 6.6 px per character at 12 px sans-serif.
-            legendX += 34 + Double(label.count) * 6.6
+            out.append(element("text", [("class", "legend"), ("x", n(legendX + 24)), ("y", n(legendY + 4))], text: label))
+            legendX += entryWidth
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
