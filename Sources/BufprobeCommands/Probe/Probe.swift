@@ -14,8 +14,8 @@ public struct Probe: AsyncParsableCommand {
 
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
             3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
-            with "complete": false); 64 usage error; 130 interrupted. With several inputs the worst wins \
-            (2 over 3 over 0); 1 the --plot file could not be written.
+            with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
+            interrupted. With several inputs the worst wins (2 over 3 over 0).
 
             Buffering diagnostics: for a progressive download in file order, the bandwidth needed to start \
             within 1, 2, 5 and 10 s without a stall, and the startup delay at a ladder of bandwidths \
@@ -40,7 +40,7 @@ public struct Probe: AsyncParsableCommand {
     var verbose = false
 
     @Option(help: ArgumentHelp(
-        "Latency per request, in seconds, assumed by the connection needs (default 0).", valueName: "seconds"))
+        "Latency per request, in seconds, assumed by the connection needs.", valueName: "seconds"))
     var latency: Double = 0
 
     @Option(help: ArgumentHelp(
@@ -49,7 +49,7 @@ public struct Probe: AsyncParsableCommand {
     var plot: String?
 
     @Option(help: ArgumentHelp(
-        "A startup delay to add to the needs table, whose bandwidth --plot draws, in seconds (default 2).",
+        "A startup delay to add to the needs table, whose bandwidth --plot draws, in seconds.",
         valueName: "seconds"))
     var plotStartupDelay: Double = 2
 
