@@ -41,6 +41,12 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var width: Int
         /// Height in pixels.
         public var height: Int
+        /// Creates a resolution.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+
         /// `WIDTHxHEIGHT`.
         public var description: String { "\(width)x\(height)" }
     }
@@ -51,6 +57,12 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var length: Int64
         /// Offset of the first byte.
         public var offset: Int64
+
+        /// Creates a byte range.
+        public init(length: Int64, offset: Int64) {
+            self.length = length
+            self.offset = offset
+        }
     }
 
     /// An initialization section (`#EXT-X-MAP`): fetched before the first segment that needs it.
@@ -59,6 +71,12 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var uri: String
         /// The sub-range, when only part of the resource is the map.
         public var byteRange: ByteRange?
+
+        /// Creates a map.
+        public init(uri: String, byteRange: ByteRange? = nil) {
+            self.uri = uri
+            self.byteRange = byteRange
+        }
     }
 
     /// A media segment.

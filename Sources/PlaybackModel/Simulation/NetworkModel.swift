@@ -149,7 +149,7 @@ public struct NetworkModel: Sendable, Hashable {
             return Piece(start: max(-Double.infinity, previousOutageEnd), end: end, bitsPerSecond: bitsPerSecond)
         case .trace(let trace):
             let clamped = max(time, 0)
-            let loops = (clamped / trace.period).rounded(.down)
+            let loops = Rounding.down(clamped / trace.period)
             var offset = clamped - loops * trace.period
             if offset >= trace.period { offset = 0 }
             let index = trace.stepIndex(atOffset: offset)

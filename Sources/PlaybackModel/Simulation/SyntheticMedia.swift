@@ -41,11 +41,11 @@ public struct SyntheticMedia: Sendable, Hashable {
     /// The packets in file order, with byte positions from 0.
     public func packets() -> [MediaPacket] {
         let frameDuration = 1 / Self.framesPerSecond
-        let videoFrames = Int((duration * Self.framesPerSecond).rounded(.up))
-        let audioFrames = Int((duration / Self.audioFrameDuration).rounded(.up))
+        let videoFrames = Int(Rounding.up(duration * Self.framesPerSecond - 1e-9))
+        let audioFrames = Int(Rounding.up(duration / Self.audioFrameDuration - 1e-9))
         let videoBytesPerFrame = (bitsPerSecond - audioBitsPerSecond) / 8 / Self.framesPerSecond
         let audioBytesPerFrame = audioBitsPerSecond / 8 * Self.audioFrameDuration
-        let framesPerGOP = Int((Self.keyframeInterval * Self.framesPerSecond).rounded())
+        let framesPerGOP = Int(Rounding.nearest(Self.keyframeInterval * Self.framesPerSecond))
         var random = SplitMix64(seed: seed)
         var result: [MediaPacket] = []
         result.reserveCapacity(videoFrames + audioFrames)
@@ -72,7 +72,7 @@ public struct SyntheticMedia: Sendable, Hashable {
                 scale *= weight * (1 - variation + 2 * variation * random.nextUnit())
             }
             let next = previous + scale * (takeVideo ? videoBytesPerFrame : audioBytesPerFrame)
-            let size = Int(next.rounded()) - Int(previous.rounded())
+            let size = Int(Rounding.nearest(next)) - Int(Rounding.nearest(previous))
             if takeVideo { videoExact = next; video += 1 } else { audioExact = next; audio += 1 }
             result.append(
                 MediaPacket(

@@ -54,7 +54,7 @@ public enum UnitParser {
         guard seconds.isFinite else { return "\(seconds)" }
         if seconds < 1, seconds > 0 { return "\(trimZeros(seconds * 1000, digits: 0))ms" }
         if seconds < 60 { return "\(trimZeros(seconds, digits: 2))s" }
-        let whole = Int(seconds.rounded())
+        let whole = Int(Rounding.nearest(seconds))
         if whole < 3600 { return whole % 60 == 0 ? "\(whole / 60)m" : "\(whole / 60)m\(whole % 60)s" }
         let minutes = (whole % 3600) / 60
         return minutes == 0 ? "\(whole / 3600)h" : "\(whole / 3600)h\(minutes)m"
@@ -79,18 +79,14 @@ public enum UnitParser {
     }
 
     private static func bitRateBase(_ unit: String, perSecond: Bool) -> Double? {
-        switch unit {
-        case "" where !perSecond: 1
-        case "bit", "b" where perSecond: 1
-        case "kbit", "Kbit", "kb" where perSecond, "Kb" where perSecond: 1e3
-        case "Mbit", "mbit", "Mb" where perSecond: 1e6
-        case "Gbit", "gbit", "Gb" where perSecond: 1e9
-        case "B" where perSecond: 8
-        case "kB" where perSecond, "KB" where perSecond: 8e3
-        case "MB" where perSecond: 8e6
-        case "GB" where perSecond: 8e9
-        default: nil
-        }
+        // Bit units may stand alone ("2Mbit"); byte units and the short "Mb" forms need "/s" or "ps".
+        let bits: [String: Double] = ["bit": 1, "kbit": 1e3, "Kbit": 1e3, "Mbit": 1e6, "mbit": 1e6, "Gbit": 1e9, "gbit": 1e9]
+        let shortBits: [String: Double] = ["b": 1, "kb": 1e3, "Kb": 1e3, "Mb": 1e6, "Gb": 1e9]
+        let bytes: [String: Double] = ["B": 8, "kB": 8e3, "KB": 8e3, "MB": 8e6, "GB": 8e9]
+        if unit.isEmpty { return perSecond ? nil : 1 }
+        if let scale = bits[unit] { return scale }
+        guard perSecond else { return nil }
+        return shortBits[unit] ?? bytes[unit]
     }
 
     private static func clock(_ text: String, original: String) throws(UnitError) -> Double {
@@ -99,7 +95,7 @@ public enum UnitParser {
         var total = 0.0
         for (index, part) in parts.enumerated() {
             guard let value = Double(part), value.isFinite, value >= 0,
-                index == parts.count - 1 || value == value.rounded(), index == 0 || value < 60
+                index == parts.count - 1 || value == Rounding.down(value), index == 0 || value < 60
             else { throw UnitError(quantity: .duration, text: original) }
             total = total * 60 + value
         }
@@ -133,8 +129,8 @@ public enum UnitParser {
     private static func trimZeros(_ value: Double, digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if rounded == rounded.rounded() { return "\(Int(rounded))" }
+        let rounded = Rounding.nearest(value * scale) / scale
+        if rounded == Rounding.down(rounded) { return "\(Int(rounded))" }
         var text = "\(rounded)"
         while text.hasSuffix("0") { text.removeLast() }
         return text
