@@ -59,7 +59,9 @@ let package = Package(
             path: "Benchmarks/ModelBench",
             swiftSettings: upcoming
         ),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO"], swiftSettings: upcoming),
+        // Helpers shared by the test targets: sample paths, ffprobe reference figures, running the binary.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: upcoming),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "PlaybackModelTests",
             dependencies: [
@@ -68,10 +70,10 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine"], swiftSettings: upcoming),
+        .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeCommandsTests",
-            dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel"],
+            dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel", "TestSupport"],
             swiftSettings: upcoming
         ),
     ],

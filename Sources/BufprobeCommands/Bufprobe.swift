@@ -15,7 +15,7 @@ public struct Bufprobe: AsyncParsableCommand {
               130 interrupted (Ctrl-C)
             """,
         version: BufprobeVersion.string,
-        subcommands: []
+        subcommands: [Probe.self]
     )
 
     public init() {}

@@ -1,0 +1,22 @@
+package import MediaIO
+
+extension FFmpegError {
+    /// One sentence for the user that names `input`, says what went wrong and, where there is one,
+    /// what to do. FFmpeg's own text is kept in parentheses for searching.
+    package func sentence(for input: String, opening: Bool = true) -> String {
+        let what = opening ? "could not be opened" : "could not be read to the end"
+        if isNotFound { return "\(input): no such file." }
+        if isInvalidData {
+            return opening
+                ? "\(input) is not a media file FFmpeg can read (\(message))."
+                : "\(input) is damaged: FFmpeg stopped reading it (\(message))."
+        }
+        if let status = httpStatus {
+            return "\(input) \(what): the server answered HTTP \(status == 400 ? "4xx" : String(status)) (\(message))."
+        }
+        if message.lowercased().contains("protocol not found") {
+            return "\(input) \(what): FFmpeg does not know this URL scheme (\(message))."
+        }
+        return "\(input) \(what) (\(operation): \(message))."
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Number formatting for people (text output only; JSON carries raw numbers).
+package enum TextFormat {
+    /// `12.345 s`, or `1:02:03.500` from one hour on.
+    package static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "unknown" }
+        if abs(value) < 3600 { return String(format: "%.3f s", value) }
+        let sign = value < 0 ? "-" : ""
+        let total = abs(value)
+        let hours = Int(total / 3600)
+        let minutes = Int(total.truncatingRemainder(dividingBy: 3600) / 60)
+        let rest = total.truncatingRemainder(dividingBy: 60)
+        return sign + String(format: "%d:%02d:%06.3f", hours, minutes, rest)
+    }
+
+    /// `987 B`, `12.3 kB`, `4.56 MB`, `1.23 GB` (decimal units, as network rates are).
+    package static func bytes(_ value: Int64) -> String {
+        let v = Double(value)
+        switch abs(v) {
+        case ..<1000: return "\(value) B"
+        case ..<1_000_000: return String(format: "%.1f kB", v / 1000)
+        case ..<1_000_000_000: return String(format: "%.2f MB", v / 1_000_000)
+        default: return String(format: "%.2f GB", v / 1_000_000_000)
+        }
+    }
+
+    /// `800 bit/s`, `128 kbit/s`, `4.20 Mbit/s`.
+    package static func bitRate(_ bitsPerSecond: Double) -> String {
+        switch abs(bitsPerSecond) {
+        case ..<1000: return String(format: "%.0f bit/s", bitsPerSecond)
+        case ..<1_000_000: return String(format: "%.0f kbit/s", bitsPerSecond / 1000)
+        case ..<1_000_000_000: return String(format: "%.2f Mbit/s", bitsPerSecond / 1_000_000)
+        default: return String(format: "%.2f Gbit/s", bitsPerSecond / 1_000_000_000)
+        }
+    }
+
+    /// Ranges as `0.000–4.000 s, 7.000–10.000 s`.
+    package static func ranges(_ pairs: [[Double]]) -> String {
+        guard !pairs.isEmpty else { return "none" }
+        return pairs.map { String(format: "%.3f–%.3f s", $0[0], $0[1]) }.joined(separator: ", ")
+    }
+}

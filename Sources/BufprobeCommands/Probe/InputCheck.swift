@@ -1,0 +1,37 @@
+import Foundation
+
+/// Checks a command-line input before FFmpeg sees it, so the common mistakes get a clear sentence
+/// instead of FFmpeg's generic error: a missing file, a directory, an empty file. URLs pass unchecked.
+package enum InputCheck {
+    /// Whether `input` names a URL (`scheme://...`) rather than a local path.
+    package static func isURL(_ input: String) -> Bool {
+        guard let range = input.range(of: "://") else { return false }
+        let scheme = input[..<range.lowerBound]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+    }
+
+    /// One sentence naming `input` and what is wrong with it, or `nil` when FFmpeg should try it.
+    package static func problem(with input: String) -> String? {
+        guard !isURL(input), input != "-" else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            return "\(input): no such file."
+        }
+        if isDirectory.boolValue { return "\(input) is a directory, not a media file." }
+        guard FileManager.default.isReadableFile(atPath: input) else {
+            return "\(input) is not readable (permission denied)."
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? NSNumber)?.int64Value
+        if size == 0 { return "\(input) is empty (0 bytes), so it holds no media." }
+        return nil
+    }
+
+
+    /// A sentence when FFmpeg opened `input` with a demuxer that accepts any text: the `tty` demuxer
+    /// claims `.txt`, `.ans`, `.nfo`... files by extension and shows them as ANSI-art video, which is
+    /// never what a bufprobe user means by media.
+    package static func problem(with input: String, formatName: String) -> String? {
+        guard formatName == "tty" else { return nil }
+        return "\(input) is not a media file FFmpeg can read (it looks like text)."
+    }
+}

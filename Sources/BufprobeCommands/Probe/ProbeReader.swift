@@ -1,0 +1,216 @@
+import Foundation
+package import MediaIO
+package import PlaybackModel
+
+/// Reads one input from the first packet to the last and turns what it saw into a `ProbeReport`:
+/// the loop every `probe` shares, with truncation detection that does not trust libavformat's EOF.
+package struct ProbeReader {
+    /// What the live line is told while reading.
+    package struct Progress: Sendable {
+        /// Playable loaded ranges so far.
+        package var loaded: TimeRanges
+        /// The container's duration, when declared.
+        package var duration: Double?
+        /// Bytes read so far.
+        package var bytes: Int64
+        /// Total bytes, when known.
+        package var totalBytes: Int64?
+        /// Seconds since opening started.
+        package var elapsed: Double
+    }
+
+    /// The path or URL.
+    package var source: String
+    /// libavformat options passed at open.
+    package var options: [String: String] = [:]
+    /// Cancels reading from another thread (Ctrl-C).
+    package var interrupter: Interrupter?
+    /// Called every `progressInterval` packets with the state so far.
+    package var onProgress: (@Sendable (Progress) -> Void)?
+    /// Packets between two progress calls.
+    package var progressInterval = 256
+
+    /// Creates a reader for `source`.
+    package init(source: String) { self.source = source }
+
+    /// Opens and reads the input. Never throws: failures become the report's `error` and outcome.
+    package func read() -> (report: ProbeReport, outcome: ProbeOutcome) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        func seconds() -> Double { (clock.now - started).seconds }
+        var report = ProbeReport(
+            source: source, format: nil, packetSpan: nil, streams: [], playableStreams: [], loadedRanges: [],
+            gaps: [], complete: false, readTime: 0, warnings: [], error: nil)
+        if let problem = InputCheck.problem(with: source) {
+            report.error = problem
+            return (report, .unreadable)
+        }
+        FFmpegLog.clearRecentErrors()
+        let input: MediaInput
+        do {
+            input = try MediaInput(url: source, options: options, interrupter: interrupter)
+        } catch {
+            report.error = interrupter?.reason == .cancelled ? "\(source): interrupted while opening." : error.sentence(for: source)
+            report.readTime = JSONOutput.seconds(seconds())
+            return (report, .unreadable)
+        }
+        for key in input.unusedOptions {
+            report.warnings.append("Option '\(key)' was not used by FFmpeg for \(source) (misspelled or not relevant to this input).")
+        }
+        if let problem = InputCheck.problem(with: source, formatName: input.format.name) {
+            report.error = problem
+            report.readTime = JSONOutput.seconds(seconds())
+            return (report, .unreadable)
+        }
+        guard !input.streams.isEmpty else {
+            report.error = "\(source) contains no streams."
+            report.readTime = JSONOutput.seconds(seconds())
+            return (report, .unreadable)
+        }
+        let playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
+        var tracker = LoadedRangeTracker(playableStreams: playable)
+        var tallies = input.streams.map { StreamTally(isVideo: $0.type == .video) }
+        var readError: FFmpegError?
+        var count = 0
+        while true {
+            let packet: Packet?
+            do { packet = try input.readPacket() } catch {
+                readError = error
+                break
+            }
+            guard let packet else { break }
+            if packet.stream < tallies.count { tallies[packet.stream].add(packet) }
+            tracker.add(packet.modelPacket)
+            count += 1
+            if let onProgress, count % progressInterval == 0 {
+                onProgress(Progress(
+                    loaded: tracker.playable, duration: input.format.duration, bytes: input.bytePosition ?? 0,
+                    totalBytes: input.format.size, elapsed: seconds()))
+            }
+        }
+        let ffmpegErrors = FFmpegLog.recentErrors()
+        report.format = ProbeReport.Format(
+            name: input.format.name, longName: input.format.longName,
+            duration: input.format.duration.map(JSONOutput.seconds),
+            startTime: input.format.startTime.map(JSONOutput.seconds),
+            bitRate: input.format.bitRate, size: input.format.size)
+        report.playableStreams = playable
+        report.streams = input.streams.map { info in Self.streamReport(info, tallies[info.index], tracker) }
+        let spans = tallies.compactMap(\.span)
+        if let start = spans.map(\.start).min(), let end = spans.map(\.end).max() {
+            report.packetSpan = ProbeReport.Span(
+                start: JSONOutput.seconds(start), end: JSONOutput.seconds(end), duration: JSONOutput.seconds(end - start))
+        }
+        let loaded = tracker.playable
+        report.loadedRanges = Self.pairs(loaded)
+        report.gaps = zip(loaded.ranges, loaded.ranges.dropFirst()).map { before, after in
+            ProbeReport.Gap(
+                start: JSONOutput.seconds(before.end), end: JSONOutput.seconds(after.start),
+                duration: JSONOutput.seconds(after.start - before.end))
+        }
+
+        var truncated = false
+        if let readError {
+            if readError.isInterrupted, interrupter?.reason == .cancelled {
+                report.warnings.append("\(source): reading was interrupted; the figures cover what was read.")
+            } else {
+                report.warnings.append(readError.sentence(for: source, opening: false))
+            }
+            truncated = true
+        }
+        // libavformat reports most truncations as a normal end of file, so look for the signs.
+        if let declared = input.format.duration, let span = report.packetSpan {
+            let declaredEnd = (input.format.startTime ?? 0) + declared
+            let missing = declaredEnd - span.end
+            if missing > max(0.5, declared * 0.02) {
+                truncated = true
+                report.warnings.append(
+                    "\(source) looks truncated: the container declares \(Self.format(declared)) but the packets end at \(Self.format(span.end)) (\(Self.format(missing)) missing).")
+            } else if -missing > max(0.5, declared * 0.02) {
+                report.warnings.append(
+                    "\(source): the container declares \(Self.format(declared)) but the packets run to \(Self.format(span.end)).")
+            }
+        }
+        // Playlist demuxers read their packets from other resources; positions are not in this file.
+        let readsOtherFiles = ["hls", "dash", "concat"].contains(input.format.name)
+        if !readsOtherFiles, let size = input.format.size, let byteEnd = tallies.compactMap(\.maxByteEnd).max(), byteEnd > size {
+            truncated = true
+            report.warnings.append(
+                "\(source) looks truncated: a packet reaches byte \(byteEnd) but the input has only \(size) bytes.")
+        }
+        if input.format.name == "mpegts", let size = input.format.size, size % 188 != 0, size % 192 != 0 {
+            truncated = true
+            report.warnings.append(
+                "\(source) looks truncated: its size (\(size) bytes) is not a whole number of 188-byte transport packets.")
+        }
+        for line in ffmpegErrors {
+            report.warnings.append("FFmpeg reported while reading \(source): \(Self.withoutAddresses(line))")
+        }
+        for stream in report.streams {
+            if stream.corruptPackets > 0 {
+                report.warnings.append("Stream \(stream.index) of \(source) has \(stream.corruptPackets) corrupt packet(s).")
+            }
+            if stream.nonMonotonicDts > 0 {
+                report.warnings.append(
+                    "Stream \(stream.index) of \(source): decode timestamps go backwards \(stream.nonMonotonicDts) time(s).")
+            }
+            if stream.packets == 0, !input.streams[stream.index].isAttachedPicture {
+                report.warnings.append("Stream \(stream.index) (\(stream.type) \(stream.codec)) of \(source) has no packets.")
+            }
+        }
+        for gap in report.gaps {
+            report.warnings.append(
+                "\(source) has a gap from \(Self.format(gap.start)) to \(Self.format(gap.end)) (\(Self.format(gap.duration))): playback stalls or skips there.")
+        }
+        report.complete = !truncated
+        report.readTime = JSONOutput.seconds(seconds())
+        return (report, truncated ? .incomplete : .complete)
+    }
+
+    private static func streamReport(_ info: StreamInfo, _ tally: StreamTally, _ tracker: LoadedRangeTracker) -> ProbeReport.Stream {
+        ProbeReport.Stream(
+            index: info.index, type: info.type.rawValue, codec: info.codec, profile: info.profile,
+            timeBase: info.timeBase.description, width: info.width, height: info.height, pixelFormat: info.pixelFormat,
+            frameRate: info.frameRate?.value, sampleRate: info.sampleRate, channels: info.channels,
+            channelLayout: info.channelLayout, disposition: info.disposition,
+            declaredDuration: info.declaredDuration.map(JSONOutput.seconds), declaredBitRate: info.bitRate,
+            packets: tally.packets, corruptPackets: tally.corruptPackets, bytes: tally.bytes, keyframes: tally.keyframes,
+            span: tally.span.map {
+                ProbeReport.Span(
+                    start: JSONOutput.seconds($0.start), end: JSONOutput.seconds($0.end),
+                    duration: JSONOutput.seconds($0.end - $0.start))
+            },
+            averageBitRate: tally.averageBitRate?.rounded(), peakBitRate: tally.peakBitRate?.rounded(),
+            keyframeInterval: tally.keyframeInterval.map {
+                ProbeReport.Interval(
+                    min: JSONOutput.seconds($0.min), avg: JSONOutput.seconds($0.avg), max: JSONOutput.seconds($0.max))
+            },
+            nonMonotonicDts: tally.nonMonotonicDts,
+            loadedRanges: pairs(tracker.ranges(forStream: info.index)))
+    }
+
+    // "[mov,mp4 @ 0x55d0c2a3b980] partial file" -> "[mov,mp4] partial file": addresses change every run.
+    static func withoutAddresses(_ line: String) -> String {
+        var result = ""
+        var rest = Substring(line)
+        while let at = rest.range(of: " @ 0x") {
+            result += rest[..<at.lowerBound]
+            rest = rest[at.upperBound...].drop(while: \.isHexDigit)
+        }
+        return result + rest
+    }
+
+    static func pairs(_ ranges: TimeRanges) -> [[Double]] {
+        ranges.ranges.map { [JSONOutput.seconds($0.start), JSONOutput.seconds($0.end)] }
+    }
+
+    static func format(_ seconds: Double) -> String { TextFormat.seconds(seconds) }
+}
+
+extension Duration {
+    /// The duration in seconds as a `Double`.
+    package var seconds: Double {
+        let (whole, atto) = components
+        return Double(whole) + Double(atto) / 1e18
+    }
+}

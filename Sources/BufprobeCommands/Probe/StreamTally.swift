@@ -1,0 +1,86 @@
+package import MediaIO
+import PlaybackModel
+
+/// What the packets of one stream add up to while a file is read: counts, bytes, span, keyframe
+/// spacing, decode-order problems and the peak 1 s bit rate. Constant memory per stream.
+package struct StreamTally: Sendable {
+    /// Packets returned by the demuxer, corrupt ones included.
+    package private(set) var packets = 0
+    /// Packets flagged corrupt.
+    package private(set) var corruptPackets = 0
+    /// Payload bytes.
+    package private(set) var bytes: Int64 = 0
+    /// Keyframe packets.
+    package private(set) var keyframes = 0
+    /// Earliest presentation time.
+    package private(set) var firstPts: Double?
+    /// Latest presentation end (`pts + duration`).
+    package private(set) var lastEnd: Double?
+    /// Packets whose dts was lower than the one before.
+    package private(set) var nonMonotonicDts = 0
+    /// Largest byte end (`position + size`) seen, for partial-packet checks.
+    package private(set) var maxByteEnd: Int64?
+    private var lastDts: Double?
+    private var lastKeyframePts: Double?
+    private var intervalMin = Double.infinity
+    private var intervalMax = 0.0
+    private var intervalSum = 0.0
+    private var intervalCount = 0
+    private var peak = BitRateWindow(window: 1)
+
+    private let isVideo: Bool
+
+    /// An empty tally; keyframe spacing is measured for video only (every audio packet is a keyframe).
+    package init(isVideo: Bool) { self.isVideo = isVideo }
+
+    /// Adds one packet of this stream.
+    package mutating func add(_ packet: Packet) {
+        packets += 1
+        bytes += Int64(packet.size)
+        if packet.isCorrupt { corruptPackets += 1 }
+        if let position = packet.position {
+            maxByteEnd = max(maxByteEnd ?? 0, position + Int64(packet.size))
+        }
+        if let dts = packet.dts {
+            if let lastDts, dts < lastDts { nonMonotonicDts += 1 }
+            lastDts = dts
+        }
+        if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
+        guard let pts = packet.pts else { return }
+        firstPts = min(firstPts ?? pts, pts)
+        lastEnd = max(lastEnd ?? pts, pts + (packet.duration ?? 0))
+        if packet.isKeyframe {
+            keyframes += 1
+            // Keyframes of a closed GOP arrive in presentation order, so the difference is the GOP length.
+            if isVideo, let previous = lastKeyframePts, pts > previous {
+                let interval = pts - previous
+                intervalMin = min(intervalMin, interval)
+                intervalMax = max(intervalMax, interval)
+                intervalSum += interval
+                intervalCount += 1
+            }
+            lastKeyframePts = pts
+        }
+    }
+
+    /// The presentation span, when any packet had a timestamp.
+    package var span: (start: Double, end: Double)? {
+        guard let firstPts, let lastEnd else { return nil }
+        return (firstPts, lastEnd)
+    }
+
+    /// Mean bit rate over the span, bits per second.
+    package var averageBitRate: Double? {
+        guard let span, span.end > span.start else { return nil }
+        return Double(bytes) * 8 / (span.end - span.start)
+    }
+
+    /// Peak bit rate over any 1 s window of decode time.
+    package var peakBitRate: Double? { packets > 0 ? peak.peakBitsPerSecond : nil }
+
+    /// Min, mean and max time between keyframes, when there were at least two.
+    package var keyframeInterval: (min: Double, avg: Double, max: Double)? {
+        guard intervalCount > 0 else { return nil }
+        return (intervalMin, intervalSum / Double(intervalCount), intervalMax)
+    }
+}

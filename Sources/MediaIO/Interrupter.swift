@@ -1,0 +1,64 @@
+import Synchronization
+
+/// Decides when a blocking libavformat call must give up: a per-operation timeout (armed before each
+/// open or read) and a cancellation that any thread may request (Ctrl-C). Installed as the input's
+/// `AVIOInterruptCB`, which FFmpeg polls while it waits on the network.
+public final class Interrupter: Sendable {
+    /// Why a call was interrupted.
+    public enum Reason: Sendable, Hashable {
+        /// No data for longer than the timeout.
+        case timeout
+        /// `cancel()` was called.
+        case cancelled
+    }
+
+    /// The longest a single open or read may block, or `nil` for no limit.
+    public let timeout: Duration?
+    private let origin = ContinuousClock.now
+    private let cancelled = Atomic<Bool>(false)
+    private let timedOut = Atomic<Bool>(false)
+    // Nanoseconds since `origin`; Int64.max means "not armed".
+    private let deadline = Atomic<Int64>(.max)
+
+    /// Creates an interrupter that aborts any call blocking for longer than `timeout`.
+    public init(timeout: Duration?) {
+        self.timeout = timeout
+    }
+
+    /// Asks every blocking call to stop as soon as FFmpeg next polls. Safe from any thread.
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
+
+    /// Why the last call was interrupted, or `nil` if nothing was.
+    public var reason: Reason? {
+        if cancelled.load(ordering: .acquiring) { return .cancelled }
+        if timedOut.load(ordering: .acquiring) { return .timeout }
+        return nil
+    }
+
+    /// Starts the timeout for the next blocking call.
+    func arm() {
+        guard let timeout else { return }
+        deadline.store(elapsedNanoseconds() + Self.nanoseconds(timeout), ordering: .releasing)
+    }
+
+    /// Stops the timeout once the call returned.
+    func disarm() { deadline.store(.max, ordering: .releasing) }
+
+    /// Called by FFmpeg's interrupt callback: `true` means "abort now".
+    func shouldAbort() -> Bool {
+        if cancelled.load(ordering: .acquiring) { return true }
+        let limit = deadline.load(ordering: .acquiring)
+        if limit != .max, elapsedNanoseconds() > limit {
+            timedOut.store(true, ordering: .releasing)
+            return true
+        }
+        return false
+    }
+
+    private func elapsedNanoseconds() -> Int64 { Self.nanoseconds(ContinuousClock.now - origin) }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    }
+}

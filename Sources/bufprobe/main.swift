@@ -1,4 +1,0 @@
-import BufprobeCommands
-
-// The executable is only the entry point; every command lives in BufprobeCommands.
-await Bufprobe.main()

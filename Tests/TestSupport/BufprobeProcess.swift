@@ -1,0 +1,66 @@
+public import Foundation
+
+/// Runs the real `bufprobe` binary built next to the test bundle, as a user would.
+public struct BufprobeProcess {
+    /// What a finished run left behind.
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// `<package>` root, from this file's path.
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `<package>/samples/<name>`.
+    public static func sample(_ name: String) -> String { packageRoot.appendingPathComponent("samples/\(name)").path }
+
+    /// The built executable: beside the test bundle (`swift test` builds it), else the debug build.
+    public static let executable: URL = {
+        let bundleDirectory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for candidate in [
+            bundleDirectory.appendingPathComponent("bufprobe"),
+            packageRoot.appendingPathComponent(".build/debug/bufprobe"),
+        ] where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate
+        }
+        return bundleDirectory.appendingPathComponent("bufprobe")
+    }()
+
+    /// Runs bufprobe with `arguments`, waiting at most `timeout` seconds (then kills it and records 137).
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var stdoutData = Data()
+        nonisolated(unsafe) var stderrData = Data()
+        DispatchQueue.global().async(group: group) { stdoutData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
