@@ -1,0 +1,86 @@
+/// When a player starts, resumes and stops loading: the thresholds of Media3's `DefaultLoadControl`.
+///
+/// Defaults (documented in `--help` and the README): start playback once 1 s is buffered ahead, resume
+/// after a stall once 2 s is, stop loading at 50 s ahead, keep no data behind the playhead (Media3's
+/// default back buffer is 0), and decide "likely to keep up" by threshold.
+public struct BufferPolicy: Sendable, Hashable, Codable {
+    /// How `isPlaybackLikelyToKeepUp` is decided.
+    public enum KeepUpRule: Sendable, Hashable, Codable {
+        /// Likely to keep up once `bufferedAhead` reaches the start threshold (the resume threshold after
+        /// a stall). Media3's rule, and the default.
+        case threshold
+        /// AVPlayer's kind of rule: a prediction from the throughput estimate. Likely to keep up when the
+        /// data still missing for the next `horizon` seconds of media (to the end of the media when `nil`)
+        /// downloads, at the estimated throughput, before the playhead gets there. Falls back to the
+        /// threshold rule while no estimate is known, or when `horizon` is `nil` and the end is unknown.
+        case predictive(horizon: Double?)
+    }
+
+    /// Seconds buffered ahead needed to start playback, and to finish a seek while playing (Media3's
+    /// `bufferForPlaybackMs`, 1 s).
+    public var startThreshold: Double
+    /// Seconds buffered ahead needed to resume after a stall (Media3's `bufferForPlaybackAfterRebufferMs`,
+    /// 2 s).
+    public var resumeThreshold: Double
+    /// Seconds buffered ahead at which loading stops (Media3's `maxBufferMs`, 50 s); loading restarts as
+    /// soon as playback consumes any of it.
+    public var forwardTarget: Double
+    /// Seconds of data kept behind the playhead; older data is evicted (Media3's `backBufferDurationMs`,
+    /// 0). `.infinity` keeps everything.
+    public var backBuffer: Double
+    /// How `isPlaybackLikelyToKeepUp` is decided.
+    public var keepUp: KeepUpRule
+
+    /// The forward target a constrained ("Low Data Mode", data saver) network uses by default, 15 s: enough
+    /// to ride out a few seconds of bad network without downloading what a viewer may never watch.
+    public static let constrainedForwardTarget = 15.0
+
+    /// Creates a policy; every parameter defaults to Media3's `DefaultLoadControl` value.
+    public init(
+        startThreshold: Double = 1, resumeThreshold: Double = 2, forwardTarget: Double = 50,
+        backBuffer: Double = 0, keepUp: KeepUpRule = .threshold
+    ) {
+        self.startThreshold = startThreshold
+        self.resumeThreshold = resumeThreshold
+        self.forwardTarget = forwardTarget
+        self.backBuffer = backBuffer
+        self.keepUp = keepUp
+    }
+
+    /// The default policy: 1 s to start, 2 s to resume, 50 s forward, no back buffer, threshold keep-up.
+    public static let `default` = BufferPolicy()
+
+    /// The default policy for a constrained network: the forward target lowered to
+    /// `constrainedForwardTarget`.
+    public static let constrained = BufferPolicy.default.constrained()
+
+    /// This policy for a constrained ("Low Data Mode") network: the forward target lowered to
+    /// `forwardTarget` (but never below the resume threshold, and never raised).
+    public func constrained(forwardTarget target: Double = BufferPolicy.constrainedForwardTarget) -> BufferPolicy {
+        var policy = self
+        policy.forwardTarget = Swift.min(forwardTarget, Swift.max(target, resumeThreshold))
+        return policy
+    }
+
+    /// Throws the first rule this policy breaks: every value finite and not negative (the back buffer may
+    /// be infinite), resume at least start, forward target at least resume, a positive prediction horizon.
+    public func validate() throws(BufferPolicyError) {
+        let values: [(BufferPolicyError.Setting, Double)] = [
+            (.startThreshold, startThreshold), (.resumeThreshold, resumeThreshold),
+            (.forwardTarget, forwardTarget), (.backBuffer, backBuffer),
+        ]
+        for (setting, value) in values {
+            if value.isNaN || value < 0 { throw .negative(setting, value) }
+            if value.isInfinite, setting != .backBuffer { throw .notFinite(setting) }
+        }
+        if resumeThreshold < startThreshold {
+            throw .resumeBelowStart(resume: resumeThreshold, start: startThreshold)
+        }
+        if forwardTarget < resumeThreshold {
+            throw .targetBelowResume(target: forwardTarget, resume: resumeThreshold)
+        }
+        if case .predictive(let horizon?) = keepUp, !(horizon > 0 && horizon.isFinite) {
+            throw .invalidHorizon(horizon)
+        }
+    }
+}

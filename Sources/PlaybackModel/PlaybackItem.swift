@@ -1,0 +1,138 @@
+/// The buffering state of one piece of media, in `AVPlayerItem`'s vocabulary, computed exactly from the
+/// loaded time ranges and the playhead. A plain value: the `Player` owns one and moves its playhead.
+public struct PlaybackItem: Sendable, Hashable {
+    /// How long the media is.
+    public var duration: MediaDuration { didSet { updateStallFlag() } }
+    /// Media time of the first instant of the media (0 for most files; the container's start time for
+    /// MPEG-TS and the like); progress is measured from here.
+    public var mediaStart: Double { didSet { updateStallFlag() } }
+    /// The playhead, in media seconds.
+    public var currentTime: Double { didSet { updateStallFlag() } }
+    /// The media time loaded and playable.
+    public var loadedTimeRanges: TimeRanges { didSet { updateStallFlag() } }
+    /// The thresholds the buffer flags use.
+    public var policy: BufferPolicy { didSet { updateStallFlag() } }
+    /// Playback rate (1 = normal speed); only the predictive keep-up rule uses it.
+    public var rate: Double { didSet { updateStallFlag() } }
+    /// The network estimate for predictive keep-up; `nil` when unknown.
+    public var network: NetworkEstimate? { didSet { updateStallFlag() } }
+    /// Whether loading has finished: nothing more will arrive, so the end of the loaded data is the end.
+    public var isEndOfStream: Bool { didSet { updateStallFlag() } }
+    /// Whether the player is recovering from a stall, so keep-up needs the resume threshold rather than
+    /// the start threshold.
+    public var isRebuffering: Bool { didSet { updateStallFlag() } }
+    /// The seed article's `isStall`, derived exactly as it derives it from the three flags: it becomes true
+    /// when `isPlaybackBufferEmpty` is true, false when `isPlaybackBufferFull` or
+    /// `isPlaybackLikelyToKeepUp` is true, and otherwise keeps its value. It is a buffering indicator
+    /// (a spinner); the player's `stalled` state is the QoE stall.
+    public private(set) var isStalled: Bool
+
+    /// Creates an item with its playhead at `mediaStart` and the given loaded ranges (none by default,
+    /// merged with `LoadedRangeTracker.defaultTolerance`).
+    public init(
+        duration: MediaDuration, mediaStart: Double = 0, policy: BufferPolicy = .default,
+        loadedTimeRanges: TimeRanges = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+    ) {
+        self.duration = duration
+        self.mediaStart = mediaStart
+        self.currentTime = mediaStart
+        self.loadedTimeRanges = loadedTimeRanges
+        self.policy = policy
+        self.rate = 1
+        self.network = nil
+        self.isEndOfStream = false
+        self.isRebuffering = false
+        self.isStalled = false
+        updateStallFlag()
+    }
+
+    /// The media time at which the media ends, when the duration is finite.
+    public var mediaEnd: Double? { duration.seconds.map { mediaStart + $0 } }
+
+    /// The playhead as a fraction of the duration, clamped to 0...1; 0 when the duration is not finite
+    /// and positive.
+    public var progress: Double { fraction(of: currentTime) }
+
+    /// Seconds loaded contiguously ahead of the playhead (end of the range holding it, minus the
+    /// playhead), never counting past the end of the media; 0 when no range holds the playhead.
+    public var bufferedAhead: Double {
+        guard let range = loadedTimeRanges.range(containing: currentTime) else { return 0 }
+        return Swift.min(range.end, mediaEnd ?? .infinity) - currentTime
+    }
+
+    /// How far the buffer bar reaches, as a fraction of the duration clamped to 0...1: the end of the
+    /// range holding the playhead (not the first range's end, the seed article's admitted error), or the
+    /// playhead itself when nothing is loaded there. Never less than `progress`.
+    public var bufferedFraction: Double {
+        fraction(of: loadedTimeRanges.range(containing: currentTime)?.end ?? currentTime)
+    }
+
+    /// Whether the playhead is at the end: at the end of the media, or, after the end of stream, with no
+    /// loaded data at or after it.
+    public var isAtEnd: Bool {
+        if let mediaEnd, currentTime >= mediaEnd { return true }
+        return isEndOfStream && !loadedTimeRanges.contains(currentTime)
+            && loadedTimeRanges.firstRange(startingAtOrAfter: currentTime) == nil
+    }
+
+    /// Whether the data ahead of the playhead reaches the end of the media (or the end of the stream),
+    /// so nothing more is needed to play to the end.
+    public var isLoadedThroughEnd: Bool {
+        if isAtEnd { return true }
+        guard let range = loadedTimeRanges.range(containing: currentTime) else { return false }
+        if let mediaEnd, range.end >= mediaEnd { return true }
+        return isEndOfStream && loadedTimeRanges.last == range
+    }
+
+    /// `AVPlayerItem.isPlaybackBufferEmpty`: nothing is loaded at the playhead, and it is not at the end.
+    public var isPlaybackBufferEmpty: Bool { bufferedAhead <= 0 && !isAtEnd }
+
+    /// `AVPlayerItem.isPlaybackBufferFull`: the forward target is buffered, or everything to the end is.
+    public var isPlaybackBufferFull: Bool { bufferedAhead >= policy.forwardTarget || isLoadedThroughEnd }
+
+    /// `AVPlayerItem.isPlaybackLikelyToKeepUp`: by threshold (`bufferedAhead` reaches the start threshold,
+    /// the resume threshold while rebuffering) or by prediction (see `BufferPolicy.KeepUpRule`); always
+    /// true once everything to the end is loaded.
+    public var isPlaybackLikelyToKeepUp: Bool {
+        if isLoadedThroughEnd { return true }
+        let ahead = bufferedAhead
+        guard ahead > 0 else { return false }
+        if case .predictive(let horizon) = policy.keepUp, let prediction = predictsKeepUp(horizon: horizon) {
+            return prediction
+        }
+        return ahead >= (isRebuffering ? policy.resumeThreshold : policy.startThreshold)
+    }
+
+    /// The predictive rule, or `nil` when it lacks the inputs (no estimate, unknown end, unknown sizes).
+    /// With throughput R bytes/s and B bytes still missing for the next H seconds of media, playback at
+    /// rate r reaches the end of the horizon without a stall when B / R <= H / r.
+    func predictsKeepUp(horizon: Double?) -> Bool? {
+        guard let network, network.bytesPerSecond > 0, rate > 0 else { return nil }
+        let toEnd = mediaEnd.map { $0 - currentTime }
+        guard let span = horizon.map({ Swift.min($0, toEnd ?? .infinity) }) ?? toEnd, span > 0 else { return nil }
+        let missingMedia = Swift.max(0, span - bufferedAhead)
+        let missingBytes: Double
+        if span == toEnd, let remaining = network.remainingBytes {
+            missingBytes = remaining
+        } else if let perSecond = network.mediaBytesPerSecond {
+            missingBytes = missingMedia * perSecond
+        } else {
+            return nil
+        }
+        return missingBytes / network.bytesPerSecond <= span / rate
+    }
+
+    private func fraction(of time: Double) -> Double {
+        guard let seconds = duration.seconds, seconds > 0, seconds.isFinite else { return 0 }
+        let value = (time - mediaStart) / seconds
+        return value.isNaN ? 0 : Swift.min(Swift.max(value, 0), 1)
+    }
+
+    private mutating func updateStallFlag() {
+        if isPlaybackBufferEmpty {
+            if !isStalled { isStalled = true }
+        } else if isStalled, isPlaybackBufferFull || isPlaybackLikelyToKeepUp {
+            isStalled = false
+        }
+    }
+}
