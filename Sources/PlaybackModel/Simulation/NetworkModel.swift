@@ -199,6 +199,20 @@ public struct NetworkModel: Sendable, Hashable {
             self.piece = network.piece(at: start)
         }
 
+        /// The bits delivered (counted from the transfer's start) by session time `time`, which must not be
+        /// before the last time this transfer answered about (it walks forward from there).
+        public func bits(deliveredBy time: Double) -> Double {
+            var copy = self
+            while true {
+                if time <= copy.piece.end || !copy.piece.end.isFinite {
+                    return copy.anchorBits + Swift.max(0, time - copy.anchorTime) * copy.piece.bitsPerSecond
+                }
+                copy.anchorBits += (copy.piece.end - copy.anchorTime) * copy.piece.bitsPerSecond
+                copy.anchorTime = copy.piece.end
+                copy.piece = copy.network.piece(at: copy.anchorTime)
+            }
+        }
+
         /// The session time when `bits` (counted from the transfer's start) have arrived. Calls must ask for
         /// non-decreasing amounts. `infinity` when that never happens.
         public mutating func time(whenDelivered bits: Double) -> Double {
