@@ -1,13 +1,14 @@
 package import Foundation
 
-/// The one way bufprobe writes JSON: snake_case keys from Swift property names, pretty-printed, slashes
+/// The one way bufprobe writes JSON: snake_case keys from Swift property names in sorted order (so the same
+/// report is the same bytes on every run: dictionary order is seeded per process), pretty-printed, slashes
 /// unescaped, and seconds rounded to the microsecond where reports build their values.
 package enum JSONOutput {
     /// Encodes `value` as a UTF-8 JSON string (no trailing newline).
     package static func string<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return String(decoding: try encoder.encode(value), as: UTF8.self)
