@@ -30,6 +30,7 @@ public struct Simulate: AsyncParsableCommand {
                 - { at: 100s, pause: 5s }
                 - { at: 120s, rate: 1.5 }
                 - { at: 130s, latency: 100ms }
+              # autoplay: false opens paused (preloading) until a step - { at: 5s, play }
 
             Traces (--trace or network.trace): two columns "seconds Mbit/s" per line (Pensieve, FCC, HSDPA), \
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
@@ -113,7 +114,8 @@ public struct Simulate: AsyncParsableCommand {
             throw ExitCode(error.exitCode)
         }
         var engine = SimulationEngine(
-            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps)
+            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
+            autoplay: plan.autoplay)
         let factor = speed ?? (realtime ? 1 : nil)
         if let factor {
             try await play(&engine, speed: factor)

@@ -116,7 +116,7 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         /// Session time in seconds.
         package var time: Double
         /// What happened: see `SimulationEvent.Kind` (`session`, `startup`, `stall_start`, `stall_end`,
-        /// `seek`, `seek_complete`, `pause`, `resume`, `rate`, `bandwidth`, `outage_start`, `outage_end`,
+        /// `seek`, `seek_complete`, `pause`, `resume`, `play`, `rate`, `bandwidth`, `outage_start`, `outage_end`,
         /// `latency`, `request`, `download_complete`, `gap_skipped`, `end`, `stuck`).
         package var type: String
         /// The playhead, media seconds.

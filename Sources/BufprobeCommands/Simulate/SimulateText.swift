@@ -57,6 +57,7 @@ enum SimulateText {
         case "seek_complete": return String(format: "seek done after %.3f s", value)
         case "pause": return "pause for \(UnitParser.format(seconds: value))"
         case "resume": return "resume"
+        case "play": return "play pressed"
         case "rate": return "rate \(value)x"
         case "bandwidth": return "bandwidth \(TextFormat.bitRate(value))"
         case "outage_start": return "outage for \(UnitParser.format(seconds: value))"

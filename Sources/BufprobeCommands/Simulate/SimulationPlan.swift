@@ -15,6 +15,7 @@ struct SimulationPlan {
     var networkEcho: SimulateReport.Network
     var policy: BufferPolicy
     var steps: [SimulationStep]
+    var autoplay: Bool
 
     init(options: Simulate) throws(Failure) {
         var script = SimulationScript()
@@ -124,6 +125,7 @@ struct SimulationPlan {
             }
         }
         steps = script.timeline.map(\.step)
+        autoplay = script.autoplay ?? true
     }
 
     /// A path from the script, relative to the script's directory unless absolute or a URL.

@@ -3,7 +3,7 @@ import Yams
 
 extension SimulationScript {
     /// The action keys a timeline step may carry (exactly one per step).
-    static let actionKeys = ["bandwidth", "outage", "latency", "seek", "pause", "rate"]
+    static let actionKeys = ["bandwidth", "outage", "latency", "seek", "pause", "rate", "play"]
 
     /// Parses a script written in YAML or JSON (JSON is YAML). `file` names the script in errors. Every
     /// mistake is one `SimulationScriptError` naming the line and the field: syntax errors, unknown keys,
@@ -21,7 +21,7 @@ extension SimulationScript {
         guard let root else { return script }
         let reader = Reader(file: file)
         let top = try reader.mapping(
-            root, field: "", allowed: ["media", "synthetic", "network", "policy", "timeline"])
+            root, field: "", allowed: ["media", "synthetic", "network", "policy", "autoplay", "timeline"])
         if let node = top["media"] { script.media = try reader.string(node, field: "media") }
         if let node = top["synthetic"] {
             if script.media != nil {
@@ -79,6 +79,10 @@ extension SimulationScript {
             if let node = fields["back_buffer"] {
                 script.backBuffer = try reader.duration(node, field: "policy.back_buffer")
             }
+        }
+        if let node = top["autoplay"] {
+            guard let value = node.bool else { throw reader.error(node, "autoplay", "must be true or false") }
+            script.autoplay = value
         }
         if let node = top["timeline"] {
             guard let sequence = node.sequence else {
@@ -207,6 +211,12 @@ private struct Reader {
         case "latency": action = .latency(try duration(valueNode, field: path))
         case "seek": action = .seek(try duration(valueNode, field: path))
         case "pause": action = .pause(try duration(valueNode, field: path, positive: true))
+        case "play":
+            // `- { at: 5s, play }` leaves the value empty; `play: true` reads better in block style.
+            guard valueNode.null != nil || valueNode.bool == true else {
+                throw error(valueNode, path, "takes no value (write '{ at: 5s, play }' or 'play: true')")
+            }
+            action = .play
         default: action = .rate(try positiveNumber(valueNode, field: path))
         }
         return SimulationScript.LocatedStep(

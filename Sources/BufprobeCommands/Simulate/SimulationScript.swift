@@ -15,6 +15,9 @@ package import PlaybackModel
 ///   - { at: 120s, rate: 1.5 }
 ///   - { at: 130s, latency: 100ms }
 /// ```
+///
+/// `autoplay: false` opens the media paused (it preloads up to the forward target) until a
+/// `- { at: 5s, play }` step.
 package struct SimulationScript: Sendable, Hashable {
     /// Synthetic media described by the script.
     package struct Synthetic: Sendable, Hashable {
@@ -59,6 +62,9 @@ package struct SimulationScript: Sendable, Hashable {
     package var maxBuffer: Double?
     /// Media kept behind the playhead, in seconds.
     package var backBuffer: Double?
+    /// Whether playback starts by itself at session start (true by default); with false the player preloads
+    /// until a `play` step.
+    package var autoplay: Bool?
     /// The timeline, in the order written (the engine orders by time, keeping that order for equal times).
     package var timeline: [LocatedStep] = []
 

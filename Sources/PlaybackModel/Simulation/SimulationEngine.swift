@@ -71,10 +71,17 @@ public struct SimulationEngine: Sendable {
         var kind: Kind
     }
 
-    /// Prepares a session at clock 0 with autoplay. Bandwidth, outage and latency steps are applied to
-    /// `network` here; seek, pause and rate steps act on the player at their time. Steps at the same time
-    /// run in the order given. Seek targets are media seconds from the media's start.
-    public init(media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = []) {
+    /// Prepares a session at clock 0. Bandwidth, outage and latency steps are applied to `network` here;
+    /// seek, pause, play and rate steps act on the player at their time. Steps at the same time run in the
+    /// order given. Seek targets are media seconds from the media's start.
+    ///
+    /// With `autoplay` false the player opens paused and loads up to the forward target until a `play`
+    /// step: "preload for D seconds, then press play", which is what `ProgressiveNeeds` calls a startup
+    /// delay of D (the QoE report then counts the wait as paused time, and its startup delay from the press).
+    public init(
+        media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
+        autoplay: Bool = true
+    ) {
         self.media = media
         self.policy = policy
         var network = network
@@ -88,7 +95,7 @@ public struct SimulationEngine: Sendable {
             case .latency(let latency): network.setLatency(latency, at: step.time)
             case .pause(let duration):
                 queue.append(Scheduled(time: step.time + duration, order: order, kind: .resume))
-            case .seek, .rate: break
+            case .seek, .rate, .play: break
             }
             queue.append(Scheduled(time: step.time, order: order, kind: .step(step.action)))
         }
@@ -100,7 +107,7 @@ public struct SimulationEngine: Sendable {
         self.tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
         self.player = Player(
             duration: .finite(media.duration), policy: policy, mediaStart: media.startTime,
-            timeObserverInterval: nil, now: 0)
+            autoplay: autoplay, timeObserverInterval: nil, now: 0)
         record(.session, value: nil)
         handle(player.advance(to: 0))
     }
@@ -114,9 +121,10 @@ public struct SimulationEngine: Sendable {
 
     /// Runs the session to its end.
     public static func run(
-        media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = []
+        media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
+        autoplay: Bool = true
     ) -> SimulationResult {
-        var engine = SimulationEngine(media: media, network: network, policy: policy, steps: steps)
+        var engine = SimulationEngine(media: media, network: network, policy: policy, steps: steps, autoplay: autoplay)
         engine.run()
         return engine.result
     }
@@ -191,6 +199,9 @@ public struct SimulationEngine: Sendable {
             case .rate(let rate):
                 record(.rate, value: rate)
                 handle(player.setRate(rate, now: clock))
+            case .play:
+                record(.play, value: nil)
+                handle(player.play(now: clock))
             }
         }
     }

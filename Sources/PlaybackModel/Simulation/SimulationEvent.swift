@@ -2,7 +2,8 @@
 public struct SimulationEvent: Sendable, Hashable {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// The session began: the viewer pressed play, the first request goes out.
+        /// The session began: the viewer pressed play (or opened the media, without autoplay) and the first
+        /// request goes out.
         case session
         /// Playback started (`value`: the startup delay in seconds).
         case startup
@@ -18,6 +19,8 @@ public struct SimulationEvent: Sendable, Hashable {
         case pause
         /// The viewer resumed after a pause.
         case resume
+        /// The viewer pressed play (a session without autoplay).
+        case play
         /// The playback rate changed (`value`: the new rate).
         case rate
         /// The bandwidth changed by script (`value`: bits per second).

@@ -15,6 +15,8 @@ public struct SimulationStep: Sendable, Hashable {
         case pause(Double)
         /// The playback rate becomes this factor (1 is normal speed).
         case rate(Double)
+        /// The viewer presses play (for a session that starts without autoplay, or after a pause).
+        case play
     }
 
     /// Session time in seconds (0 is when the viewer pressed play).
