@@ -55,7 +55,15 @@ struct SimulationPlan {
                     bitsPerSecond: synthetic.bitsPerSecond, duration: synthetic.duration,
                     variation: options.variation ?? synthetic.variation, seed: options.seed ?? synthetic.seed)
             } else if let media = script.media {
-                source = try SimulationSource.load(resolve(media), variant: options.variant)
+                do {
+                    source = try SimulationSource.load(resolve(media), variant: options.variant)
+                } catch {
+                    // Name the script line that chose the media.
+                    let located = SimulationScriptError(
+                        file: options.script ?? "script", line: script.lines["media"], field: "media",
+                        reason: error.sentence)
+                    throw SimulationSource.Failure(sentence: located.description, isUsage: error.isUsage)
+                }
             } else {
                 throw Failure(
                     sentence: "Nothing to simulate: give MEDIA, --bitrate and --duration, or media: in a --script.",
@@ -77,7 +85,12 @@ struct SimulationPlan {
             do {
                 network = NetworkModel(trace: try SimulationTraceFile.load(tracePath), latency: latency)
             } catch {
-                throw Failure(sentence: error.sentence, exitCode: 64)
+                guard options.trace == nil, let file = options.script else {
+                    throw Failure(sentence: error.sentence, exitCode: 64)
+                }
+                let located = SimulationScriptError(
+                    file: file, line: script.lines["network.trace"], field: "network.trace", reason: error.sentence)
+                throw Failure(sentence: located.description, exitCode: 64)
             }
         } else if let rate = bandwidth ?? script.bandwidth {
             network = NetworkModel(bitsPerSecond: rate, latency: latency)

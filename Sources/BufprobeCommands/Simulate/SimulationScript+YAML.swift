@@ -22,7 +22,10 @@ extension SimulationScript {
         let reader = Reader(file: file)
         let top = try reader.mapping(
             root, field: "", allowed: ["media", "synthetic", "network", "policy", "autoplay", "timeline"])
-        if let node = top["media"] { script.media = try reader.string(node, field: "media") }
+        if let node = top["media"] {
+            script.media = try reader.string(node, field: "media")
+            script.lines["media"] = node.mark?.line
+        }
         if let node = top["synthetic"] {
             if script.media != nil {
                 throw reader.error(node, "synthetic", "cannot be used together with media; choose one")
@@ -59,7 +62,10 @@ extension SimulationScript {
                 node, field: "network", allowed: ["bandwidth", "latency", "trace", "constrained"])
             if let node = fields["bandwidth"] { script.bandwidth = try reader.bitRate(node, field: "network.bandwidth") }
             if let node = fields["latency"] { script.latency = try reader.duration(node, field: "network.latency") }
-            if let node = fields["trace"] { script.trace = try reader.string(node, field: "network.trace") }
+            if let node = fields["trace"] {
+                script.trace = try reader.string(node, field: "network.trace")
+                script.lines["network.trace"] = node.mark?.line
+            }
             if let node = fields["constrained"] {
                 guard let value = node.bool else {
                     throw reader.error(node, "network.constrained", "must be true or false")

@@ -29,6 +29,14 @@ package struct SimulationScript: Sendable, Hashable {
         package var variation: Double = 0
         /// Seed of the variation.
         package var seed: UInt64 = 1
+
+        /// Describes synthetic media.
+        package init(bitsPerSecond: Double, duration: Double, variation: Double = 0, seed: UInt64 = 1) {
+            self.bitsPerSecond = bitsPerSecond
+            self.duration = duration
+            self.variation = variation
+            self.seed = seed
+        }
     }
 
     /// A script step with where it was written, so that checks needing the media (seek past the end) can
@@ -62,6 +70,9 @@ package struct SimulationScript: Sendable, Hashable {
     package var maxBuffer: Double?
     /// Media kept behind the playhead, in seconds.
     package var backBuffer: Double?
+    /// The line of each file-naming field as written (`media`, `network.trace`), so that a file that
+    /// cannot be used is reported at its line.
+    package var lines: [String: Int] = [:]
     /// Whether playback starts by itself at session start (true by default); with false the player preloads
     /// until a `play` step.
     package var autoplay: Bool?

@@ -29,7 +29,8 @@ public struct ProgressiveNeeds: Sendable, Hashable {
         let played = Set(media.playableStreams)
         for unit in media.units where unit.stream.map(played.contains) ?? true {
             byteEnds.append(Double(unit.byteEnd))
-            offsets.append(unit.start - media.startTime)
+            // Data before the start (encoder priming) is needed by the start, not before it.
+            offsets.append(max(0, unit.start - media.startTime))
         }
         self.byteEnds = byteEnds
         self.offsets = offsets

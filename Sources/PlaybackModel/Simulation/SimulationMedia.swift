@@ -53,7 +53,8 @@ public struct SimulationMedia: Sendable {
     /// A progressive file from its packets (any order; sorted here by byte position, packets without one
     /// are placed right after the packet read before them). `playableStreams` are the streams a player
     /// plays; empty means every stream present. `totalBytes`, when known, includes trailing bytes after
-    /// the last packet. `duration`, when known and longer than the packets reach, extends the end.
+    /// the last packet. The media's start and end are where every played stream has data (the latest first
+    /// packet, the earliest last packet end); `duration` is used only when the packets carry no durations.
     public static func progressive(
         packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil
     ) -> SimulationMedia {
@@ -75,8 +76,11 @@ public struct SimulationMedia: Sendable {
         var units: [Unit] = []
         units.reserveCapacity(placed.count)
         var reached: Int64 = 0
-        var start = Double.infinity
-        var end = -Double.infinity
+        // Per played stream: first time, end of the last packet, and the last positive duration (for
+        // packets that carry none).
+        var firsts: [Int: Double] = [:]
+        var ends: [Int: Double] = [:]
+        var lastDurations: [Int: Double] = [:]
         let playable = Set(streams)
         for item in placed {
             let packet = item.packet
@@ -88,13 +92,19 @@ public struct SimulationMedia: Sendable {
                     byteStart: item.position, byteEnd: reached, stream: packet.stream, start: time,
                     duration: length, isKeyframe: packet.isKeyframe))
             if playable.contains(packet.stream) {
-                start = min(start, time)
-                end = max(end, time + length)
+                if length > 0 { lastDurations[packet.stream] = length }
+                let end = time + (length > 0 ? length : lastDurations[packet.stream] ?? 0)
+                firsts[packet.stream] = min(firsts[packet.stream] ?? .infinity, time)
+                ends[packet.stream] = max(ends[packet.stream] ?? -.infinity, end)
             }
         }
+        // The playable time is where every played stream has data: from the latest first packet (an audio
+        // stream's negative priming timestamps do not move the start) to the earliest last end.
+        var start = firsts.values.max() ?? 0
+        var end = ends.values.min() ?? start
         if !start.isFinite { start = 0 }
-        if !end.isFinite { end = start }
-        if let duration, duration.isFinite, start + duration > end { end = start + duration }
+        if !(end > start), let duration, duration.isFinite, duration > 0 { end = start + duration }
+        if !end.isFinite || end < start { end = start }
         return SimulationMedia(
             units: units, layout: .progressive, playableStreams: streams, startTime: start, endTime: end,
             totalBytes: max(totalBytes ?? reached, reached))

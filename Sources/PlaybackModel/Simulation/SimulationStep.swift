@@ -9,7 +9,9 @@ public struct SimulationStep: Sendable, Hashable {
         case outage(Double)
         /// The per-request latency becomes this many seconds.
         case latency(Double)
-        /// The viewer seeks to this media time, in seconds from the media's start.
+        /// The viewer seeks to this media time, in seconds from the media's start (`SimulationMedia.startTime`:
+        /// where every played stream has data, so 0 for most files and the container's offset for
+        /// MPEG-TS).
         case seek(Double)
         /// The viewer pauses for this many seconds, then resumes.
         case pause(Double)
