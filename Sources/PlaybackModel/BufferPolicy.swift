@@ -3,9 +3,9 @@
 /// Defaults (documented in `--help` and the README): start playback once 1 s is buffered ahead, resume
 /// after a stall once 2 s is, stop loading at 50 s ahead, keep no data behind the playhead (Media3's
 /// default back buffer is 0), and decide "likely to keep up" by threshold.
-public struct BufferPolicy: Sendable, Hashable, Codable {
+public struct BufferPolicy: Sendable, Hashable {
     /// How `isPlaybackLikelyToKeepUp` is decided.
-    public enum KeepUpRule: Sendable, Hashable, Codable {
+    public enum KeepUpRule: Sendable, Hashable {
         /// Likely to keep up once `bufferedAhead` reaches the start threshold (the resume threshold after
         /// a stall). Media3's rule, and the default.
         case threshold

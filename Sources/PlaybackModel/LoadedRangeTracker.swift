@@ -29,7 +29,10 @@ public struct LoadedRangeTracker: Sendable {
     public let playableStreams: [Int]
     /// The merge tolerance in seconds applied to every stream's ranges.
     public let tolerance: Double
-    private var streams: [Int: StreamState] = [:]
+    // Parallel arrays searched linearly: a container has a handful of streams, and this beats hashing
+    // the stream index for every packet.
+    private var streamIndices: [Int] = []
+    private var streamStates: [StreamState] = []
 
     /// Creates a tracker for a player that plays `playableStreams`; every other stream is still tracked
     /// for `ranges(forStream:)` but does not limit `playable`. An empty list means every stream seen plays.
@@ -41,17 +44,24 @@ public struct LoadedRangeTracker: Sendable {
     /// Records the presentation time `packet` covers.
     public mutating func add(_ packet: MediaPacket) {
         guard let time = packet.pts ?? packet.dts, time.isFinite else { return }
-        let tolerance = self.tolerance
-        streams[packet.stream, default: StreamState(tolerance: tolerance)].add(time: time, duration: packet.duration)
+        let slot: Int
+        if let found = streamIndices.firstIndex(of: packet.stream) {
+            slot = found
+        } else {
+            slot = streamIndices.count
+            streamIndices.append(packet.stream)
+            streamStates.append(StreamState(tolerance: tolerance))
+        }
+        streamStates[slot].add(time: time, duration: packet.duration)
     }
 
     /// The time loaded for one stream; empty for a stream never seen.
     public func ranges(forStream stream: Int) -> TimeRanges {
-        streams[stream]?.ranges ?? TimeRanges(tolerance: tolerance)
+        streamIndices.firstIndex(of: stream).map { streamStates[$0].ranges } ?? TimeRanges(tolerance: tolerance)
     }
 
     /// The streams that have delivered at least one packet, in ascending order.
-    public var seenStreams: [Int] { streams.keys.sorted() }
+    public var seenStreams: [Int] { streamIndices.sorted() }
 
     /// The time a player could present: the intersection of the playable streams' ranges (a single
     /// playable stream's own ranges). Empty while any playable stream has no data.

@@ -1,5 +1,5 @@
 /// What a predictive keep-up decision knows about the network and the media's size.
-public struct NetworkEstimate: Sendable, Hashable, Codable {
+public struct NetworkEstimate: Sendable, Hashable {
     /// Estimated download throughput in bytes per second (e.g. `ThroughputEstimator.bytesPerSecond`).
     public var bytesPerSecond: Double
     /// Average size of one second of media in bytes (the bitrate / 8), when known.

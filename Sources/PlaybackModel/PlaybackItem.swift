@@ -2,30 +2,33 @@
 /// loaded time ranges and the playhead. A plain value: the `Player` owns one and moves its playhead.
 public struct PlaybackItem: Sendable, Hashable {
     /// How long the media is.
-    public var duration: MediaDuration { didSet { updateStallFlag() } }
+    public var duration: MediaDuration { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// Media time of the first instant of the media (0 for most files; the container's start time for
     /// MPEG-TS and the like); progress is measured from here.
-    public var mediaStart: Double { didSet { updateStallFlag() } }
+    public var mediaStart: Double { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// The playhead, in media seconds.
-    public var currentTime: Double { didSet { updateStallFlag() } }
+    public var currentTime: Double { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// The media time loaded and playable.
-    public var loadedTimeRanges: TimeRanges { didSet { updateStallFlag() } }
+    public var loadedTimeRanges: TimeRanges { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// The thresholds the buffer flags use.
-    public var policy: BufferPolicy { didSet { updateStallFlag() } }
+    public var policy: BufferPolicy { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// Playback rate (1 = normal speed); only the predictive keep-up rule uses it.
-    public var rate: Double { didSet { updateStallFlag() } }
+    public var rate: Double { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// The network estimate for predictive keep-up; `nil` when unknown.
-    public var network: NetworkEstimate? { didSet { updateStallFlag() } }
+    public var network: NetworkEstimate? { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// Whether loading has finished: nothing more will arrive, so the end of the loaded data is the end.
-    public var isEndOfStream: Bool { didSet { updateStallFlag() } }
+    public var isEndOfStream: Bool { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// Whether the player is recovering from a stall, so keep-up needs the resume threshold rather than
     /// the start threshold.
-    public var isRebuffering: Bool { didSet { updateStallFlag() } }
+    public var isRebuffering: Bool { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// The seed article's `isStall`, derived exactly as it derives it from the three flags: it becomes true
     /// when `isPlaybackBufferEmpty` is true, false when `isPlaybackBufferFull` or
     /// `isPlaybackLikelyToKeepUp` is true, and otherwise keeps its value. It is a buffering indicator
     /// (a spinner); the player's `stalled` state is the QoE stall.
     public private(set) var isStalled: Bool
+    /// Set by `Player` on the item it owns: it updates `isStalled` once per event it settles rather than
+    /// on every property write (the flag is then exactly as the player's transitions saw it).
+    var defersStallFlag = false
 
     /// Creates an item with its playhead at `mediaStart` and the given loaded ranges (none by default,
     /// merged with `LoadedRangeTracker.defaultTolerance`).
@@ -55,10 +58,7 @@ public struct PlaybackItem: Sendable, Hashable {
 
     /// Seconds loaded contiguously ahead of the playhead (end of the range holding it, minus the
     /// playhead), never counting past the end of the media; 0 when no range holds the playhead.
-    public var bufferedAhead: Double {
-        guard let range = loadedTimeRanges.range(containing: currentTime) else { return 0 }
-        return Swift.min(range.end, mediaEnd ?? .infinity) - currentTime
-    }
+    public var bufferedAhead: Double { status.bufferedAhead }
 
     /// How far the buffer bar reaches, as a fraction of the duration clamped to 0...1: the end of the
     /// range holding the playhead (not the first range's end, the seed article's admitted error), or the
@@ -69,44 +69,64 @@ public struct PlaybackItem: Sendable, Hashable {
 
     /// Whether the playhead is at the end: at the end of the media, or, after the end of stream, with no
     /// loaded data at or after it.
-    public var isAtEnd: Bool {
-        if let mediaEnd, currentTime >= mediaEnd { return true }
-        return isEndOfStream && !loadedTimeRanges.contains(currentTime)
-            && loadedTimeRanges.firstRange(startingAtOrAfter: currentTime) == nil
-    }
+    public var isAtEnd: Bool { status.isAtEnd }
 
     /// Whether the data ahead of the playhead reaches the end of the media (or the end of the stream),
     /// so nothing more is needed to play to the end.
-    public var isLoadedThroughEnd: Bool {
-        if isAtEnd { return true }
-        guard let range = loadedTimeRanges.range(containing: currentTime) else { return false }
-        if let mediaEnd, range.end >= mediaEnd { return true }
-        return isEndOfStream && loadedTimeRanges.last == range
-    }
+    public var isLoadedThroughEnd: Bool { status.isLoadedThroughEnd }
 
     /// `AVPlayerItem.isPlaybackBufferEmpty`: nothing is loaded at the playhead, and it is not at the end.
-    public var isPlaybackBufferEmpty: Bool { bufferedAhead <= 0 && !isAtEnd }
+    public var isPlaybackBufferEmpty: Bool { status.isEmpty }
 
     /// `AVPlayerItem.isPlaybackBufferFull`: the forward target is buffered, or everything to the end is.
-    public var isPlaybackBufferFull: Bool { bufferedAhead >= policy.forwardTarget || isLoadedThroughEnd }
+    public var isPlaybackBufferFull: Bool { status.isFull }
 
     /// `AVPlayerItem.isPlaybackLikelyToKeepUp`: by threshold (`bufferedAhead` reaches the start threshold,
     /// the resume threshold while rebuffering) or by prediction (see `BufferPolicy.KeepUpRule`); always
     /// true once everything to the end is loaded.
-    public var isPlaybackLikelyToKeepUp: Bool {
-        if isLoadedThroughEnd { return true }
-        let ahead = bufferedAhead
-        guard ahead > 0 else { return false }
-        if case .predictive(let horizon) = policy.keepUp, let prediction = predictsKeepUp(horizon: horizon) {
-            return prediction
+    public var isPlaybackLikelyToKeepUp: Bool { status.isLikelyToKeepUp }
+
+    /// The buffer facts every flag derives from, found with one range lookup.
+    struct Status {
+        var bufferedAhead: Double
+        var isAtEnd: Bool
+        var isLoadedThroughEnd: Bool
+        var isFull: Bool
+        var isLikelyToKeepUp: Bool
+        var isEmpty: Bool { bufferedAhead <= 0 && !isAtEnd }
+    }
+
+    /// All buffer facts at once; cheaper than reading the flags one by one.
+    var status: Status {
+        let range = loadedTimeRanges.range(containing: currentTime)
+        let end = mediaEnd ?? .infinity
+        let isAtEnd =
+            currentTime >= end
+            || (isEndOfStream && range == nil && loadedTimeRanges.firstRange(startingAtOrAfter: currentTime) == nil)
+        var throughEnd = isAtEnd
+        if let range, !throughEnd {
+            throughEnd = range.end >= end || (isEndOfStream && loadedTimeRanges.last == range)
         }
-        return ahead >= (isRebuffering ? policy.resumeThreshold : policy.startThreshold)
+        let ahead = Swift.max(0, range.map { Swift.min($0.end, end) - currentTime } ?? 0)
+        var likely = throughEnd
+        if !likely, ahead > 0 {
+            if case .predictive(let horizon) = policy.keepUp,
+                let prediction = predictsKeepUp(horizon: horizon, bufferedAhead: ahead)
+            {
+                likely = prediction
+            } else {
+                likely = ahead >= (isRebuffering ? policy.resumeThreshold : policy.startThreshold)
+            }
+        }
+        return Status(
+            bufferedAhead: ahead, isAtEnd: isAtEnd, isLoadedThroughEnd: throughEnd,
+            isFull: ahead >= policy.forwardTarget || throughEnd, isLikelyToKeepUp: likely)
     }
 
     /// The predictive rule, or `nil` when it lacks the inputs (no estimate, unknown end, unknown sizes).
     /// With throughput R bytes/s and B bytes still missing for the next H seconds of media, playback at
     /// rate r reaches the end of the horizon without a stall when B / R <= H / r.
-    func predictsKeepUp(horizon: Double?) -> Bool? {
+    private func predictsKeepUp(horizon: Double?, bufferedAhead: Double) -> Bool? {
         guard let network, network.bytesPerSecond > 0, rate > 0 else { return nil }
         let toEnd = mediaEnd.map { $0 - currentTime }
         guard let span = horizon.map({ Swift.min($0, toEnd ?? .infinity) }) ?? toEnd, span > 0 else { return nil }
@@ -128,10 +148,16 @@ public struct PlaybackItem: Sendable, Hashable {
         return value.isNaN ? 0 : Swift.min(Swift.max(value, 0), 1)
     }
 
-    private mutating func updateStallFlag() {
-        if isPlaybackBufferEmpty {
+    /// Applies the seed article's rule to the current flags.
+    mutating func updateStallFlag() {
+        updateStallFlag(status)
+    }
+
+    /// Applies the seed article's rule to flags already computed.
+    mutating func updateStallFlag(_ status: Status) {
+        if status.isEmpty {
             if !isStalled { isStalled = true }
-        } else if isStalled, isPlaybackBufferFull || isPlaybackLikelyToKeepUp {
+        } else if isStalled, status.isFull || status.isLikelyToKeepUp {
             isStalled = false
         }
     }

@@ -24,7 +24,12 @@ public struct Player: Sendable {
     public static let maxPendingEvents = 100_000
 
     /// The media being played, with the playhead and loaded ranges.
-    public private(set) var item: PlaybackItem
+    public var item: PlaybackItem {
+        var item = current
+        item.defersStallFlag = false
+        return item
+    }
+    private var current: PlaybackItem
     /// The current state.
     public private(set) var state: PlayerState
     /// The latest clock time the player was advanced to.
@@ -38,6 +43,7 @@ public struct Player: Sendable {
     /// Clock seconds between periodic time events; `nil` for none.
     public let timeObserverInterval: Double?
     private var hasStarted = false
+    private var isSettled = false
     private var nextTickIndex = 1
     private var outbox: [PlayerEvent] = []
     private var outboxStart = 0
@@ -60,7 +66,9 @@ public struct Player: Sendable {
         if let loaded { item.loadedTimeRanges.formUnion(loaded) }
         item.currentTime = Self.clamp(startPosition ?? mediaStart, in: item)
         item.rate = rate > 0 && rate.isFinite ? rate : 1
-        self.item = item
+        item.defersStallFlag = true
+        item.updateStallFlag()
+        self.current = item
         self.clock = now
         self.startClock = now
         self.wantsToPlay = autoplay
@@ -71,10 +79,10 @@ public struct Player: Sendable {
     // MARK: Queries
 
     /// The playback rate, media seconds per clock second.
-    public var rate: Double { item.rate }
+    public var rate: Double { current.rate }
 
     /// Whether the player wants data now (the rule `startLoading`/`stopLoading` follow).
-    public var wantsMoreData: Bool { computeWantsMoreData(refillDue: false) }
+    public var wantsMoreData: Bool { computeWantsMoreData(current.status, refillDue: false) }
 
     /// The clock time of the next change that happens with no further input: the playhead reaching the end
     /// of the loaded range holding it or the end of the media (a stall or the end), or, while loading is
@@ -82,7 +90,7 @@ public struct Player: Sendable {
     /// change without input. Always later than `clock`. An event-driven simulation can jump straight to it.
     public var nextDeadline: Double? {
         guard case .playing = state else { return nil }
-        var deadline = clock + (playLimit - item.currentTime) / item.rate
+        var deadline = clock + (playLimit - current.currentTime) / current.rate
         if let refill = refillDeadline { deadline = Swift.min(deadline, refill) }
         return deadline > clock ? deadline : clock.nextUp
     }
@@ -125,12 +133,12 @@ public struct Player: Sendable {
     /// Data for `range` arrived (media time); data behind the playhead is accepted and evicted by the
     /// back-buffer rule.
     public mutating func loaded(_ range: TimeRange, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.item.loadedTimeRanges.insert(range) }
+        event(now) { player, _ in player.current.loadedTimeRanges.insert(range) }
     }
 
     /// Data for every range of `ranges` arrived (e.g. a `LoadedRangeTracker`'s `playable`).
     public mutating func loaded(_ ranges: TimeRanges, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.item.loadedTimeRanges.formUnion(ranges) }
+        event(now) { player, _ in player.current.loadedTimeRanges.formUnion(ranges) }
     }
 
     /// The user asks for playback.
@@ -140,7 +148,7 @@ public struct Player: Sendable {
             guard case .paused = player.state else { return }
             if !player.hasStarted {
                 player.transition(to: .loading(since: player.clock), into: &actions)
-            } else if player.item.bufferedAhead > 0 || player.item.isAtEnd {
+            } else if player.current.bufferedAhead > 0 || player.current.isAtEnd {
                 player.transition(to: .playing(since: player.clock), into: &actions)
             } else {
                 player.beginStall(into: &actions)
@@ -171,8 +179,8 @@ public struct Player: Sendable {
         event(now) { player, actions in
             guard !target.isNaN else { return }
             if case .failed = player.state { return }
-            let to = Self.clamp(target, in: player.item)
-            var from = player.item.currentTime
+            let to = Self.clamp(target, in: player.current)
+            var from = player.current.currentTime
             var since = player.clock
             switch player.state {
             case .stalled:
@@ -185,9 +193,9 @@ public struct Player: Sendable {
             default:
                 break
             }
-            player.item.currentTime = to
-            player.item.isRebuffering = false
-            let isLoadedThere = player.item.loadedTimeRanges.contains(to) || player.item.isAtEnd
+            player.current.currentTime = to
+            player.current.isRebuffering = false
+            let isLoadedThere = player.current.loadedTimeRanges.contains(to) || player.current.isAtEnd
             if !isLoadedThere, player.canLoad {
                 player.isLoading = true
                 player.emit(.startLoading(from: to), into: &actions)
@@ -211,14 +219,14 @@ public struct Player: Sendable {
     public mutating func setRate(_ rate: Double, now: Double) -> [PlayerAction] {
         guard rate >= 0, rate.isFinite else { return advance(to: now) }
         if rate == 0 { return pause(now: now) }
-        var actions = event(now) { player, _ in player.item.rate = rate }
+        var actions = event(now) { player, _ in player.current.rate = rate }
         if !wantsToPlay { actions += play(now: now) }
         return actions
     }
 
     /// Loading finished: no more data will arrive, so the end of the loaded data is the end.
     public mutating func endOfStream(now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.item.isEndOfStream = true }
+        event(now) { player, _ in player.current.isEndOfStream = true }
     }
 
     /// Playback failed for `reason`; a stall in progress ends here.
@@ -226,6 +234,10 @@ public struct Player: Sendable {
         event(now) { player, actions in
             if case .failed = player.state { return }
             if case .stalled = player.state { player.endStall(into: &actions) }
+            if case .seeking(_, _, let since) = player.state {
+                // The seek never completes; its latency is the wait until the failure.
+                player.accounting.seeks[player.accounting.seeks.count - 1].latency = player.clock - since
+            }
             player.accounting.failure = reason
             player.emit(.failed(reason: reason), into: &actions)
             player.transition(to: .failed(reason: reason, since: player.clock), into: &actions)
@@ -234,17 +246,17 @@ public struct Player: Sendable {
 
     /// Sets the network estimate the predictive keep-up rule uses.
     public mutating func updateNetwork(_ estimate: NetworkEstimate?, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.item.network = estimate }
+        event(now) { player, _ in player.current.network = estimate }
     }
 
     /// Replaces the buffer policy (e.g. the network became constrained).
     public mutating func updatePolicy(_ policy: BufferPolicy, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.item.policy = policy }
+        event(now) { player, _ in player.current.policy = policy }
     }
 
     /// Sets the duration once it becomes known (or changes, for a growing stream).
     public mutating func updateDuration(_ duration: MediaDuration, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.item.duration = duration }
+        event(now) { player, _ in player.current.duration = duration }
     }
 
     // MARK: Machinery
@@ -261,7 +273,8 @@ public struct Player: Sendable {
     }
 
     private mutating func advance(to now: Double, into actions: inout [PlayerAction]) {
-        settle(refillDue: false, into: &actions)
+        // Every event ends settled; only a new player has not settled yet.
+        if !isSettled { settle(refillDue: false, into: &actions) }
         let target = now.isNaN ? clock : now
         while clock < target {
             var end = target
@@ -270,7 +283,7 @@ public struct Player: Sendable {
             let tick = nextTick
             if let tick, tick < end { end = tick }
             if case .playing = state {
-                let limitTime = clock + (playLimit - item.currentTime) / item.rate
+                let limitTime = clock + (playLimit - current.currentTime) / current.rate
                 if limitTime <= end {
                     end = limitTime
                     hitsLimit = true
@@ -283,8 +296,10 @@ public struct Player: Sendable {
             }
             // A segment that rounds to no time at all would never move the clock.
             if end <= clock { end = Swift.min(target, clock.nextUp) }
+            let wasPlaying = state == .playing(since: state.since)
             accrue(until: end, hitsLimit: hitsLimit)
-            settle(refillDue: refillDue, into: &actions)
+            // Outside playing, time passing changes no buffer fact, so there is nothing to settle.
+            if wasPlaying || refillDue { settle(refillDue: refillDue, into: &actions) }
             if let tick, tick <= clock {
                 if !state.isTerminal { record(.periodic) }
                 nextTickIndex += 1
@@ -304,48 +319,57 @@ public struct Player: Sendable {
         case .playing:
             accounting.playedWallTime += elapsed
             let limit = playLimit
-            let position = hitsLimit ? limit : Swift.min(item.currentTime + elapsed * item.rate, limit)
-            accounting.played += position - item.currentTime
-            item.currentTime = position
+            let position = hitsLimit ? limit : Swift.min(current.currentTime + elapsed * current.rate, limit)
+            accounting.played += position - current.currentTime
+            current.currentTime = position
         }
         clock = end
     }
 
     /// Applies every transition the current buffer allows, then evicts and updates loading.
     private mutating func settle(refillDue: Bool, into actions: inout [PlayerAction]) {
+        isSettled = true
         // Each step changes the state; a handful covers every chain (stalled -> playing -> ended).
         var steps = 0
-        while steps < 8, step(into: &actions) { steps += 1 }
+        snapPlayheadToNearbyData()
+        var buffer = current.status
+        while steps < 8, step(buffer, into: &actions) {
+            steps += 1
+            snapPlayheadToNearbyData()
+            buffer = current.status
+        }
+        // Eviction never touches the range holding the playhead, so `buffer` stays true.
         evictBackBuffer()
-        let wants = computeWantsMoreData(refillDue: refillDue)
+        let wants = computeWantsMoreData(buffer, refillDue: refillDue)
         if wants != isLoading {
             isLoading = wants
             emit(wants ? .startLoading(from: loadPosition) : .stopLoading, into: &actions)
         }
+        current.updateStallFlag(buffer)
     }
 
     /// One transition, if the buffer allows one; returns whether the state changed.
-    private mutating func step(into actions: inout [PlayerAction]) -> Bool {
-        snapPlayheadToNearbyData()
+    private mutating func step(_ buffer: PlaybackItem.Status, into actions: inout [PlayerAction]) -> Bool {
+        let isEndOfStream = current.isEndOfStream
         switch state {
         case .loading:
-            if item.isAtEnd {
+            if buffer.isAtEnd {
                 end(into: &actions)
-            } else if item.isPlaybackLikelyToKeepUp || (item.isEndOfStream && item.bufferedAhead > 0) {
+            } else if buffer.isLikelyToKeepUp || (isEndOfStream && buffer.bufferedAhead > 0) {
                 hasStarted = true
                 accounting.started = true
                 emit(.started(startupDelay: accounting.startupDelay), into: &actions)
                 transition(to: .playing(since: clock), into: &actions)
-            } else if item.isEndOfStream, !skipGap(into: &actions) {
+            } else if isEndOfStream, !skipGap(into: &actions) {
                 end(into: &actions)
             } else {
                 return false
             }
         case .playing:
-            if item.isAtEnd {
+            if buffer.isAtEnd {
                 end(into: &actions)
-            } else if item.bufferedAhead <= 0 {
-                if item.isEndOfStream {
+            } else if buffer.bufferedAhead <= 0 {
+                if isEndOfStream {
                     if !skipGap(into: &actions) { end(into: &actions) }
                 } else {
                     beginStall(into: &actions)
@@ -354,15 +378,15 @@ public struct Player: Sendable {
                 return false
             }
         case .stalled:
-            if item.isAtEnd {
+            if buffer.isAtEnd {
                 endStall(into: &actions)
                 end(into: &actions)
-            } else if item.isPlaybackLikelyToKeepUp || item.isPlaybackBufferFull
-                || (item.isEndOfStream && item.bufferedAhead > 0)
+            } else if buffer.isLikelyToKeepUp || buffer.isFull
+                || (isEndOfStream && buffer.bufferedAhead > 0)
             {
                 endStall(into: &actions)
                 transition(to: .playing(since: clock), into: &actions)
-            } else if item.isEndOfStream {
+            } else if isEndOfStream {
                 endStall(into: &actions)
                 if skipGap(into: &actions) {
                     transition(to: .playing(since: clock), into: &actions)
@@ -373,11 +397,11 @@ public struct Player: Sendable {
                 return false
             }
         case .seeking(let from, let to, let since):
-            let isLoaded = item.bufferedAhead > 0 || item.isAtEnd
+            let isLoaded = buffer.bufferedAhead > 0 || buffer.isAtEnd
             let isReady =
                 wantsToPlay
-                ? item.isPlaybackLikelyToKeepUp || (item.isEndOfStream && isLoaded) : isLoaded
-            guard isReady || item.isEndOfStream else { return false }
+                ? buffer.isLikelyToKeepUp || (isEndOfStream && isLoaded) : isLoaded
+            guard isReady || isEndOfStream else { return false }
             let latency = clock - since
             accounting.seeks[accounting.seeks.count - 1].latency = latency
             emit(.seekCompleted(from: from, to: to, latency: latency), into: &actions)
@@ -398,8 +422,8 @@ public struct Player: Sendable {
     }
 
     private mutating func beginStall(into actions: inout [PlayerAction]) {
-        let position = item.currentTime
-        item.isRebuffering = true
+        let position = current.currentTime
+        current.isRebuffering = true
         accounting.stalls.append(.init(position: position, start: clock, duration: 0))
         emit(.stallBegan(position: position), into: &actions)
         transition(to: .stalled(position: position, since: clock), into: &actions)
@@ -409,41 +433,41 @@ public struct Player: Sendable {
         guard case .stalled(let position, let since) = state else { return }
         let duration = clock - since
         accounting.stalls[accounting.stalls.count - 1].duration = duration
-        item.isRebuffering = false
+        current.isRebuffering = false
         emit(.stallEnded(position: position, duration: duration), into: &actions)
     }
 
     private mutating func end(into actions: inout [PlayerAction]) {
         if case .ended = state { return }
-        emit(.ended(position: item.currentTime), into: &actions)
+        emit(.ended(position: current.currentTime), into: &actions)
         transition(to: .ended(since: clock), into: &actions)
     }
 
     /// After the end of stream, jumps the playhead to the next loaded range, if there is one.
     private mutating func skipGap(into actions: inout [PlayerAction]) -> Bool {
-        guard let next = item.loadedTimeRanges.firstRange(startingAtOrAfter: item.currentTime) else {
-            return false
-        }
-        emit(.skippedGap(TimeRange(start: item.currentTime, end: next.start)), into: &actions)
-        item.currentTime = next.start
+        guard let next = current.loadedTimeRanges.firstRange(startingAtOrAfter: current.currentTime),
+            next.start < current.mediaEnd ?? .infinity
+        else { return false }
+        emit(.skippedGap(TimeRange(start: current.currentTime, end: next.start)), into: &actions)
+        current.currentTime = next.start
         return true
     }
 
     /// A playhead just before a range (by less than the merge tolerance, e.g. a first packet at 0.02 s)
     /// moves onto it, as players skip such slivers; larger holes are real and wait for data.
     private mutating func snapPlayheadToNearbyData() {
-        let ranges = item.loadedTimeRanges
-        guard !ranges.contains(item.currentTime),
-            let next = ranges.firstRange(startingAtOrAfter: item.currentTime),
-            next.start - item.currentTime <= ranges.tolerance
+        let ranges = current.loadedTimeRanges
+        guard !ranges.contains(current.currentTime),
+            let next = ranges.firstRange(startingAtOrAfter: current.currentTime),
+            next.start - current.currentTime <= ranges.tolerance
         else { return }
-        item.currentTime = Self.clamp(next.start, in: item)
+        current.currentTime = Self.clamp(next.start, in: current)
     }
 
     private mutating func evictBackBuffer() {
-        let keepFrom = item.currentTime - item.policy.backBuffer
-        if let start = item.loadedTimeRanges.start, start < keepFrom {
-            item.loadedTimeRanges.removeAll(before: keepFrom)
+        let keepFrom = current.currentTime - current.policy.backBuffer
+        if let start = current.loadedTimeRanges.start, start < keepFrom {
+            current.loadedTimeRanges.removeAll(before: keepFrom)
         }
     }
 
@@ -469,33 +493,36 @@ public struct Player: Sendable {
         outbox.append(PlayerEvent(kind: kind, clockTime: clock, state: state, item: item))
     }
 
-    private var canLoad: Bool { !item.isEndOfStream && !state.isTerminal }
+    private var canLoad: Bool { !current.isEndOfStream && !state.isTerminal }
 
-    private func computeWantsMoreData(refillDue: Bool) -> Bool {
-        guard canLoad, !item.isLoadedThroughEnd else { return false }
+    private func computeWantsMoreData(_ buffer: PlaybackItem.Status, refillDue: Bool) -> Bool {
+        guard canLoad else { return false }
+        guard !buffer.isLoadedThroughEnd else { return false }
         if refillDue { return true }
-        let ahead = item.bufferedAhead
-        if case .playing = state { return ahead <= item.policy.forwardTarget }
-        return ahead < item.policy.forwardTarget
+        let ahead = buffer.bufferedAhead
+        if case .playing = state { return ahead <= current.policy.forwardTarget }
+        return ahead < current.policy.forwardTarget
     }
 
     /// Where loading should continue: the end of the range holding the playhead, or the playhead.
     private var loadPosition: Double {
-        item.loadedTimeRanges.range(containing: item.currentTime)?.end ?? item.currentTime
+        current.loadedTimeRanges.range(containing: current.currentTime)?.end ?? current.currentTime
     }
 
     /// How far the playhead can move without new data: the end of the range holding it, capped at the end
     /// of the media.
     private var playLimit: Double {
-        let end = item.loadedTimeRanges.range(containing: item.currentTime)?.end ?? item.currentTime
-        return Swift.max(item.currentTime, Swift.min(end, item.mediaEnd ?? .infinity))
+        let end = current.loadedTimeRanges.range(containing: current.currentTime)?.end ?? current.currentTime
+        return Swift.max(current.currentTime, Swift.min(end, current.mediaEnd ?? .infinity))
     }
 
     /// While playing with loading stopped, when `bufferedAhead` falls back to the forward target.
     private var refillDeadline: Double? {
-        guard case .playing = state, !isLoading, canLoad, !item.isLoadedThroughEnd else { return nil }
-        let excess = item.bufferedAhead - item.policy.forwardTarget
-        return excess > 0 ? clock + excess / item.rate : nil
+        guard case .playing = state, !isLoading, canLoad else { return nil }
+        let buffer = current.status
+        guard !buffer.isLoadedThroughEnd else { return nil }
+        let excess = buffer.bufferedAhead - current.policy.forwardTarget
+        return excess > 0 ? clock + excess / current.rate : nil
     }
 
     private var nextTick: Double? {

@@ -77,6 +77,8 @@ public struct TimeRanges: Sendable, Hashable {
 
     /// The range that holds `t`, or `nil` when `t` lies in a gap, before the first or after the last range.
     public func range(containing t: Double) -> TimeRange? {
+        // A playhead is almost always in the last range; answer that without a search.
+        if let last = ranges.last, last.start <= t { return t < last.end ? last : nil }
         let index = boundary { $0.start > t } - 1
         guard index >= 0, ranges[index].contains(t) else { return nil }
         return ranges[index]
