@@ -13,9 +13,10 @@
 ///   Media3's progressive loader blocks on a condition rather than closing: resuming costs no new latency.
 ///   (With the player refilling as soon as the buffer dips below the target, a request per resume would
 ///   charge a latency per packet.) A paused partial packet keeps the bytes it already has.
-/// - A `startLoading(from:)` for a position outside the data the current request is producing (a seek
-///   out of the buffer, a seek back into evicted data) abandons the request and sends a new one, with
-///   latency, from the byte offset of the seek point (`SimulationMedia.restartUnit(for:)`).
+/// - A `startLoading(from:)` for a position other than where the current request's data has reached
+///   (within the 0.1 s merge tolerance) abandons the request and sends a new one, with latency, from the
+///   byte offset of the seek point (`SimulationMedia.restartUnit(for:)`): a seek out of the buffer, or
+///   back into evicted data.
 /// - Segmented media (HLS) sends one request per segment, latency each; a segment becomes loaded when all
 ///   of it has arrived; a stopped segment is abandoned and requested again later.
 /// - Eviction behind the playhead is the player's back-buffer rule; the engine only never re-adds evicted
@@ -58,6 +59,9 @@ public struct SimulationEngine: Sendable {
     private var sequenceStart: Double
     private var tracker: LoadedRangeTracker
     private var announcedEndOfStream = false
+    private var handledCalls = 0
+    /// The end of the latest playable time handed to the player in the current request sequence.
+    private var deliveredPlayableEnd = -Double.infinity
 
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
@@ -209,6 +213,10 @@ public struct SimulationEngine: Sendable {
     // MARK: Player actions
 
     private mutating func handle(_ actions: [PlayerAction]) {
+        // The engine reads actions, not the player's observation outbox: drain it now and then so that it
+        // never reaches its cap, where dropping the oldest event moves the whole buffer.
+        handledCalls &+= 1
+        if handledCalls % 4096 == 0 { _ = player.takeEvents() }
         for action in actions {
             switch action {
             case .startLoading(let from): startLoading(from: from)
@@ -238,16 +246,16 @@ public struct SimulationEngine: Sendable {
         case .segmented:
             return nextUnit < media.units.count ? media.units[nextUnit].start : media.endTime
         case .progressive:
-            return tracker.playable.range(containing: sequenceStart)?.end ?? sequenceStart
+            return max(sequenceStart, deliveredPlayableEnd)
         }
     }
 
     private mutating func startLoading(from position: Double) {
         let tolerance = LoadedRangeTracker.defaultTolerance
-        // Once the last unit is in, any new need is for evicted data: that takes a new request.
-        let continues =
-            nextUnit < media.units.count && position >= sequenceStart - tolerance
-            && position <= sequenceFrontier + tolerance
+        // The request carries on only when the position needed is where its data has reached: earlier
+        // data was delivered already (so it was evicted), later data is a jump. Once the last unit is in,
+        // any new need is for evicted data. Each of those takes a new request.
+        let continues = nextUnit < media.units.count && abs(position - sequenceFrontier) <= tolerance
         if continues {
             guard !isDownloading else { return }
             isDownloading = true
@@ -269,6 +277,7 @@ public struct SimulationEngine: Sendable {
         nextUnit = unit
         sequenceStart = position
         tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
+        deliveredPlayableEnd = -.infinity
         isDownloading = true
         let origin = media.units[unit].byteStart
         deliveredEnd = origin
@@ -378,6 +387,7 @@ public struct SimulationEngine: Sendable {
             if pieces.isEmpty { return }
         }
         for piece in pieces where !piece.isEmpty {
+            deliveredPlayableEnd = max(deliveredPlayableEnd, piece.end)
             handle(player.loaded(piece, now: clock))
         }
     }

@@ -76,12 +76,11 @@ public struct SimulationMedia: Sendable {
         var units: [Unit] = []
         units.reserveCapacity(placed.count)
         var reached: Int64 = 0
-        // Per played stream: first time, end of the last packet, and the last positive duration (for
-        // packets that carry none).
-        var firsts: [Int: Double] = [:]
-        var ends: [Int: Double] = [:]
-        var lastDurations: [Int: Double] = [:]
-        let playable = Set(streams)
+        // Per played stream (indexed as in `streams`): first time, end of the last packet, and the last
+        // positive duration (for packets that carry none).
+        var firsts = [Double](repeating: .infinity, count: streams.count)
+        var ends = [Double](repeating: -.infinity, count: streams.count)
+        var lastDurations = [Double](repeating: 0, count: streams.count)
         for item in placed {
             let packet = item.packet
             reached = max(reached, item.position + Int64(packet.size))
@@ -91,17 +90,16 @@ public struct SimulationMedia: Sendable {
                 Unit(
                     byteStart: item.position, byteEnd: reached, stream: packet.stream, start: time,
                     duration: length, isKeyframe: packet.isKeyframe))
-            if playable.contains(packet.stream) {
-                if length > 0 { lastDurations[packet.stream] = length }
-                let end = time + (length > 0 ? length : lastDurations[packet.stream] ?? 0)
-                firsts[packet.stream] = min(firsts[packet.stream] ?? .infinity, time)
-                ends[packet.stream] = max(ends[packet.stream] ?? -.infinity, end)
+            if let index = streams.firstIndex(of: packet.stream) {
+                if length > 0 { lastDurations[index] = length }
+                firsts[index] = min(firsts[index], time)
+                ends[index] = max(ends[index], time + (length > 0 ? length : lastDurations[index]))
             }
         }
         // The playable time is where every played stream has data: from the latest first packet (an audio
         // stream's negative priming timestamps do not move the start) to the earliest last end.
-        var start = firsts.values.max() ?? 0
-        var end = ends.values.min() ?? start
+        var start = firsts.max() ?? 0
+        var end = ends.min() ?? start
         if !start.isFinite { start = 0 }
         if !(end > start), let duration, duration.isFinite, duration > 0 { end = start + duration }
         if !end.isFinite || end < start { end = start }
