@@ -41,7 +41,11 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .target(name: "PlaybackModel", swiftSettings: upcoming),
-        .target(name: "ProgressLine", dependencies: ["PlaybackModel"], swiftSettings: upcoming),
+        .target(
+            name: "ProgressLine",
+            dependencies: ["PlaybackModel", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BufprobeCommands",
             dependencies: [

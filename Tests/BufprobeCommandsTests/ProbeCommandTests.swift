@@ -103,6 +103,18 @@ struct ProbeCommandTests {
         #expect(documents.map { ($0.source as NSString).lastPathComponent } == names)
     }
 
+    @Test("probe --json is byte-identical across runs apart from read_time")
+    func jsonIsStable() throws {
+        func run() throws -> String {
+            let result = try BufprobeProcess.run(["probe", "--json", BufprobeProcess.sample("h264-aac.mp4")])
+            return result.stdout.split(separator: "\n").filter { !$0.contains("\"read_time\"") }.joined(separator: "\n")
+        }
+        let first = try run()
+        #expect(first.contains("\"schema_version\""))
+        #expect(try run() == first)
+        #expect(try run() == first)
+    }
+
     @Test("text output names the container, every stream and the loaded ranges")
     func textOutput() throws {
         let result = try BufprobeProcess.run(["probe", BufprobeProcess.sample("h264-aac.mp4")])

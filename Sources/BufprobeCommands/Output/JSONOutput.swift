@@ -1,7 +1,7 @@
 package import Foundation
 
-/// The one way bufprobe writes JSON: snake_case keys from Swift property names in sorted order (so the same
-/// report is the same bytes on every run: dictionary order is seeded per process), pretty-printed, slashes
+/// The one way bufprobe writes JSON: snake_case keys from Swift property names in sorted order (Foundation
+/// on Linux would otherwise emit them in hash order, different on every run), pretty-printed, slashes
 /// unescaped, and seconds rounded to the microsecond where reports build their values.
 package enum JSONOutput {
     /// Encodes `value` as a UTF-8 JSON string (no trailing newline).

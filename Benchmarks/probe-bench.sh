@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Issue 2 benchmark: `bufprobe probe --json` against the bare libavformat read loop (read-loop.c) and
+# against `ffprobe -count_packets`, on a 5-minute and a 60-minute H.264 + AAC MP4, all measured in one run.
+# Prints median wall time (hyperfine), the ratios bufprobe/C-loop and bufprobe/ffprobe, and peak RSS of each.
+#
+# Usage:  Benchmarks/probe-bench.sh
+# Env:    BUFPROBE=/path/to/bufprobe   use this binary instead of building `swift build -c release`
+#         BUFPROBE=skip                measure only the C loop and ffprobe (before `probe` exists)
+#         RUNS=5 WARMUP=1              hyperfine settings
+#         LENGTHS="5 60"               file lengths in minutes (generated once into Benchmarks/out/, reused)
+# Needs:  cc, pkg-config, libavformat-dev/libavcodec-dev/libavutil-dev, ffmpeg, hyperfine, jq, and GNU time
+#         as /usr/bin/time (Debian package `time`).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+out="$here/out"
+RUNS=${RUNS:-5}
+WARMUP=${WARMUP:-1}
+LENGTHS=${LENGTHS:-"5 60"}
+mkdir -p "$out"
+
+need() { command -v "$1" >/dev/null || { echo "error: $1 is required ($2)" >&2; exit 1; }; }
+need cc "apt-get install build-essential"
+need pkg-config "apt-get install pkg-config"
+need ffmpeg "apt-get install ffmpeg"
+need ffprobe "apt-get install ffmpeg"
+need hyperfine "apt-get install hyperfine"
+need jq "apt-get install jq"
+[[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
+
+echo "== building the C read loop"
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o "$out/read-loop" "$here/read-loop.c" \
+  $(pkg-config --cflags --libs libavformat libavcodec libavutil)
+
+bufprobe=${BUFPROBE:-}
+if [[ "$bufprobe" == skip ]]; then
+  bufprobe=""
+  echo "== BUFPROBE=skip: measuring only the C loop and ffprobe"
+elif [[ -z "$bufprobe" ]]; then
+  echo "== building bufprobe (release)"
+  (cd "$root" && swift build -c release --product bufprobe)
+  bufprobe="$(cd "$root" && swift build -c release --show-bin-path)/bufprobe"
+fi
+if [[ -n "$bufprobe" && ! -x "$bufprobe" ]]; then
+  echo "error: $bufprobe is not an executable" >&2
+  exit 1
+fi
+
+# Long files: 320x180 25 fps test card, x264 ultrafast ~250 kbit/s with 2 s GOPs, AAC stereo 64 kbit/s,
+# faststart. 60 minutes is 90,000 video + 168,750 audio packets, about 140 MB; generated once.
+generate() { # $1 = minutes, $2 = output
+  local seconds=$(( $1 * 60 ))
+  echo "== generating $2 ($1 min; reused on later runs)"
+  ffmpeg -hide_banner -nostdin -loglevel error -y \
+    -f lavfi -i "testsrc2=size=320x180:rate=25:duration=$seconds" \
+    -f lavfi -i "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=$seconds" \
+    -c:v libx264 -preset ultrafast -b:v 250k -g 50 -pix_fmt yuv420p -c:a aac -ac 2 -b:a 64k \
+    -movflags +faststart "$2.part.mp4"
+  mv "$2.part.mp4" "$2"
+}
+
+ffprobe_counts() { # packets per stream, space separated, in stream order
+  ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$1" | tr '\n' ' ' | sed 's/ *$//'
+}
+cloop_counts() {
+  "$out/read-loop" "$1" | awk '/^stream /{ print $5 }' | tr '\n' ' ' | sed 's/ *$//'
+}
+bufprobe_counts() {
+  "$bufprobe" probe --json "$1" | jq -r '[.streams[].packets] | map(tostring) | join(" ")'
+}
+peak_rss_kib() { # $@ = command; prints the peak resident set size in KiB
+  /usr/bin/time -f %M -o "$out/rss.txt" "$@" >/dev/null 2>&1 || true
+  tail -n 1 "$out/rss.txt"
+}
+median() { # $1 = hyperfine JSON, $2 = command name
+  jq -r --arg n "$2" '.results[] | select(.command == $n) | .median' "$1"
+}
+cpu() { # $1 = hyperfine JSON, $2 = command name: mean user + system CPU seconds, steadier on a busy machine
+  jq -r --arg n "$2" '.results[] | select(.command == $n) | .user + .system' "$1"
+}
+
+declare -A row
+for minutes in $LENGTHS; do
+  file="$out/h264-aac-${minutes}min.mp4"
+  [[ -s "$file" ]] || generate "$minutes" "$file"
+
+  # The comparison is only fair if every reader returns the same packets.
+  expected=$(ffprobe_counts "$file")
+  got=$(cloop_counts "$file")
+  [[ "$got" == "$expected" ]] || { echo "error: C loop counted [$got], ffprobe [$expected] on $file" >&2; exit 1; }
+  if [[ -n "$bufprobe" ]]; then
+    got=$(bufprobe_counts "$file")
+    [[ "$got" == "$expected" ]] || echo "warning: bufprobe counted [$got], ffprobe [$expected] on $file" >&2
+  fi
+
+  json="$out/hyperfine-${minutes}min.json"
+  # -N runs each command without an intermediate shell (hyperfine sends stdout to /dev/null itself), so
+  # no shell start-up is added to the short runs.
+  commands=()
+  [[ -n "$bufprobe" ]] && commands+=(-n bufprobe "'$bufprobe' probe --json '$file'")
+  commands+=(-n c-loop "'$out/read-loop' '$file'")
+  commands+=(-n ffprobe "ffprobe -v error -count_packets -show_entries stream=nb_read_packets '$file'")
+  echo "== timing $minutes min ($expected packets per stream)"
+  hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$json" "${commands[@]}"
+
+  row[$minutes,size]=$(stat -c %s "$file")
+  row[$minutes,packets]=$(tr ' ' '\n' <<< "$expected" | awk '{ s += $1 } END { print s }')
+  row[$minutes,c]=$(median "$json" c-loop)
+  row[$minutes,ff]=$(median "$json" ffprobe)
+  row[$minutes,cpu_c]=$(cpu "$json" c-loop)
+  row[$minutes,cpu_ff]=$(cpu "$json" ffprobe)
+  row[$minutes,rss_c]=$(peak_rss_kib "$out/read-loop" "$file")
+  row[$minutes,rss_ff]=$(peak_rss_kib ffprobe -v error -count_packets -show_entries stream=nb_read_packets "$file")
+  if [[ -n "$bufprobe" ]]; then
+    row[$minutes,bp]=$(median "$json" bufprobe)
+    row[$minutes,cpu_bp]=$(cpu "$json" bufprobe)
+    row[$minutes,rss_bp]=$(peak_rss_kib "$bufprobe" probe --json "$file")
+  else
+    row[$minutes,bp]=nan
+    row[$minutes,cpu_bp]=nan
+    row[$minutes,rss_bp]=nan
+  fi
+done
+
+echo
+echo "== results (median of $RUNS runs after $WARMUP warm-up; times in seconds, peak RSS in MiB)"
+printf '%-7s %9s %8s | %9s %9s %9s | %8s %8s | %8s %8s %8s %10s\n' \
+  length MB packets bufprobe c-loop ffprobe bp/c bp/ffp rss-bp rss-c rss-ffp "rss bp-c"
+for minutes in $LENGTHS; do
+  awk -v m="$minutes" -v size="${row[$minutes,size]}" -v n="${row[$minutes,packets]}" \
+      -v bp="${row[$minutes,bp]}" -v c="${row[$minutes,c]}" -v ff="${row[$minutes,ff]}" \
+      -v rbp="${row[$minutes,rss_bp]}" -v rc="${row[$minutes,rss_c]}" -v rff="${row[$minutes,rss_ff]}" '
+    function num(x) { return x != "nan" && x != "" }
+    function t(x) { return num(x) ? sprintf("%.4f", x) : "-" }
+    function r(a, b) { return num(a) && num(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
+    function mib(x) { return num(x) ? sprintf("%.1f", x / 1024) : "-" }
+    BEGIN {
+      printf "%-7s %9.1f %8d | %9s %9s %9s | %8s %8s | %8s %8s %8s %10s\n", m " min", size / 1048576, n,
+        t(bp), t(c), t(ff), r(bp, c), r(bp, ff), mib(rbp), mib(rc), mib(rff), (num(rbp) ? mib(rbp - rc) : "-")
+    }'
+done
+echo
+echo "CPU time (mean user + system, seconds): less sensitive than wall time to other jobs on the machine"
+printf '%-7s | %9s %9s %9s | %8s %8s\n' length bufprobe c-loop ffprobe bp/c bp/ffp
+for minutes in $LENGTHS; do
+  awk -v m="$minutes" -v bp="${row[$minutes,cpu_bp]}" -v c="${row[$minutes,cpu_c]}" -v ff="${row[$minutes,cpu_ff]}" '
+    function num(x) { return x != "nan" && x != "" }
+    function t(x) { return num(x) ? sprintf("%.4f", x) : "-" }
+    function r(a, b) { return num(a) && num(b) && b > 0 ? sprintf("%.2fx", a / b) : "-" }
+    BEGIN { printf "%-7s | %9s %9s %9s | %8s %8s\n", m " min", t(bp), t(c), t(ff), r(bp, c), r(bp, ff) }'
+done
+first=${LENGTHS%% *}
+last=${LENGTHS##* }
+if [[ "$first" != "$last" ]]; then
+  awk -v a="$first" -v b="$last" -v bp1="${row[$first,rss_bp]}" -v bp2="${row[$last,rss_bp]}" \
+      -v c1="${row[$first,rss_c]}" -v c2="${row[$last,rss_c]}" -v f1="${row[$first,rss_ff]}" -v f2="${row[$last,rss_ff]}" '
+    function num(x) { return x != "nan" && x != "" }
+    BEGIN {
+      printf "peak RSS growth %s min -> %s min: ", a, b
+      if (num(bp1)) printf "bufprobe %+.1f MiB, ", (bp2 - bp1) / 1024
+      printf "C loop %+.1f MiB, ffprobe %+.1f MiB", (c2 - c1) / 1024, (f2 - f1) / 1024
+      if (num(bp1)) printf "; bufprobe above the C loop: %.1f -> %.1f MiB", (bp1 - c1) / 1024, (bp2 - c2) / 1024
+      printf "\n"
+    }'
+  echo "(libavformat's MP4 demuxer keeps the whole sample table in memory, so the C loop itself grows with"
+  echo " the file; what bufprobe adds on top of it is the figure that must stay flat.)"
+fi
+echo "raw hyperfine results: $out/hyperfine-*.json"

@@ -1,0 +1,134 @@
+/// Paints the bar into cells, layer over layer: track (or the current segment), buffer, progress,
+/// segment separators and markers, thumb.
+///
+/// Rules, with `n` cells over a window of `length` seconds and cell `i` covering
+/// `[start + i*c, start + (i+1)*c)` where `c = length / n`:
+/// - buffer: a cell is drawn loaded when the loaded ranges cover at least half of it, so a hole of at
+///   least one cell always shows and a hole under half a cell never does;
+/// - progress: the played fraction `p` fills `floor(p*n*8)` eighths: whole cells with the progress
+///   glyph, then one eighth block for the remainder (when the style allows eighths);
+/// - markers: a marker at time `t` goes into cell `floor((t - start) / c)`, clamped to the last cell;
+///   markers outside the window are not drawn; of two markers in a cell the higher priority wins;
+/// - thumb: drawn in the playhead's cell `min(floor(p*n), n-1)`, so it never leaves the bar; the
+///   thumb wins over a marker in the same cell and hides the eighth block there.
+struct BarPainter {
+    let style: ProgressStyle
+
+    func paint(_ snapshot: ProgressSnapshot, cells n: Int) -> [LayerStyle] {
+        guard n > 0 else { return [] }
+        if let segments = snapshot.segments, segments.starts == nil {
+            return paintPhases(segments, indeterminate: snapshot.isIndeterminate, tick: snapshot.tick, cells: n)
+        }
+        return paintTime(snapshot, cells: n)
+    }
+
+    /// The window the bar shows: the whole media, or a sliding window with the playhead at 3/4.
+    static func window(for snapshot: ProgressSnapshot) -> (start: Double, length: Double) {
+        if let duration = snapshot.knownDuration { return (0, duration) }
+        let length = snapshot.liveWindow.isFinite && snapshot.liveWindow > 0 ? snapshot.liveWindow : 60
+        return (snapshot.currentTime - length * 0.75, length)
+    }
+
+    private func paintTime(_ snapshot: ProgressSnapshot, cells n: Int) -> [LayerStyle] {
+        let (start, length) = Self.window(for: snapshot)
+        let cell = length / Double(n)
+        var cells = Array(repeating: style[.track], count: n)
+
+        func index(of time: Double) -> Int? {
+            guard time.isFinite, time >= start, time <= start + length else { return nil }
+            return min(Int(((time - start) / cell).rounded(.down)), n - 1)
+        }
+
+        if let segments = snapshot.segments, let starts = segments.starts, segments.current < segments.count {
+            let from = starts[segments.current]
+            let to = segments.current + 1 < starts.count ? starts[segments.current + 1] : start + length
+            for i in 0..<n {
+                let middle = start + (Double(i) + 0.5) * cell
+                if middle >= from && middle < to { cells[i] = style[.current] }
+            }
+        }
+
+        var covered = Array(repeating: 0.0, count: n)
+        for range in snapshot.loaded {
+            let low = max(range.lowerBound, start)
+            let high = min(range.upperBound, start + length)
+            guard high > low else { continue }
+            let first = min(Int(((low - start) / cell).rounded(.down)), n - 1)
+            let last = min(Int(((high - start) / cell).rounded(.down)), n - 1)
+            for i in first...last {
+                let cellStart = start + Double(i) * cell
+                covered[i] += max(0, min(high, cellStart + cell) - max(low, cellStart))
+            }
+        }
+        for i in 0..<n where covered[i] >= cell * 0.5 * (1 - 1e-9) {
+            cells[i] = style[.buffer]
+        }
+
+        if snapshot.isIndeterminate {
+            paintBounce(&cells, range: 0..<n, tick: snapshot.tick)
+            return cells
+        }
+
+        let fraction = min(max((snapshot.currentTime - start) / length, 0), 1)
+        let eighths = Int((fraction * Double(n) * 8 + 1e-9).rounded(.down))
+        let full = snapshot.showsPlayed ? min(eighths / 8, n) : 0
+        for i in 0..<full { cells[i] = style[.progress] }
+        if snapshot.showsPlayed, style.usesEighths, full < n, eighths % 8 > 0 {
+            cells[full] = LayerStyle(ProgressStyle.eighths[eighths % 8 - 1], style[.progress].color)
+        }
+
+        var markerAt: [Int: MarkerKind] = [:]
+        var marks = snapshot.markers
+        if let starts = snapshot.segments?.starts {
+            marks += starts.dropFirst().map { ProgressMarker(.boundary, at: $0) }
+        }
+        for marker in marks {
+            guard let i = index(of: marker.position) else { continue }
+            if let existing = markerAt[i], existing.priority >= marker.kind.priority { continue }
+            markerAt[i] = marker.kind
+        }
+        for (i, kind) in markerAt {
+            let look = snapshot.segments?.starts != nil && kind == .boundary ? style[.separator] : style[BarLayer(marker: kind)]
+            cells[i] = look
+        }
+
+        if style.showsThumb {
+            cells[min(Int((fraction * Double(n)).rounded(.down)), n - 1)] = style[.thumb]
+        }
+        return cells
+    }
+
+    private func paintPhases(_ segments: SegmentProgress, indeterminate: Bool, tick: Int, cells n: Int) -> [LayerStyle] {
+        let k = segments.count
+        let separators = n >= 3 * k - 1
+        let m = separators ? n - (k - 1) : n
+        var cells: [LayerStyle] = []
+        cells.reserveCapacity(n)
+        for j in 0..<k {
+            let width = (j + 1) * m / k - j * m / k
+            let look: LayerStyle =
+                j < segments.current ? style[.progress] : j == segments.current ? style[.current] : style[.track]
+            let first = cells.count
+            cells += Array(repeating: look, count: width)
+            if j == segments.current && indeterminate {
+                paintBounce(&cells, range: first..<cells.count, tick: tick)
+            }
+            if separators && j < k - 1 { cells.append(style[.separator]) }
+        }
+        return cells
+    }
+
+    /// A block a sixth of `range` wide (at least one cell, at most 6, never the whole range) moving
+    /// back and forth one cell per tick.
+    private func paintBounce(_ cells: inout [LayerStyle], range: Range<Int>, tick: Int) {
+        guard !range.isEmpty else { return }
+        let width = max(1, min(range.count / 6, 6, range.count - 1))
+        let travel = range.count - width
+        var offset = 0
+        if travel > 0 {
+            let phase = ((tick % (2 * travel)) + 2 * travel) % (2 * travel)
+            offset = phase <= travel ? phase : 2 * travel - phase
+        }
+        for i in 0..<width { cells[range.lowerBound + offset + i] = style[.progress] }
+    }
+}

@@ -1,1 +1,0 @@
-/// Rendering of the live progress and buffer line; see the types in this module.

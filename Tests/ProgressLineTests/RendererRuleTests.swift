@@ -1,0 +1,164 @@
+import Testing
+@testable import ProgressLine
+
+@Suite("Renderer rules")
+struct RendererRuleTests {
+    @Test(
+        "every frame is exactly the asked width, escape codes counting zero",
+        arguments: [ColorMode.none, .ansi16, .ansi256, .truecolor])
+    func exactWidth(colors: ColorMode) {
+        for snapshot in Fixtures.all {
+            for glyphs in GlyphSet.allCases {
+                for thumb in [true, false] {
+                    let style = Fixtures.style(glyphs, thumb: thumb, colors: colors)
+                    for width in 0...220 {
+                        let line = render(snapshot, width: width, style: style)
+                        #expect(TerminalWidth.columns(of: line) == width, "\(snapshot.state) at \(width)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("colors change only escape codes, never the visible text")
+    func colorsAreInvisible() {
+        for snapshot in Fixtures.all {
+            for colors in [ColorMode.ansi16, .ansi256, .truecolor] {
+                let plain = render(snapshot, width: 90, style: Fixtures.style(.unicode))
+                let colored = render(snapshot, width: 90, style: Fixtures.style(.unicode, colors: colors))
+                #expect(colored != plain)
+                #expect(stripEscapes(colored) == plain)
+                #expect(colored.contains("\u{1B}[0m"))
+            }
+        }
+    }
+
+    @Test("no color mode writes no escape byte at all")
+    func noEscapesWithoutColor() {
+        for snapshot in Fixtures.all {
+            for width in [5, 20, 80, 200] {
+                #expect(!render(snapshot, width: width, style: Fixtures.style(.unicode)).contains("\u{1B}"))
+            }
+        }
+    }
+
+    @Test("the bar never gets fewer than 10 columns outside the compact form")
+    func barFloor() {
+        for width in 18...120 {
+            let line = render(Fixtures.full, width: width, style: Fixtures.style(.ascii, thumb: false))
+            let bar = line.filter { "#=-!x".contains($0) }
+            #expect(bar.count >= 10, "width \(width): \(line)")
+        }
+        #expect(render(Fixtures.full, width: 17, style: Fixtures.style(.ascii)) == "Playing 51%      ")
+    }
+
+    @Test("fields drop in the documented order as the width shrinks")
+    func dropOrder() {
+        let style = Fixtures.style(.ascii)
+        let present = { (width: Int) -> [String] in
+            let line = render(Fixtures.full, width: width, style: style)
+            var found: [String] = []
+            if line.contains("Big Buck") { found.append("title") }
+            if line.contains("/ 2:00:00") { found.append("duration") }
+            if line.contains("1:02:05") { found.append("time") }
+            if line.contains("51%") { found.append("percent") }
+            if line.contains("buf") { found.append("buffered") }
+            if line.contains("Mb/s") { found.append("throughput") }
+            if line.contains("3.1x") { found.append("realtime") }
+            if line.contains("MB/s") { found.append("read") }
+            return found
+        }
+        var seen: [[String]] = []
+        for width in stride(from: 220, through: 18, by: -1) {
+            let fields = present(width)
+            if seen.last != fields { seen.append(fields) }
+        }
+        let all = ["title", "duration", "time", "percent", "buffered", "throughput", "realtime", "read"]
+        #expect(seen == [
+            all,
+            all.filter { $0 != "title" },
+            ["duration", "time", "percent", "buffered", "throughput", "read"],
+            ["duration", "time", "percent", "buffered", "throughput"],
+            ["duration", "time", "percent", "buffered"],
+            ["duration", "time", "percent"],
+            ["time", "percent"],
+            ["percent"],
+            [],
+        ])
+    }
+
+    @Test("a loaded range covering less than half a cell is not drawn, half or more is")
+    func halfCellRule() {
+        // 10 cells over 100 s: each cell is 10 s.
+        let style = Fixtures.style(.ascii, thumb: false)
+        let under = ProgressSnapshot(state: .paused, currentTime: 0, duration: 100, loaded: [20..<24.9])
+        let half = ProgressSnapshot(state: .paused, currentTime: 0, duration: 100, loaded: [20..<25])
+        let split = ProgressSnapshot(state: .paused, currentTime: 0, duration: 100, loaded: [20..<23, 27..<29])
+        #expect(render(under, width: 18, style: style) == "Paused  ----------")
+        #expect(render(half, width: 18, style: style) == "Paused  --=-------")
+        #expect(render(split, width: 18, style: style) == "Paused  --=-------")
+    }
+
+    @Test("the played part moves in eighths of a cell")
+    func eighths() {
+        let style = Fixtures.style(.unicode, thumb: false)
+        let expected = ["░", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"]
+        for step in 0...8 {
+            // 10 cells over 80 s: one eighth of a cell is 1 s.
+            let snapshot = ProgressSnapshot(state: .playing, currentTime: Double(step), duration: 80)
+            let line = render(snapshot, width: 18, style: style)
+            #expect(line == "Playing " + expected[step] + String(repeating: "░", count: 9), "step \(step)")
+        }
+    }
+
+    @Test("markers outside a live window are not drawn and a higher-priority marker wins a shared cell")
+    func markerRules() {
+        let style = Fixtures.style(.ascii, thumb: false)
+        let outside = ProgressSnapshot(state: .playing, currentTime: 600, markers: [ProgressMarker(.stall, at: 100)])
+        #expect(!render(outside, width: 18, style: style).contains("!"))
+        let shared = ProgressSnapshot(
+            state: .paused, currentTime: 0, duration: 100,
+            markers: [ProgressMarker(.custom, at: 51), ProgressMarker(.stall, at: 52), ProgressMarker(.seek, at: 53)])
+        #expect(render(shared, width: 18, style: style) == "Paused  -----!----")
+    }
+
+    @Test("control characters in a title cannot reach the terminal")
+    func titleSanitized() {
+        let snapshot = ProgressSnapshot(state: .playing, title: "a\u{1B}[2Jb\u{7}", currentTime: 0, duration: 10)
+        let line = render(snapshot, width: 80, style: Fixtures.style(.ascii))
+        #expect(!line.contains("\u{1B}"))
+        #expect(line.contains("a?[2Jb?"))
+    }
+
+    @Test("the plain status line carries every known field and no bar")
+    func plainLine() {
+        let renderer = ProgressRenderer(style: Fixtures.style(.unicode))
+        #expect(renderer.renderPlain(Fixtures.full)
+            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mb/s  3.1x  13 MB/s")
+        #expect(renderer.renderPlain(Fixtures.live) == "Playing  10:00 live  buf 5.0s")
+        #expect(renderer.renderPlain(Fixtures.phases) == "Loading  3/6 open")
+    }
+
+    @Test("colors are written as the color mode allows", arguments: [
+        (ColorMode.ansi16, "\u{1B}[0;36m"), (.ansi256, "\u{1B}[0;36m"), (.truecolor, "\u{1B}[0;36m"),
+    ])
+    func progressColor(mode: ColorMode, code: String) {
+        let line = render(Fixtures.end, width: 20, style: Fixtures.style(.unicode, thumb: false, colors: mode))
+        #expect(line.contains(code + "████"))
+        #expect(line.hasPrefix("\u{1B}[0;1;32mEnded"))
+    }
+
+    private func stripEscapes(_ text: String) -> String {
+        var out = ""
+        var escape = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{1B}" { escape = true; continue }
+            if escape {
+                if scalar.value >= 0x40 && scalar.value <= 0x7E && scalar != "[" { escape = false }
+                continue
+            }
+            out.unicodeScalars.append(scalar)
+        }
+        return out
+    }
+}

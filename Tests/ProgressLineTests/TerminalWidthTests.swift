@@ -1,0 +1,33 @@
+import Testing
+import ProgressLine
+
+@Suite("Terminal column widths")
+struct TerminalWidthTests {
+    @Test("columns count wide glyphs as 2, combining marks and escape codes as 0", arguments: [
+        ("abc", 3), ("東京", 4), ("ｱ", 1), ("Ａ", 2), ("한국어", 6), ("e\u{301}", 1), ("\u{1B}[0;31mred\u{1B}[0m", 3),
+        ("█▏●", 3), ("🎬", 2), ("a\u{200B}b", 2), ("", 0), ("\u{1F468}\u{200D}\u{1F469}", 4), ("…", 1),
+    ])
+    func columns(text: String, expected: Int) {
+        #expect(TerminalWidth.columns(of: text) == expected)
+    }
+
+    @Test("fit pads short text and cuts long text with the ellipsis inside the width")
+    func fit() {
+        #expect(TerminalWidth.fit("abc", width: 5) == "abc  ")
+        #expect(TerminalWidth.fit("abcdef", width: 4, ellipsis: "…") == "abc…")
+        #expect(TerminalWidth.fit("abcdef", width: 4) == "abcd")
+        #expect(TerminalWidth.fit("abc", width: 0) == "")
+    }
+
+    @Test("a wide character that would straddle the edge becomes padding")
+    func wideAtEdge() {
+        #expect(TerminalWidth.fit("東京の", width: 4, ellipsis: "…") == "東… ")
+        #expect(TerminalWidth.fit("東京の", width: 3) == "東 ")
+        #expect(TerminalWidth.columns(of: TerminalWidth.fit("東京の夜景", width: 7, ellipsis: "…")) == 7)
+    }
+
+    @Test("sanitized replaces every control character")
+    func sanitized() {
+        #expect(TerminalWidth.sanitized("a\u{1B}b\u{7}c\u{9B}d\te") == "a?b?c?d?e")
+    }
+}
