@@ -189,4 +189,17 @@ struct SimulateCommandTests {
             #expect(run.stdout.contains(fragment), "\(fragment)")
         }
     }
+
+    @Test("a paced run (--speed) writes the same report as the instant run and shows the events on the live line")
+    func paced() throws {
+        let arguments = ["simulate", BufprobeProcess.sample("cbr.wav"), "--bandwidth", "100kbit", "--json"]
+        let instant = try BufprobeProcess.run(arguments)
+        let paced = try BufprobeProcess.run(arguments + ["--speed", "40", "--progress", "plain"])
+        #expect(paced.status == 0)
+        #expect(paced.stdout == instant.stdout)
+        #expect(instant.stderr.isEmpty)
+        for fragment in ["stall begins", "playback ended", "Ended"] {
+            #expect(paced.stderr.contains(fragment), "\(paced.stderr)")
+        }
+    }
 }

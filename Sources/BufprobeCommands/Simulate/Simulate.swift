@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 import MediaIO
 import PlaybackModel
+import ProgressLine
 
 /// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
 /// state machine `check` uses, and reports startup delay, stalls and QoE.
@@ -88,11 +89,14 @@ public struct Simulate: AsyncParsableCommand {
     @Flag(help: "Write JSON instead of text.")
     var json = false
 
-    @Flag(help: "Play the simulation in real time (same as --speed 1), printing events as they happen.")
+    @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line, events printed above it.")
     var realtime = false
 
-    @Option(help: ArgumentHelp("Play the simulation at this many times real time, printing events as they happen.", valueName: "factor"))
+    @Option(help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"))
     var speed: Double?
+
+    @OptionGroup(title: "Live line (with --realtime or --speed)")
+    var progressOptions: ProgressOptions
 
     public init() {}
 
@@ -118,41 +122,41 @@ public struct Simulate: AsyncParsableCommand {
             autoplay: plan.autoplay)
         let factor = speed ?? (realtime ? 1 : nil)
         if let factor {
-            try await play(&engine, speed: factor)
+            try await play(&engine, speed: factor, title: plan.source.description)
         } else {
             engine.run()
         }
-        let result = engine.result
         let report = SimulateReport(
-            result: result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+        // The report on stdout is the same whether the run was instant or paced.
         if json {
             Diagnostics.standardOutput(try JSONOutput.string(report) + "\n")
         } else {
-            Diagnostics.standardOutput(SimulateText.render(report, timeline: factor == nil))
+            Diagnostics.standardOutput(SimulateText.render(report))
         }
     }
 
-    /// Advances the engine with the wall clock scaled by `speed`, printing each event as it happens.
-    private func play(_ engine: inout SimulationEngine, speed: Double) async throws {
+    /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr and
+    /// printing each event above it as it happens.
+    private func play(_ engine: inout SimulationEngine, speed: Double, title: String) async throws {
+        let line = progressOptions.makeLiveLine()
+        InterruptHandler.install(line: line)
+        line.show()
         let clock = ContinuousClock()
         let start = clock.now
         var printed = 0
-        if !json { Diagnostics.standardOutput(SimulateText.header) }
-        while !engine.isFinished {
+        while true {
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             engine.run(until: seconds * speed)
-            if !json {
-                for event in engine.events[printed...] {
-                    Diagnostics.standardOutput(SimulateText.line(for: event))
-                }
+            for event in engine.events[printed...] {
+                line.printAbove(SimulateText.line(for: event).trimmingCharacters(in: .newlines))
             }
             printed = engine.events.count
+            line.update(SimulationSnapshot.make(engine, title: title, speed: speed))
             if engine.isFinished { break }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(40))
         }
-        if !json {
-            Diagnostics.standardOutput("\n")
-        }
+        line.finish()
     }
 }

@@ -7,7 +7,7 @@ enum SimulateText {
     static let header = "      time   position  event\n"
 
     /// The whole report: settings, timeline, and the summary.
-    static func render(_ report: SimulateReport, timeline: Bool) -> String {
+    static func render(_ report: SimulateReport) -> String {
         var text = ""
         let source = report.source
         text += "media    \(source.description) (\(source.kind), \(TextFormat.seconds(source.duration)), "
@@ -27,11 +27,9 @@ enum SimulateText {
         text += "resume \(UnitParser.format(seconds: policy.resumeThreshold)), "
         text += "max buffer \(UnitParser.format(seconds: policy.maxBuffer)), "
         text += "back buffer \(UnitParser.format(seconds: policy.backBuffer))\n\n"
-        if timeline {
-            text += header
-            for event in report.events { text += line(for: event) }
-            text += "\n"
-        }
+        text += header
+        for event in report.events { text += line(for: event) }
+        text += "\n"
         text += summary(report)
         return text
     }
