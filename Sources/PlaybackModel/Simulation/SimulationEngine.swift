@@ -289,6 +289,7 @@ public struct SimulationEngine: Sendable {
         requests += 1
         connectionOpen = true
         requestOrigin = origin
+        deliveredEnd = origin
         let firstByte = clock + network.requestLatency(at: clock)
         transfer = NetworkModel.Transfer(network: network, start: firstByte)
         transferAtLastCompletion = transfer
