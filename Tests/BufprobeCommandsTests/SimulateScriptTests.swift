@@ -1,4 +1,4 @@
-import BufprobeCommands
+@testable import BufprobeCommands
 import PlaybackModel
 import Testing
 
@@ -109,5 +109,11 @@ struct SimulateScriptTests {
             guard let error = error as? SimulationScriptError else { return false }
             return error.line != nil && error.description.hasPrefix("s.yaml:") && error.description.contains("is not valid YAML")
         }
+    }
+
+    @Test("interactive keys: arrows seek, space toggles, q quits; other keys and mouse reports are skipped")
+    func keys() {
+        let bytes: [UInt8] = Array("\u{1B}[C\u{1B}[D x\u{1B}OCq\u{1B}[<0;12;3M\u{1B}[A".utf8)
+        #expect(SimulationKeyboard.parse(bytes) == [.forward, .back, .togglePause, .forward, .quit])
     }
 }

@@ -150,3 +150,34 @@ struct SimulationEngineBehaviourTests {
         #expect(result.report.stallCount == 0)
     }
 }
+
+@Suite("Simulation engine, interactive")
+struct SimulationEngineInteractiveTests {
+    @Test("actions performed between runs act at the engine's clock: seek, pause until play, rate")
+    func perform() {
+        var engine = SimulationEngine(
+            media: SimulationEngineBehaviourTests.synthetic, network: NetworkModel(bitsPerSecond: 5_000_000),
+            policy: .default)
+        engine.run(until: 10)
+        engine.perform(.seek(30))
+        let seek = engine.events.last { $0.kind == .seek }
+        #expect(seek?.time == 10)
+        #expect(seek?.value == 30)
+        engine.run(until: 12)
+        engine.perform(.pause(.infinity))
+        engine.run(until: 40)
+        guard case .paused = engine.player.state else {
+            Issue.record("expected paused, got \(engine.player.state.name)")
+            return
+        }
+        let held = engine.player.item.currentTime
+        engine.perform(.play)
+        engine.perform(.rate(2))
+        engine.run()
+        #expect(engine.result.report.ended)
+        #expect(abs(engine.result.report.pausedTime - 28) < 1e-6)
+        // From the play press the remaining media plays at twice the speed.
+        #expect(abs(engine.clock - (40 + (120 - held) / 2)) < 0.5)
+        #expect(engine.events.filter { $0.kind == .pause }.first?.value == nil)
+    }
+}

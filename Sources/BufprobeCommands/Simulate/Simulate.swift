@@ -95,6 +95,9 @@ public struct Simulate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"))
     var speed: Double?
 
+    @Flag(help: "Watch it in a terminal and act: left/right arrow seek 10 s, space pauses and resumes, q stops (implies --realtime unless --speed is given).")
+    var interactive = false
+
     @OptionGroup(title: "Live line (with --realtime or --speed)")
     var progressOptions: ProgressOptions
 
@@ -120,9 +123,18 @@ public struct Simulate: AsyncParsableCommand {
         var engine = SimulationEngine(
             media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
             autoplay: plan.autoplay)
-        let factor = speed ?? (realtime ? 1 : nil)
+        let factor = speed ?? (realtime || interactive ? 1 : nil)
         if let factor {
-            try await play(&engine, speed: factor, title: plan.source.description)
+            var keyboard: SimulationKeyboard?
+            if interactive {
+                guard let raw = SimulationKeyboard() else {
+                    Diagnostics.error("--interactive needs a terminal on standard input.")
+                    throw ExitCode(64)
+                }
+                keyboard = raw
+            }
+            defer { keyboard?.restore() }
+            try await play(&engine, speed: factor, title: plan.source.description, keyboard: keyboard)
         } else {
             engine.run()
         }
@@ -137,11 +149,16 @@ public struct Simulate: AsyncParsableCommand {
     }
 
     /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr and
-    /// printing each event above it as it happens.
-    private func play(_ engine: inout SimulationEngine, speed: Double, title: String) async throws {
+    /// printing each event above it as it happens; with a keyboard, keys act on the player.
+    private func play(
+        _ engine: inout SimulationEngine, speed: Double, title: String, keyboard: SimulationKeyboard?
+    ) async throws {
         let line = progressOptions.makeLiveLine()
-        InterruptHandler.install(line: line)
+        InterruptHandler.install(line: line, onInterrupt: { keyboard?.restore() })
         line.show()
+        if keyboard != nil {
+            line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop")
+        }
         let clock = ContinuousClock()
         let start = clock.now
         var printed = 0
@@ -149,12 +166,29 @@ public struct Simulate: AsyncParsableCommand {
             let elapsed = start.duration(to: clock.now)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             engine.run(until: seconds * speed)
+            var quit = false
+            if let keyboard {
+                for key in keyboard.keys(waitingAtMost: 0) {
+                    let position = engine.player.item.currentTime - engine.media.startTime
+                    switch key {
+                    case .back: engine.perform(.seek(max(0, position - 10)))
+                    case .forward: engine.perform(.seek(min(engine.media.duration, position + 10)))
+                    case .togglePause:
+                        if case .paused = engine.player.state {
+                            engine.perform(.play)
+                        } else {
+                            engine.perform(.pause(.infinity))
+                        }
+                    case .quit: quit = true
+                    }
+                }
+            }
             for event in engine.events[printed...] {
                 line.printAbove(SimulateText.line(for: event).trimmingCharacters(in: .newlines))
             }
             printed = engine.events.count
             line.update(SimulationSnapshot.make(engine, title: title, speed: speed))
-            if engine.isFinished { break }
+            if engine.isFinished || quit { break }
             try await Task.sleep(for: .milliseconds(40))
         }
         line.finish()

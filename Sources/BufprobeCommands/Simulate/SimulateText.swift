@@ -53,7 +53,7 @@ enum SimulateText {
         case "stall_end": return String(format: "stall ends after %.3f s", value)
         case "seek": return String(format: "seek to %.3f", value)
         case "seek_complete": return String(format: "seek done after %.3f s", value)
-        case "pause": return "pause for \(UnitParser.format(seconds: value))"
+        case "pause": return event.value.map { "pause for \(UnitParser.format(seconds: $0))" } ?? "pause"
         case "resume": return "resume"
         case "play": return "play pressed"
         case "rate": return "rate \(value)x"

@@ -176,6 +176,36 @@ public struct SimulationEngine: Sendable {
         return false
     }
 
+    /// Applies a viewer action now, at `clock` (an interactive session: keys and clicks rather than a
+    /// script). `.pause(.infinity)` pauses until a later `.play`; network actions are ignored here, as the
+    /// network is fixed when the engine is made.
+    public mutating func perform(_ action: SimulationStep.Action) {
+        guard !isFinished else { return }
+        handle(player.advance(to: clock))
+        switch action {
+        case .seek(let offset):
+            let target = min(max(media.startTime + offset, media.startTime), media.endTime)
+            record(.seek, value: target)
+            handle(player.seek(to: target, now: clock))
+        case .pause(let duration):
+            record(.pause, value: duration.isFinite ? duration : nil)
+            handle(player.pause(now: clock))
+            if duration.isFinite {
+                let resume = Scheduled(time: clock + duration, order: Int.max, kind: .resume)
+                let index = queue[queueIndex...].firstIndex { ($0.time, $0.order) > (resume.time, resume.order) }
+                queue.insert(resume, at: index ?? queue.count)
+            }
+        case .play:
+            record(.play, value: nil)
+            handle(player.play(now: clock))
+        case .rate(let rate):
+            record(.rate, value: rate)
+            handle(player.setRate(rate, now: clock))
+        case .bandwidth, .outage, .latency:
+            break
+        }
+    }
+
     // MARK: Script
 
     private mutating func performStep(_ scheduled: Scheduled) {
