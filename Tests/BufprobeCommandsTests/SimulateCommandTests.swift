@@ -202,4 +202,20 @@ struct SimulateCommandTests {
             #expect(paced.stderr.contains(fragment), "\(paced.stderr)")
         }
     }
+
+    @Test("an MP4 with its index at the end plays nothing before the whole file is in, and says so")
+    func moovAtEnd() throws {
+        let path = BufprobeProcess.sample("h264-aac-moov-at-end.mp4")
+        let (run, decoded) = try simulate([path, "--bandwidth", "400kbit", "--latency", "20ms"])
+        #expect(run.status == 0)
+        let report = try #require(decoded)
+        #expect(report.source.indexAtEnd)
+        #expect(abs(report.startupDelay - (0.02 + Double(report.source.bytes) * 8 / 400_000)) < 1e-6)
+        #expect(run.stderr.contains("has its index (moov) after the media"))
+        let (_, faststart) = try simulate([BufprobeProcess.sample("h264-aac.mp4"), "--bandwidth", "400kbit"])
+        #expect(faststart?.source.indexAtEnd == false)
+        #expect((faststart?.startupDelay ?? 99) < 1)
+        let (_, fragmented) = try simulate([BufprobeProcess.sample("fragmented.mp4"), "--bandwidth", "400kbit"])
+        #expect(fragmented?.source.indexAtEnd == false)
+    }
 }

@@ -94,4 +94,18 @@ struct SimulationNeedsTests {
             }
         }
     }
+
+    @Test("an index after the media holds every packet back until it is in, in the engine and in the needs alike")
+    func indexAtEnd() {
+        let packets = SyntheticMedia(bitsPerSecond: 800_000, duration: 20).packets()
+        let size = Int64(packets.reduce(0) { $0 + $1.size }) + 5_000
+        let media = SimulationMedia.progressive(packets: packets, playableStreams: [0, 1], indexByteEnd: size)
+        let result = SimulationEngine.run(media: media, network: NetworkModel(bitsPerSecond: 1_000_000), policy: .default)
+        #expect(abs(result.report.startupDelay - Double(size) * 8 / 1_000_000) < 1e-9)
+        #expect(result.report.stallCount == 0)
+        #expect(result.bytesReceived == size)
+        let needs = ProgressiveNeeds(media: media)
+        #expect(abs(needs.minimumStartupDelay(bitsPerSecond: 1_000_000) - Double(size) * 8 / 1_000_000) < 1e-9)
+        #expect(abs(needs.minimumBandwidth(startupDelay: 4) - Double(size) * 8 / 4) < 1e-6)
+    }
 }

@@ -120,6 +120,7 @@ public struct Simulate: AsyncParsableCommand {
             Diagnostics.error(error.sentence)
             throw ExitCode(error.exitCode)
         }
+        if let warning = plan.source.warning { Diagnostics.warning(warning) }
         var engine = SimulationEngine(
             media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
             autoplay: plan.autoplay)

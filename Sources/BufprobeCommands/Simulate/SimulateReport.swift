@@ -63,6 +63,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var units: Int
         /// `progressive` (one request, byte order) or `segmented` (one request per segment).
         package var layout: String
+        /// Whether the file's index follows the media (MP4 `moov` at the end): nothing plays before it is in.
+        package var indexAtEnd: Bool
     }
 
     /// The network settings.
@@ -136,7 +138,8 @@ extension SimulateReport {
         self.source = Source(
             kind: source.kind, description: source.description, duration: s(source.media.duration),
             startTime: s(source.media.startTime), bytes: source.media.totalBytes, units: source.media.units.count,
-            layout: source.media.layout == .progressive ? "progressive" : "segmented")
+            layout: source.media.layout == .progressive ? "progressive" : "segmented",
+            indexAtEnd: source.media.indexByteEnd > 0)
         self.network = network
         self.policy = Policy(
             startThreshold: policy.startThreshold, resumeThreshold: policy.resumeThreshold,

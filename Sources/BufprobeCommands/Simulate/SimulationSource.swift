@@ -11,6 +11,8 @@ package struct SimulationSource: Sendable {
     package var kind: String
     /// The units to download.
     package var media: SimulationMedia
+    /// A sentence for stderr about how the file will download, when worth saying (index at the end).
+    package var warning: String?
 
     /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
     /// media (exit 2).
@@ -64,11 +66,33 @@ package struct SimulationSource: Sendable {
         guard !packets.isEmpty, !playable.isEmpty else {
             throw Failure(sentence: "\(input) holds no audio or video packets to play.", isUsage: false)
         }
-        return SimulationSource(
+        let indexEnd = indexAtEnd(packets: packets, formatName: opened.format.name, size: opened.format.size)
+        var source = SimulationSource(
             description: input, kind: "file",
             media: .progressive(
                 packets: packets, playableStreams: playable, totalBytes: opened.format.size,
-                duration: opened.format.duration))
+                duration: opened.format.duration, indexByteEnd: indexEnd ?? 0))
+        if indexEnd != nil {
+            source.warning =
+                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(input) -c copy -movflags +faststart out.mp4)."
+        }
+        return source
+    }
+
+    /// The end of an MP4/MOV index that follows the media, when the packets show one: more bytes after the
+    /// last packet than before the first (a front `moov` comes before the media; `moov` at the end after
+    /// it; fragmented files keep only a small `mfra` there).
+    static func indexAtEnd(packets: [MediaPacket], formatName: String, size: Int64?) -> Int64? {
+        guard formatName.contains("mp4") || formatName.contains("mov"), let size else { return nil }
+        var first = Int64.max
+        var last: Int64 = 0
+        for packet in packets {
+            guard let position = packet.position else { return nil }
+            first = min(first, position)
+            last = max(last, position + Int64(packet.size))
+        }
+        let trailing = size - last
+        return trailing > 0 && trailing > first ? size : nil
     }
 
     private static func playlist(_ path: String, variant: Int?) throws(Failure) -> SimulationSource {

@@ -4,7 +4,8 @@
 /// The download fetches the resource in byte order from offset 0 at a constant `B` bits per second after
 /// one request latency `L`. Unit `i` (a packet of a played stream) is complete at
 /// `c(i) = L + 8 * byteEnd(i) / B`, where `byteEnd(i)` counts every byte before it (header, other
-/// streams, container overhead). Playback starting at wall time `D` reaches the unit's presentation time at
+/// streams, container overhead), and is at least `SimulationMedia.indexByteEnd` (an index after the media
+/// must be in first). Playback starting at wall time `D` reaches the unit's presentation time at
 /// `D + (start(i) - mediaStart)`. Playback never stalls exactly when every unit is complete by then:
 ///
 /// - minimum startup delay at bandwidth B: `D(B) = max(0, max_i(c(i) - (start(i) - mediaStart)))`;
@@ -28,7 +29,7 @@ public struct ProgressiveNeeds: Sendable, Hashable {
         offsets.reserveCapacity(media.units.count)
         let played = Set(media.playableStreams)
         for unit in media.units where unit.stream.map(played.contains) ?? true {
-            byteEnds.append(Double(unit.byteEnd))
+            byteEnds.append(Double(max(unit.byteEnd, media.indexByteEnd)))
             // Data before the start (encoder priming) is needed by the start, not before it.
             offsets.append(max(0, unit.start - media.startTime))
         }

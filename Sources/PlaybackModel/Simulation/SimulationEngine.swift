@@ -8,7 +8,9 @@
 ///
 /// How the downloader behaves (choices, documented):
 /// - Progressive media is one HTTP request read in byte order: one request latency, then bytes at the
-///   network's rate. A packet is loaded once every byte up to its end has arrived (`SimulationMedia`).
+///   network's rate. A packet is loaded once every byte up to its end has arrived (`SimulationMedia`),
+///   and, for a file whose index follows the media (`SimulationMedia.indexByteEnd`), not before the
+///   index has arrived: a plain sequential download of a non-faststart MP4 plays nothing until then.
 /// - When the player stops loading (forward-buffer target reached) the connection stays open and idle, as
 ///   Media3's progressive loader blocks on a condition rather than closing: resuming costs no new latency.
 ///   (With the player refilling as soon as the buffer dips below the target, a request per resume would
@@ -60,6 +62,7 @@ public struct SimulationEngine: Sendable {
     private var tracker: LoadedRangeTracker
     private var announcedEndOfStream = false
     private var handledCalls = 0
+    private var indexArrived = false
     /// The end of the latest playable time handed to the player in the current request sequence.
     private var deliveredPlayableEnd = -Double.infinity
 
@@ -360,20 +363,32 @@ public struct SimulationEngine: Sendable {
         if let pendingCompletion { return pendingCompletion }
         guard var current = transfer else { return .infinity }
         let unit = media.units[nextUnit]
+        // Bytes already here (an index at the end brought everything before it) complete at once.
+        guard neededEnd(for: unit) > deliveredEnd else {
+            pendingCompletion = clock
+            return clock
+        }
         transferAtLastCompletion = current
-        let bytes = max(unit.byteEnd - requestOrigin, 0)
+        let bytes = max(neededEnd(for: unit) - requestOrigin, 0)
         let time = current.time(whenDelivered: Double(bytes) * 8)
         transfer = current
         pendingCompletion = time
         return time
     }
 
+    /// The bytes that must be in for `unit`: its own end, or the index's end until the index has arrived.
+    private func neededEnd(for unit: SimulationMedia.Unit) -> Int64 {
+        indexArrived ? unit.byteEnd : max(unit.byteEnd, media.indexByteEnd)
+    }
+
     private mutating func completeUnit() {
         let unit = media.units[nextUnit]
+        let needed = neededEnd(for: unit)
         nextUnit += 1
         pendingCompletion = nil
-        bytesReceived += max(unit.byteEnd - deliveredEnd, 0)
-        deliveredEnd = max(deliveredEnd, unit.byteEnd)
+        bytesReceived += max(needed - deliveredEnd, 0)
+        deliveredEnd = max(deliveredEnd, needed)
+        if needed >= media.indexByteEnd { indexArrived = true }
         switch media.layout {
         case .segmented:
             handle(player.loaded(TimeRange(start: unit.start, duration: unit.duration), now: clock))

@@ -43,6 +43,9 @@ public struct SimulationMedia: Sendable {
     public let endTime: Double
     /// Total bytes of the resource (all segments for a segmented stream).
     public let totalBytes: Int64
+    /// Bytes that must have arrived before any unit is usable: the end of an index that sits after the
+    /// media (an MP4 `moov` at the end, read by a plain sequential download), else 0.
+    public let indexByteEnd: Int64
     /// Per playable stream, the units where a seek may land: (presentation start, unit index), sorted by
     /// start. For video streams only keyframes.
     let seekPoints: [[(start: Double, unit: Int)]]
@@ -55,8 +58,12 @@ public struct SimulationMedia: Sendable {
     /// plays; empty means every stream present. `totalBytes`, when known, includes trailing bytes after
     /// the last packet. The media's start and end are where every played stream has data (the latest first
     /// packet, the earliest last packet end); `duration` is used only when the packets carry no durations.
+    ///
+    /// `indexByteEnd` is for a file whose index follows the media (MP4 with `moov` at the end): read in
+    /// byte order, no packet is usable before every byte up to the index's end has arrived.
     public static func progressive(
-        packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil
+        packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil,
+        indexByteEnd: Int64 = 0
     ) -> SimulationMedia {
         let streams = playableStreams.isEmpty ? Array(Set(packets.map(\.stream))).sorted() : playableStreams
         var placed: [(position: Int64, order: Int, packet: MediaPacket)] = []
@@ -105,7 +112,7 @@ public struct SimulationMedia: Sendable {
         if !end.isFinite || end < start { end = start }
         return SimulationMedia(
             units: units, layout: .progressive, playableStreams: streams, startTime: start, endTime: end,
-            totalBytes: max(totalBytes ?? reached, reached))
+            totalBytes: max(totalBytes ?? reached, reached, indexByteEnd), indexByteEnd: indexByteEnd)
     }
 
     /// A segmented stream: `(duration seconds, size bytes)` per segment, in playlist order, starting at
@@ -127,13 +134,14 @@ public struct SimulationMedia: Sendable {
         }
         return SimulationMedia(
             units: units, layout: .segmented, playableStreams: [], startTime: startTime, endTime: time,
-            totalBytes: offset)
+            totalBytes: offset, indexByteEnd: 0)
     }
 
     init(
         units: [Unit], layout: Layout, playableStreams: [Int], startTime: Double, endTime: Double,
-        totalBytes: Int64
+        totalBytes: Int64, indexByteEnd: Int64
     ) {
+        self.indexByteEnd = indexByteEnd
         self.units = units
         self.layout = layout
         self.playableStreams = playableStreams
