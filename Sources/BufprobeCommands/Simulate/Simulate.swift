@@ -7,6 +7,7 @@ import ProgressLine
 /// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
 /// state machine `check` uses, and reports startup delay, stalls and QoE.
 public struct Simulate: AsyncParsableCommand {
+    /// The command's name, abstract and help text (units, script format, traces, exit codes).
     public static let configuration = CommandConfiguration(
         abstract: "Simulate playing media over a given network: startup delay, stalls, rebuffer ratio.",
         discussion: """
@@ -101,8 +102,10 @@ public struct Simulate: AsyncParsableCommand {
     @OptionGroup(title: "Live line (with --realtime or --speed)")
     var progressOptions: ProgressOptions
 
+    /// Creates the command with every option at its default (ArgumentParser fills them in).
     public init() {}
 
+    /// Rejects option combinations that cannot mean anything, before any media is read.
     public func validate() throws {
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a number greater than 0.") }
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
@@ -112,6 +115,7 @@ public struct Simulate: AsyncParsableCommand {
         if bandwidth != nil, trace != nil { throw ValidationError("Give either --bandwidth or --trace, not both.") }
     }
 
+    /// Loads the plan, runs the simulation (instantly, or paced on the live line) and prints the report.
     public func run() async throws {
         let plan: SimulationPlan
         do {
