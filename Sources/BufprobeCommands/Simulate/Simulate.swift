@@ -113,6 +113,9 @@ public struct Simulate: AsyncParsableCommand {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
         }
         if bandwidth != nil, trace != nil { throw ValidationError("Give either --bandwidth or --trace, not both.") }
+        if media != nil, variation != nil || seed != nil {
+            throw ValidationError("--variation and --seed apply to synthetic media (--bitrate/--duration), not to MEDIA.")
+        }
     }
 
     /// Loads the plan, runs the simulation (instantly, or paced on the live line) and prints the report.

@@ -43,6 +43,14 @@ package struct SimulationSource: Sendable {
         if !InputCheck.isURL(input), HLSPlaylist.isPlaylist(path: input) {
             return try playlist(input, variant: variant)
         }
+        if InputCheck.isURL(input), input.split(separator: "?").first?.hasSuffix(".m3u8") == true {
+            throw Failure(
+                sentence: "\(input) is a remote HLS playlist: simulate reads local playlists and their segments (download them first).",
+                isUsage: true)
+        }
+        if variant != nil {
+            throw Failure(sentence: "--variant applies to HLS master playlists; \(input) is not one.", isUsage: true)
+        }
         if let problem = InputCheck.problem(with: input) { throw Failure(sentence: problem, isUsage: false) }
         let opened: MediaInput
         do {
