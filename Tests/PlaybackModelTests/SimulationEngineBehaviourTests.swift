@@ -180,4 +180,26 @@ struct SimulationEngineInteractiveTests {
         #expect(abs(engine.clock - (40 + (120 - held) / 2)) < 0.5)
         #expect(engine.events.filter { $0.kind == .pause }.first?.value == nil)
     }
+
+    @Test("an open-ended pause waits for the viewer while the clock is driven, and is stuck only when run to the end")
+    func openEndedPause() {
+        var engine = SimulationEngine(
+            media: SimulationEngineBehaviourTests.synthetic, network: NetworkModel(bitsPerSecond: 50_000_000),
+            policy: BufferPolicy(forwardTarget: 200))
+        engine.run(until: 5)
+        engine.perform(.pause(.infinity))
+        engine.run(until: 100)
+        #expect(!engine.isFinished)
+        #expect(engine.clock == 100)
+        engine.perform(.play)
+        engine.run()
+        #expect(engine.result.report.ended)
+        var abandoned = SimulationEngine(
+            media: SimulationEngineBehaviourTests.synthetic, network: NetworkModel(bitsPerSecond: 50_000_000),
+            policy: BufferPolicy(forwardTarget: 200))
+        abandoned.run(until: 5)
+        abandoned.perform(.pause(.infinity))
+        abandoned.run()
+        #expect(abandoned.events.last?.kind == .stuck)
+    }
 }

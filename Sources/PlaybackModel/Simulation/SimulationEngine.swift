@@ -143,7 +143,10 @@ public struct SimulationEngine: Sendable {
             let completion = isDownloading ? completionTime() : .infinity
             let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
             let deadline = player.nextDeadline ?? .infinity
-            let next = min(completion, step, deadline)
+            var next = min(completion, step, deadline)
+            // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
+            // there is one driving the clock; with no limit nothing would ever come.
+            if !next.isFinite, limit.isFinite, case .paused = player.state { next = limit.nextUp }
             if next > limit {
                 if limit > clock {
                     clock = limit

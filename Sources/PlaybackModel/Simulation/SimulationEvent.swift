@@ -39,8 +39,8 @@ public struct SimulationEvent: Sendable, Hashable {
         case gapSkipped = "gap_skipped"
         /// Playback reached the end of the media.
         case end
-        /// Nothing can happen any more (the network is down for good, or the player failed): the simulation
-        /// stopped before the end.
+        /// Nothing can happen any more (the network is down for good, the player failed, or it was paused
+        /// with no resume to come): the simulation stopped before the end.
         case stuck
     }
 
