@@ -20,6 +20,20 @@ func denseStartMedia() -> SimulationMedia {
     return .progressive(packets: packets, playableStreams: [0, 1])
 }
 
+/// The needs of `media` asked one figure at a time, through the shared `ProgressiveDownloadNeeds`.
+private struct Needs {
+    let media: SimulationMedia
+
+    func minimumBandwidth(startupDelay: Double, latency: Double = 0) -> Double {
+        media.needs(startupDelays: [startupDelay], bandwidths: [1], latency: latency)
+            .minimumBandwidth(forStartupDelayAt: 0) ?? .infinity
+    }
+
+    func minimumStartupDelay(bitsPerSecond: Double, latency: Double = 0) -> Double {
+        media.needs(startupDelays: [], bandwidths: [bitsPerSecond], latency: latency).startupDelay(atBandwidthAt: 0)
+    }
+}
+
 @Suite("Simulation agrees with the progressive needs")
 struct SimulationNeedsTests {
     static let media: [(String, SimulationMedia)] = [
@@ -38,7 +52,7 @@ struct SimulationNeedsTests {
         arguments: [1.0, 2.0, 5.0, 10.0], [0.0, 0.08])
     func minimumBandwidthAgrees(startupDelay: Double, latency: Double) {
         for (name, media) in Self.media {
-            let needs = ProgressiveNeeds(media: media)
+            let needs = Needs(media: media)
             let minimum = needs.minimumBandwidth(startupDelay: startupDelay, latency: latency)
             #expect(minimum.isFinite && minimum > 0, "\(name)")
             // The player starts at the press as soon as anything is buffered: the startup delay is exactly D.
@@ -59,7 +73,7 @@ struct SimulationNeedsTests {
     @Test("the minimum startup delay at the minimum bandwidth for D is D again")
     func inverse() {
         for (_, media) in Self.media {
-            let needs = ProgressiveNeeds(media: media)
+            let needs = Needs(media: media)
             for delay in [1.0, 3.0, 8.0] {
                 let bandwidth = needs.minimumBandwidth(startupDelay: delay, latency: 0.05)
                 #expect(abs(needs.minimumStartupDelay(bitsPerSecond: bandwidth, latency: 0.05) - delay) < 1e-9)
@@ -70,7 +84,7 @@ struct SimulationNeedsTests {
     @Test("a CBR file of length T and size S needs S / (T + D) for startup delay D when its deadlines bind at the end")
     func constantBitRateClosedForm() {
         let media = constantBitRateMedia(seconds: 10, bytesPerSecond: 16_000)
-        let needs = ProgressiveNeeds(media: media)
+        let needs = Needs(media: media)
         // The last packet starts at 9.75 s and ends the file at byte 160,044.
         for delay in [1.0, 2.0, 5.0] {
             let expected = 160_044.0 * 8 / (delay + 9.75)
@@ -81,7 +95,7 @@ struct SimulationNeedsTests {
     @Test("with autoplay, a run without stalls started no earlier than the minimum startup delay at its bandwidth")
     func autoplayStartupIsAboveTheMinimum() {
         for (name, media) in Self.media {
-            let needs = ProgressiveNeeds(media: media)
+            let needs = Needs(media: media)
             for bandwidth in [300_000.0, 1_000_000.0, 3_000_000.0, 10_000_000.0] {
                 let result = SimulationEngine.run(
                     media: media, network: NetworkModel(bitsPerSecond: bandwidth, latency: 0.03), policy: .default)
@@ -104,7 +118,7 @@ struct SimulationNeedsTests {
         #expect(abs(result.report.startupDelay - Double(size) * 8 / 1_000_000) < 1e-9)
         #expect(result.report.stallCount == 0)
         #expect(result.bytesReceived == size)
-        let needs = ProgressiveNeeds(media: media)
+        let needs = Needs(media: media)
         #expect(abs(needs.minimumStartupDelay(bitsPerSecond: 1_000_000) - Double(size) * 8 / 1_000_000) < 1e-9)
         #expect(abs(needs.minimumBandwidth(startupDelay: 4) - Double(size) * 8 / 4) < 1e-6)
     }

@@ -83,7 +83,7 @@ public struct SimulationEngine: Sendable {
     /// order given. Seek targets are media seconds from the media's start.
     ///
     /// With `autoplay` false the player opens paused and loads up to the forward target until a `play`
-    /// step: "preload for D seconds, then press play", which is what `ProgressiveNeeds` calls a startup
+    /// step: "preload for D seconds, then press play", which is what `ProgressiveDownloadNeeds` calls a startup
     /// delay of D (the QoE report then counts the wait as paused time, and its startup delay from the press).
     public init(
         media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
