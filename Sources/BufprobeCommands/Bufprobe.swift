@@ -15,7 +15,7 @@ public struct Bufprobe: AsyncParsableCommand {
               130 interrupted (Ctrl-C)
             """,
         version: BufprobeVersion.string,
-        subcommands: [Probe.self, Check.self]
+        subcommands: [Probe.self, Check.self, Simulate.self]
     )
 
     public init() {}

@@ -16,22 +16,6 @@ public struct ProgressOptions: ParsableArguments {
         case none
     }
 
-    /// `--color`: whether and how deep to color.
-    public enum Color: String, CaseIterable, ExpressibleByArgument, Sendable {
-        /// Colors on a terminal unless `NO_COLOR` is set or `TERM=dumb`.
-        case auto
-        /// Colors even when `NO_COLOR` is set (still never outside tty mode).
-        case always
-        /// No colors.
-        case never
-        /// Force 16 colors.
-        case ansi16 = "16"
-        /// Force 256 colors.
-        case ansi256 = "256"
-        /// Force 24-bit colors.
-        case truecolor
-    }
-
     /// `--glyphs`: which characters draw the bar.
     public enum Glyphs: String, CaseIterable, ExpressibleByArgument, Sendable {
         /// Unicode when `LC_ALL`/`LC_CTYPE`/`LANG` names UTF-8, ASCII otherwise.
@@ -56,7 +40,7 @@ public struct ProgressOptions: ParsableArguments {
 
     /// Whether to color the line.
     @Option(help: "Colors of the live line: auto turns them off when NO_COLOR is set, TERM=dumb or stderr is not a terminal.")
-    public var color: Color = .auto
+    public var color: ColorChoice = .auto
 
     /// Which glyph set to use.
     @Option(help: "Bar glyphs: auto picks unicode when LC_ALL, LC_CTYPE or LANG names UTF-8.")
@@ -93,15 +77,6 @@ public struct ProgressOptions: ParsableArguments {
     /// `--thumb` is not given (probe has no playhead to show).
     public func style(in environment: TerminalEnvironment, thumbByDefault: Bool = true) -> ProgressStyle {
         let mode = outputMode(in: environment)
-        let colorChoice: ColorChoice =
-            switch color {
-            case .auto: .auto
-            case .always: .always
-            case .never: .never
-            case .ansi16: .ansi16
-            case .ansi256: .ansi256
-            case .truecolor: .truecolor
-            }
         let glyphSet: GlyphSet? =
             switch glyphs {
             case .auto: nil
@@ -110,7 +85,7 @@ public struct ProgressOptions: ParsableArguments {
             }
         var style = ProgressStyle(
             glyphs: environment.glyphSet(requested: glyphSet),
-            colors: environment.colorMode(requested: colorChoice, output: mode),
+            colors: environment.colorMode(requested: color, output: mode),
             showsThumb: thumb.map { $0 == .on } ?? thumbByDefault)
         for spec in styles { style.apply(spec) }
         return style
@@ -125,3 +100,6 @@ public struct ProgressOptions: ParsableArguments {
             mode: outputMode(in: environment), style: style(in: environment, thumbByDefault: thumbByDefault))
     }
 }
+
+// `--color` takes ProgressLine's own choice type: one list of color choices for the renderer and the CLI.
+extension ColorChoice: ExpressibleByArgument {}

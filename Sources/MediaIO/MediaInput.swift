@@ -103,7 +103,8 @@ public final class MediaInput {
             tag = next
         }
         let timeBase = cffmpeg_time_base_q()
-        let size: Int64? = fc.pb.map { avio_size($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        // A pipe or FIFO answers avio_size with 0 (or an error): only a seekable input knows its size.
+        let size: Int64? = fc.pb.flatMap { $0.pointee.seekable != 0 ? avio_size($0) : nil }.flatMap { $0 >= 0 ? $0 : nil }
         format = FormatInfo(
             name: String(cString: fc.iformat.pointee.name),
             longName: fc.iformat.pointee.long_name.map { String(cString: $0) } ?? "",

@@ -17,8 +17,10 @@ import Synchronization
 ///   A frame is `\r`, the rendered line (terminal width - 1 columns, so the terminal never wraps),
 ///   `ESC[K`, `\r`, in one write(2); after a resize the line is erased with `ESC[J` and redrawn. The
 ///   cursor is hidden while shown, and shown again by `hide()`, `finish(final:keep:)`, or at exit.
-/// - plain mode: no escape codes; a status line at the first update, whenever the state word
-///   changes, and then at most every `plainInterval` (5 s) while updates keep coming.
+/// - plain mode: no escape codes; quiet for the first `plainInterval` (5 s) after `show()`, so a
+///   short job prints nothing; then a status line every `plainInterval` while updates keep coming and
+///   whenever the state word changes, and a final line only if an earlier one was printed (Ctrl-C's
+///   `Interrupted` line always).
 /// - none mode: writes nothing except lines given to `printAbove(_:)`.
 /// - `finish(final:keep:)` always draws the final snapshot (tty: the frame, then a newline so it
 ///   stays above the summary; `keep: false` erases the line instead; plain: one last status line),
@@ -46,6 +48,7 @@ public final class LiveLine: Sendable {
         var lastTick: Int?
         var lastPlain: Double?
         var lastPlainState: PlaybackStateWord?
+        var shownAt: Double?
         var sources: [DispatchSourceBox] = []
     }
 
@@ -101,7 +104,7 @@ public final class LiveLine: Sendable {
             guard !s.finished, !s.shown else { return }
             s.shown = true
             guard mode == .tty else {
-                if mode == .plain, s.latest != nil { plainLine(&s, at: now()) }
+                s.shownAt = now()
                 return
             }
             sink.cursorVisibilityChanged(hidden: true)
@@ -137,8 +140,9 @@ public final class LiveLine: Sendable {
                     sink.write(text)
                 }
             case .plain:
-                let last = s.lastPlain ?? -Double.infinity
-                if s.lastPlainState != snapshot.state || time - last >= plainInterval {
+                guard plainQuietPeriodOver(s, at: time) else { break }
+                let changed = s.lastPlain != nil && s.lastPlainState != snapshot.state
+                if changed || time - (s.lastPlain ?? -Double.infinity) >= plainInterval {
                     plainLine(&s, at: time)
                 }
             case .none:
@@ -155,7 +159,9 @@ public final class LiveLine: Sendable {
             guard s.shown, !s.finished else { return false }
             switch mode {
             case .tty: return now() - s.lastDraw >= minimumInterval
-            case .plain: return now() - (s.lastPlain ?? -Double.infinity) >= plainInterval
+            case .plain:
+                let time = now()
+                return plainQuietPeriodOver(s, at: time) && time - (s.lastPlain ?? -Double.infinity) >= plainInterval
             case .none: return false
             }
         }
@@ -175,7 +181,9 @@ public final class LiveLine: Sendable {
                     sink.write(text)
                 }
             case .plain:
-                if s.pending, time - (s.lastPlain ?? -Double.infinity) >= plainInterval {
+                if s.pending, plainQuietPeriodOver(s, at: time),
+                    time - (s.lastPlain ?? -Double.infinity) >= plainInterval
+                {
                     plainLine(&s, at: time)
                 }
             case .none:
@@ -214,12 +222,12 @@ public final class LiveLine: Sendable {
     /// Ends the line: draws `final` (or the latest snapshot), then leaves it in place (`keep`) or
     /// erases it, and restores the cursor. Later calls of any method draw nothing.
     public func finish(final: ProgressSnapshot? = nil, keep: Bool = true) {
-        finish(keep: keep) { latest in final ?? latest }
+        finish(keep: keep, always: false) { latest in final ?? latest }
     }
 
     /// Ends the line with the latest snapshot relabelled `Interrupted` (Ctrl-C).
     public func finishInterrupted() {
-        finish(keep: true) { latest in
+        finish(keep: true, always: true) { latest in
             // With nothing measured yet there is no time to show, so the frame is the word alone.
             var snapshot = latest ?? ProgressSnapshot(state: .interrupted, isIndeterminate: true)
             snapshot.state = .interrupted
@@ -230,7 +238,7 @@ public final class LiveLine: Sendable {
     /// Whether `finish` has been called.
     public var isFinished: Bool { state.withLock { $0.finished } }
 
-    private func finish(keep: Bool, final: (ProgressSnapshot?) -> ProgressSnapshot?) {
+    private func finish(keep: Bool, always: Bool, final: (ProgressSnapshot?) -> ProgressSnapshot?) {
         state.withLock { s in
             guard !s.finished else { return }
             s.finished = true
@@ -249,7 +257,11 @@ public final class LiveLine: Sendable {
                 if !out.isEmpty { sink.write(out) }
                 if s.shown { sink.cursorVisibilityChanged(hidden: false) }
             case .plain:
-                if let latest = s.latest { sink.write(renderer.renderPlain(latest) + "\n") }
+                // A job that never printed a status line ends silently too: a pipe or a CI log gets
+                // no progress chatter for work that took less than one interval.
+                if let latest = s.latest, always || s.lastPlain != nil {
+                    sink.write(renderer.renderPlain(latest) + "\n")
+                }
             case .none:
                 break
             }
@@ -278,6 +290,10 @@ public final class LiveLine: Sendable {
         // is overwritten by the next one) instead of wrapping to a new row, and a terminal that
         // reflows the line when it narrows keeps the cursor at the line's first row.
         return "\r" + rendered + "\u{1B}[K\r"
+    }
+
+    private func plainQuietPeriodOver(_ s: State, at time: Double) -> Bool {
+        time - (s.shownAt ?? time) >= plainInterval
     }
 
     private func plainLine(_ s: inout State, at time: Double) {

@@ -202,7 +202,7 @@ struct LiveLineTests {
         #expect(frames().map { TerminalWidth.columns(of: $0) } == [40])
     }
 
-    @Test("plain mode writes no escape byte: the first update, each state change, every 5 s, the final line")
+    @Test("plain mode writes no escape byte: quiet for 5 s, then every 5 s and on state changes, the final line")
     func plainMode() {
         let live = line(.plain, glyphs: .unicode, colors: .truecolor)
         live.show()
@@ -221,12 +221,35 @@ struct LiveLineTests {
         live.finish(final: ProgressSnapshot(state: .ended, currentTime: 100, duration: 100))
         #expect(!sink.output.contains("\u{1B}"))
         #expect(sink.writes == [
-            "Playing  00:01 / 01:40  1%\n",
-            "Stalled  00:03 / 01:40  3%\n",
             "Stalled  00:04 / 01:40  4%\n",
             "log [1mline\n",
             "Ended  01:40 / 01:40  100%\n",
         ])
+    }
+
+    @Test("plain mode prints a state change at once once the quiet period is over")
+    func plainModeStateChange() {
+        let live = line(.plain)
+        live.show()
+        clock.set(6)
+        live.update(at(6))
+        clock.set(6.5)
+        live.update(ProgressSnapshot(state: .stalled, currentTime: 7, duration: 100))
+        clock.set(7)
+        live.update(ProgressSnapshot(state: .stalled, currentTime: 7, duration: 100))
+        #expect(sink.writes == ["Playing  00:06 / 01:40  6%\n", "Stalled  00:07 / 01:40  7%\n"])
+    }
+
+    @Test("plain mode says nothing for a job shorter than one interval, not even a final line")
+    func plainModeShortJobIsSilent() {
+        let live = line(.plain)
+        live.show()
+        live.update(at(1))
+        clock.set(4.9)
+        live.update(at(2))
+        live.refresh()
+        live.finish(final: ProgressSnapshot(state: .ended, currentTime: 100, duration: 100))
+        #expect(sink.writes.isEmpty)
     }
 
     @Test("none mode writes nothing but the lines printed above")

@@ -18,17 +18,50 @@ public enum Samples {
         return files.map { directory.appendingPathComponent($0).path }
     }
 
-    /// Runs a tool and returns its standard output.
-    public static func run(_ tool: String, _ arguments: [String]) throws -> String {
+    /// A tool that exited with a non-zero status.
+    public struct ToolFailure: Error, CustomStringConvertible {
+        /// The command line.
+        public var command: [String]
+        /// Exit status.
+        public var status: Int32
+        /// What it printed on stderr.
+        public var stderr: String
+        public var description: String { "\(command.joined(separator: " ")) exited \(status): \(stderr)" }
+    }
+
+    /// Runs a tool and returns its standard output; throws `ToolFailure` on a non-zero exit.
+    ///
+    /// A tool that leaves a daemon behind (`tmux new-session -d`) must be run with `capture: false`:
+    /// it then starts through Python's `subprocess`, which closes inherited descriptors, because
+    /// Foundation's `Process` on Linux waits until every holder of its internal pipe is gone, and the
+    /// daemon would hold it until it exits.
+    public static func run(_ tool: String, _ arguments: [String], capture: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.arguments = capture
+            ? [tool] + arguments
+            : ["python3", "-c", "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:]).returncode)", tool]
+                + arguments
+        process.standardInput = FileHandle.nullDevice
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-tool-\(UUID().uuidString).err")
+        try Data().write(to: errors)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        process.standardError = try FileHandle(forWritingTo: errors)
+        var data = Data()
+        if capture {
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            data = output.fileHandleForReading.readDataToEndOfFile()
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+        }
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw ToolFailure(command: [tool] + arguments, status: process.terminationStatus, stderr: text)
+        }
         return String(decoding: data, as: UTF8.self)
     }
 

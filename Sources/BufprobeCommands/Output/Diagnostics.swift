@@ -1,5 +1,6 @@
 import Foundation
 package import Logging
+import ProgressLine
 
 /// Where bufprobe's words go: results to stdout, `error:`/`warning:` sentences and logs to stderr.
 package enum Diagnostics {
@@ -14,14 +15,19 @@ package enum Diagnostics {
     /// Writes `warning: <sentence>` to stderr.
     package static func warning(_ sentence: String) { standardError("warning: \(sentence)\n") }
 
-    /// Writes `text` to stderr as is.
+    /// Writes `text` to stderr: above the live line while one is drawn, so it never tears it.
     package static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        if let line = LiveLine.current, !line.isFinished {
+            line.printAbove(text)
+        } else {
+            FileHandle.standardError.write(Data(text.utf8))
+        }
     }
 
-    /// The logger for a command: silent below `.error` unless `verbose`; FFmpeg's log goes through it.
+    /// The logger for a command, printing above the live line: silent unless `verbose` (FFmpeg's
+    /// log goes through it; its error lines reach the user as report warnings instead).
     package static func logger(verbose: Bool) -> Logger {
-        var logger = Logger(label: "bufprobe") { label in StreamLogHandler.standardError(label: label) }
+        var logger = Logger(label: "bufprobe") { label in LiveLineLogHandler(label: label) }
         logger.logLevel = verbose ? .trace : .critical
         return logger
     }

@@ -40,4 +40,12 @@ package enum TextFormat {
         guard !pairs.isEmpty else { return "none" }
         return pairs.map { String(format: "%.3f–%.3f s", $0[0], $0[1]) }.joined(separator: ", ")
     }
+
+    /// A number without trailing zeros, at most three decimals: `12`, `2.5`, `0.25`.
+    package static func number(_ value: Double) -> String {
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
 }

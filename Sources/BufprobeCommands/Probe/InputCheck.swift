@@ -21,8 +21,11 @@ package enum InputCheck {
         guard FileManager.default.isReadableFile(atPath: input) else {
             return "\(input) is not readable (permission denied)."
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? NSNumber)?.int64Value
-        if size == 0 { return "\(input) is empty (0 bytes), so it holds no media." }
+        // Only a regular file's size says anything: a FIFO or a device reports 0 and still streams.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: input)
+        let isRegular = (attributes?[.type] as? FileAttributeType) == .typeRegular
+        let size = (attributes?[.size] as? NSNumber)?.int64Value
+        if isRegular, size == 0 { return "\(input) is empty (0 bytes), so it holds no media." }
         return nil
     }
 

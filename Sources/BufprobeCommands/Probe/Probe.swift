@@ -2,6 +2,8 @@ public import ArgumentParser
 import Foundation
 import Logging
 import MediaIO
+import PlaybackModel
+import ProgressLine
 
 /// `bufprobe probe FILE...`: reads every packet of each input and reports what is in it, its loaded
 /// ranges and gaps, and what looks wrong.
@@ -14,8 +16,20 @@ public struct Probe: AsyncParsableCommand {
 
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
             3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
-            with "complete": false); 64 usage error; 130 interrupted. With several inputs the worst wins \
-            (2 over 3 over 0).
+            with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
+            interrupted. With several inputs the worst wins (2 over 3 over 0).
+
+            Buffering diagnostics: for a progressive download in file order, the bandwidth needed to start \
+            within 1, 2, 5 and 10 s without a stall, and the startup delay at a ladder of bandwidths \
+            (a player that starts that many seconds after its first request and needs whole packets; \
+            --latency adds a time to first byte per request). MP4/MOV: whether the index (moov) comes \
+            before the media data (fast start). Interleaving, bit-rate peaks over 1/5/10 s, GOP lengths, \
+            and for HLS each segment's bit rate against the playlist's BANDWIDTH.
+
+            Progress: on a terminal, one live line on stderr shows each file's loaded ranges growing (holes \
+            stay visible), the read position and, for slow inputs, the read rate; it is erased before the \
+            summary is printed. Piped or TERM=dumb: a plain status line every 5 s for long reads, none for \
+            short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
             """)
 
     @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
@@ -32,11 +46,38 @@ public struct Probe: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
+    @Option(help: ArgumentHelp(
+        "Latency per request, in seconds, assumed by the connection needs.", valueName: "seconds"))
+    var latency: Double = 0
+
+    @Option(help: ArgumentHelp(
+        "Write an SVG plot of the bit rate per second, keyframes and needed bandwidth (one input only).",
+        valueName: "file.svg"))
+    var plot: String?
+
+    @Option(help: ArgumentHelp(
+        "A startup delay to add to the needs table, whose bandwidth --plot draws, in seconds.",
+        valueName: "seconds"))
+    var plotStartupDelay: Double = 2
+
+    @OptionGroup(title: "Progress line")
+    var progressOptions: ProgressOptions
+
     public init() {}
 
     public func validate() throws {
         for option in options where !option.contains("=") {
             throw ValidationError("--option takes key=value, got '\(option)'.")
+        }
+        if let plot {
+            if inputs.count > 1 { throw ValidationError("--plot takes one input, got \(inputs.count).") }
+            if !plot.lowercased().hasSuffix(".svg") {
+                throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
+            }
+        }
+        if !(latency >= 0 && latency.isFinite) { throw ValidationError("--latency must be 0 or more seconds.") }
+        if !(plotStartupDelay > 0 && plotStartupDelay.isFinite) {
+            throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
         }
     }
 
@@ -49,12 +90,35 @@ public struct Probe: AsyncParsableCommand {
                 return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             }, uniquingKeysWith: { _, last in last })
 
+        let line = progressOptions.makeLiveLine(thumbByDefault: false)
+        let interrupter = Interrupter(timeout: nil)
+        InterruptHandler.install(line: line) { interrupter.cancel() }
+        defer { line.finish(keep: false) }
+
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
+        var plotFailed = false
         for input in inputs {
+            let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
+            line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
+            line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
-            let (report, outcome) = reader.read()
+            reader.interrupter = interrupter
+            reader.wantsProgress = { line.isDue }
+            reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
+            reader.diagnostics.latency = latency
+            reader.diagnostics.extraStartupDelay = plotStartupDelay
+            reader.diagnostics.collectTimeline = plot != nil
+            let (report, outcome, timeline) = reader.readWithTimeline()
+            // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
+            line.hide()
+            if let plot, let timeline,
+                let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay, to: plot)
+            {
+                Diagnostics.error(problem)
+                plotFailed = true
+            }
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
@@ -72,5 +136,18 @@ public struct Probe: AsyncParsableCommand {
             Diagnostics.standardOutput(text + "\n")
         }
         if worst != .complete { throw ExitCode(worst.rawValue) }
+        if plotFailed { throw ExitCode(1) }
+    }
+
+    /// The live line while reading: what is loaded so far (holes visible), the read position in media
+    /// time, and the read rate.
+    static func snapshot(_ progress: ProbeReader.Progress, title: String) -> ProgressSnapshot {
+        let offset = progress.start
+        let loaded = progress.loaded.ranges.map { ($0.start - offset)..<max($0.start, $0.end) - offset }
+        return ProgressSnapshot(
+            state: .reading, title: title, currentTime: (progress.loaded.end ?? offset) - offset,
+            duration: progress.duration, loaded: loaded,
+            readBytesPerSecond: progress.elapsed > 0 ? Double(progress.bytes) / progress.elapsed : nil,
+            showsPlayed: false)
     }
 }

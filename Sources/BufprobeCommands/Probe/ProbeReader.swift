@@ -11,6 +11,8 @@ package struct ProbeReader {
         package var loaded: TimeRanges
         /// The container's duration, when declared.
         package var duration: Double?
+        /// The container's start time (MPEG-TS starts near 1.4 s), so the line can draw from 0.
+        package var start: Double
         /// Bytes read so far.
         package var bytes: Int64
         /// Total bytes, when known.
@@ -25,16 +27,28 @@ package struct ProbeReader {
     package var options: [String: String] = [:]
     /// Cancels reading from another thread (Ctrl-C).
     package var interrupter: Interrupter?
-    /// Called every `progressInterval` packets with the state so far.
+    /// Called every `progressInterval` packets with the state so far, when `wantsProgress` agrees.
     package var onProgress: (@Sendable (Progress) -> Void)?
+    /// Asked before building a progress value (the live line's rate limit), so the packet loop does
+    /// not compute ranges nobody draws.
+    package var wantsProgress: @Sendable () -> Bool = { true }
     /// Packets between two progress calls.
-    package var progressInterval = 256
+    package var progressInterval = 16
+    /// What the buffering diagnostics compute (needs tables, latency, plot data).
+    package var diagnostics = ProbeDiagnostics.Options()
 
     /// Creates a reader for `source`.
     package init(source: String) { self.source = source }
 
     /// Opens and reads the input. Never throws: failures become the report's `error` and outcome.
     package func read() -> (report: ProbeReport, outcome: ProbeOutcome) {
+        let (report, outcome, _) = readWithTimeline()
+        return (report, outcome)
+    }
+
+    /// `read()`, plus the per-second bytes and keyframes for a plot when `diagnostics.collectTimeline`
+    /// is set and the input could be read.
+    package func readWithTimeline() -> (report: ProbeReport, outcome: ProbeOutcome, timeline: BitRateTimeline?) {
         let clock = ContinuousClock()
         let started = clock.now
         func seconds() -> Double { (clock.now - started).seconds }
@@ -43,7 +57,7 @@ package struct ProbeReader {
             gaps: [], complete: false, readTime: 0, warnings: [], error: nil)
         if let problem = InputCheck.problem(with: source) {
             report.error = problem
-            return (report, .unreadable)
+            return (report, .unreadable, nil)
         }
         FFmpegLog.clearRecentErrors()
         let input: MediaInput
@@ -52,7 +66,7 @@ package struct ProbeReader {
         } catch {
             report.error = interrupter?.reason == .cancelled ? "\(source): interrupted while opening." : error.sentence(for: source)
             report.readTime = JSONOutput.seconds(seconds())
-            return (report, .unreadable)
+            return (report, .unreadable, nil)
         }
         for key in input.unusedOptions {
             report.warnings.append("Option '\(key)' was not used by FFmpeg for \(source) (misspelled or not relevant to this input).")
@@ -60,16 +74,19 @@ package struct ProbeReader {
         if let problem = InputCheck.problem(with: source, formatName: input.format.name) {
             report.error = problem
             report.readTime = JSONOutput.seconds(seconds())
-            return (report, .unreadable)
+            return (report, .unreadable, nil)
         }
         guard !input.streams.isEmpty else {
             report.error = "\(source) contains no streams."
             report.readTime = JSONOutput.seconds(seconds())
-            return (report, .unreadable)
+            return (report, .unreadable, nil)
         }
         let playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
         var tracker = LoadedRangeTracker(playableStreams: playable)
         var tallies = input.streams.map { StreamTally(isVideo: $0.type == .video) }
+        var diagnostics = ProbeDiagnostics(
+            options: diagnostics, source: source, formatName: input.format.name, playableStreams: playable,
+            video: input.bestVideoStream, audio: input.bestAudioStream)
         var readError: FFmpegError?
         var count = 0
         while true {
@@ -80,11 +97,13 @@ package struct ProbeReader {
             }
             guard let packet else { break }
             if packet.stream < tallies.count { tallies[packet.stream].add(packet) }
-            tracker.add(packet.modelPacket)
+            let modelPacket = packet.modelPacket
+            tracker.add(modelPacket)
+            diagnostics.add(modelPacket)
             count += 1
-            if let onProgress, count % progressInterval == 0 {
+            if let onProgress, count % progressInterval == 0, wantsProgress() {
                 onProgress(Progress(
-                    loaded: tracker.playable, duration: input.format.duration, bytes: input.bytePosition ?? 0,
+                    loaded: tracker.playable, duration: input.format.duration, start: input.format.startTime ?? 0, bytes: input.bytePosition ?? 0,
                     totalBytes: input.format.size, elapsed: seconds()))
             }
         }
@@ -162,9 +181,10 @@ package struct ProbeReader {
             report.warnings.append(
                 "\(source) has a gap from \(Self.format(gap.start)) to \(Self.format(gap.end)) (\(Self.format(gap.duration))): playback stalls or skips there.")
         }
+        diagnostics.finish(into: &report)
         report.complete = !truncated
         report.readTime = JSONOutput.seconds(seconds())
-        return (report, truncated ? .incomplete : .complete)
+        return (report, truncated ? .incomplete : .complete, diagnostics.timeline)
     }
 
     private static func streamReport(_ info: StreamInfo, _ tally: StreamTally, _ tracker: LoadedRangeTracker) -> ProbeReport.Stream {
@@ -184,6 +204,9 @@ package struct ProbeReader {
             keyframeInterval: tally.keyframeInterval.map {
                 ProbeReport.Interval(
                     min: JSONOutput.seconds($0.min), avg: JSONOutput.seconds($0.avg), max: JSONOutput.seconds($0.max))
+            },
+            gopFrames: tally.framesPerGOP.map {
+                ProbeReport.Interval(min: $0.min, avg: ($0.avg * 1000).rounded() / 1000, max: $0.max)
             },
             nonMonotonicDts: tally.nonMonotonicDts,
             loadedRanges: pairs(tracker.ranges(forStream: info.index)))

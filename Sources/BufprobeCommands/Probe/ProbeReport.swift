@@ -26,6 +26,22 @@ package struct ProbeReport: Sendable, Codable {
     package var warnings: [String]
     /// Why the input could not be opened or read; `nil` on success.
     @NullEncoded package var error: String?
+    /// Minimum bandwidth for each startup delay (1, 2, 5, 10 s and `--plot-startup-delay`), for a
+    /// progressive download in file order; empty for playlists (HLS: see `hls`) and unreadable inputs.
+    package var needs: [Need] = []
+    /// Minimum startup delay for each bandwidth of a fixed ladder; empty where `needs` is.
+    package var bandwidthTable: [BandwidthRow] = []
+    /// What the `needs` figures assume: time origin, latency, where the index is.
+    @NullEncoded package var needsBasis: NeedsBasis? = nil
+    /// MP4/MOV: `true` when the index (`moov`) precedes the media data (`mdat`), `false` when it follows
+    /// it; `nil` for other formats and inputs whose boxes cannot be read (URLs).
+    @NullEncoded package var faststart: Bool? = nil
+    /// How far apart the played video and audio are in the file; `nil` without both.
+    @NullEncoded package var interleave: Interleave? = nil
+    /// Peak bit rate over 1, 5 and 10 s windows against the average, every stream together.
+    @NullEncoded package var bitRateProfile: BitRateProfile? = nil
+    /// HLS inputs: each variant's segments against its declared `BANDWIDTH`; `nil` otherwise.
+    @NullEncoded package var hls: HLSView? = nil
 
     /// The container figures.
     package struct Format: Sendable, Codable {
@@ -63,7 +79,7 @@ package struct ProbeReport: Sendable, Codable {
         package var duration: Double
     }
 
-    /// Minimum, average and maximum of an interval, seconds.
+    /// Minimum, average and maximum of a series (seconds for intervals, counts for GOP frames).
     package struct Interval: Sendable, Codable {
         /// Shortest.
         package var min: Double
@@ -121,6 +137,8 @@ package struct ProbeReport: Sendable, Codable {
         @NullEncoded package var peakBitRate: Double?
         /// Time between consecutive keyframes (video), seconds.
         @NullEncoded package var keyframeInterval: Interval?
+        /// Packets (frames) per GOP, keyframe to keyframe in read order (video).
+        @NullEncoded package var gopFrames: Interval? = nil
         /// Packets whose decode time went backwards.
         package var nonMonotonicDts: Int
         /// The stream's own loaded ranges.

@@ -43,6 +43,7 @@ package enum ProbeText {
                 row("gap", "\(TextFormat.seconds(gap.start)) to \(TextFormat.seconds(gap.end)) (\(TextFormat.seconds(gap.duration)) missing)")
             }
         }
+        for (label, value) in diagnosticRows(report) { row(label, value) }
         row("complete", report.complete ? "yes, read to the end in \(String(format: "%.2f", report.readTime)) s" : "no: reading stopped early")
         for warning in report.warnings { row("warning", warning) }
         return lines.joined(separator: "\n") + "\n"
@@ -66,6 +67,11 @@ package enum ProbeText {
         var keys = "\(s.keyframes) keyframes"
         if let k = s.keyframeInterval {
             keys += String(format: " every %.2f s (%.2f–%.2f)", k.avg, k.min, k.max)
+        }
+        if let frames = s.gopFrames {
+            keys += frames.min == frames.max
+                ? String(format: ", %.0f frames per GOP", frames.max)
+                : String(format: ", %.0f–%.0f frames per GOP (avg %.1f)", frames.min, frames.max, frames.avg)
         }
         parts.append(keys)
         return parts.joined(separator: ", ")

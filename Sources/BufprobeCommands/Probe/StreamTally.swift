@@ -2,7 +2,7 @@ package import MediaIO
 import PlaybackModel
 
 /// What the packets of one stream add up to while a file is read: counts, bytes, span, keyframe
-/// spacing, decode-order problems and the peak 1 s bit rate. Constant memory per stream.
+/// spacing (`GOPStats`), decode-order problems and the peak 1 s bit rate. Constant memory per stream.
 package struct StreamTally: Sendable {
     /// Packets returned by the demuxer, corrupt ones included.
     package private(set) var packets = 0
@@ -21,11 +21,7 @@ package struct StreamTally: Sendable {
     /// Largest byte end (`position + size`) seen, for partial-packet checks.
     package private(set) var maxByteEnd: Int64?
     private var lastDts: Double?
-    private var lastKeyframePts: Double?
-    private var intervalMin = Double.infinity
-    private var intervalMax = 0.0
-    private var intervalSum = 0.0
-    private var intervalCount = 0
+    private var gop = GOPStats()
     private var peak = BitRateWindow(window: 1)
 
     private let isVideo: Bool
@@ -46,21 +42,12 @@ package struct StreamTally: Sendable {
             lastDts = dts
         }
         if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
+        // Every audio packet is a keyframe: GOP spacing means something for video only.
+        if isVideo { gop.add(time: packet.pts, isKeyframe: packet.isKeyframe) }
         guard let pts = packet.pts else { return }
         firstPts = min(firstPts ?? pts, pts)
         lastEnd = max(lastEnd ?? pts, pts + (packet.duration ?? 0))
-        if packet.isKeyframe {
-            keyframes += 1
-            // Keyframes of a closed GOP arrive in presentation order, so the difference is the GOP length.
-            if isVideo, let previous = lastKeyframePts, pts > previous {
-                let interval = pts - previous
-                intervalMin = min(intervalMin, interval)
-                intervalMax = max(intervalMax, interval)
-                intervalSum += interval
-                intervalCount += 1
-            }
-            lastKeyframePts = pts
-        }
+        if packet.isKeyframe { keyframes += 1 }
     }
 
     /// The presentation span, when any packet had a timestamp.
@@ -80,7 +67,11 @@ package struct StreamTally: Sendable {
 
     /// Min, mean and max time between keyframes, when there were at least two.
     package var keyframeInterval: (min: Double, avg: Double, max: Double)? {
-        guard intervalCount > 0 else { return nil }
-        return (intervalMin, intervalSum / Double(intervalCount), intervalMax)
+        gop.interval.map { ($0.min, $0.avg, $0.max) }
+    }
+
+    /// Min, mean and max packets (frames) per GOP of a video stream, once it had a keyframe.
+    package var framesPerGOP: (min: Double, avg: Double, max: Double)? {
+        gop.framesPerGOP.map { ($0.min, $0.avg, $0.max) }
     }
 }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Issue 6 benchmark: `bufprobe simulate` on two hours of synthetic 30 fps video + audio (about 553,000
+# packets) at three bandwidths (above, near and below the media's rate), in a release build. Goal: under
+# 1 s each. The references measured in the same run are the same media at half the length (1 hour,
+# about 277,000 packets) and at 1 s (process start-up, nearly no packets): the ratio
+# (t(2h) - t(1s)) / (t(1h) - t(1s)) should be close to 2 if the engine is linear in the number of packets.
+#
+# Usage:  Benchmarks/simulate-bench.sh
+# Env:    BUFPROBE=/path/to/bufprobe   use this binary instead of building `swift build -c release`
+#         RUNS=3                       runs per case; the medians are printed
+# Needs:  GNU time as /usr/bin/time (Debian package `time`), bc, python3.
+#         BITRATE=3Mbit                the synthetic media's rate
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+RUNS=${RUNS:-3}
+BITRATE=${BITRATE:-3Mbit}
+
+bufprobe=${BUFPROBE:-}
+if [[ -z "$bufprobe" ]]; then
+  echo "== building bufprobe (release)" >&2
+  swift build -c release --package-path "$root" --product bufprobe >&2
+  bufprobe="$root/.build/release/bufprobe"
+fi
+
+# Median CPU time (user + system, steadier than wall time on a shared machine) in seconds of RUNS runs
+# of the command given as arguments; the wall times go to $out_wall as "median".
+median() {
+  local cpu=() wall=()
+  for _ in $(seq "$RUNS"); do
+    local line
+    line=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
+    wall+=("$(echo "$line" | awk '{ print $1 }')")
+    cpu+=("$(echo "$line" | awk '{ print $2 + $3 }')")
+  done
+  printf '%s\n' "${cpu[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }'
+  printf ' %s\n' "${wall[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf " %.3f", a[int((NR + 1) / 2)] }'
+}
+
+[[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
+read -r base base_wall <<<"$(median "$bufprobe" simulate --bitrate "$BITRATE" --duration 1s --bandwidth 10Mbit --json)"
+echo "process start-up (1 s of media): cpu $base s, wall $base_wall s"
+printf '%-10s %9s %9s %9s %9s %10s %7s %9s\n' bandwidth "2h cpu" "2h wall" "1h cpu" "1h wall" linearity stalls startup
+for bandwidth in 10Mbit 3.2Mbit 2Mbit; do
+  read -r long long_wall <<<"$(median "$bufprobe" simulate --bitrate "$BITRATE" --duration 2h --bandwidth "$bandwidth" --latency 50ms --json)"
+  read -r short short_wall <<<"$(median "$bufprobe" simulate --bitrate "$BITRATE" --duration 1h --bandwidth "$bandwidth" --latency 50ms --json)"
+  summary=$("$bufprobe" simulate --bitrate "$BITRATE" --duration 2h --bandwidth "$bandwidth" --latency 50ms --json |
+    python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["stall_count"], d["startup_delay"])')
+  ratio=$(echo "($long - $base) / ($short - $base)" | bc -l)
+  printf '%-10s %9s %9s %9s %9s %10.2f %7s %9s\n' "$bandwidth" "$long" "$long_wall" "$short" "$short_wall" "$ratio" $summary
+done
+echo "packets in 2h: $(python3 -c 'print(int(7200 * 30) + int(7200 * 48000 / 1024))') (30 fps video + 1024-sample 48 kHz audio); linearity: (cpu(2h) - cpu(1s)) / (cpu(1h) - cpu(1s)), 2 when linear"

@@ -1,0 +1,138 @@
+import Foundation
+import MediaIO
+package import PlaybackModel
+
+/// The buffering diagnostics of `probe`, gathered during ProbeReader's single pass over the packets:
+/// what connection a progressive download needs, fast start, interleaving, the bit-rate profile and, on
+/// request, the data behind `--plot`. HLS inputs get the segmented view instead of the progressive needs.
+package struct ProbeDiagnostics {
+    /// What to compute.
+    package struct Options: Sendable {
+        /// Startup delays of the `needs` table, seconds.
+        package var startupDelays: [Double] = [1, 2, 5, 10]
+        /// Bandwidths of the `bandwidth_table`, bits per second.
+        package var bandwidths: [Double] = ProbeDiagnostics.bandwidthLadder
+        /// Latency per request, seconds.
+        package var latency = 0.0
+        /// Whether to keep the per-second bytes and keyframe times for a plot.
+        package var collectTimeline = false
+        /// A startup delay to add to the `needs` table (the plot's bandwidth line).
+        package var extraStartupDelay: Double?
+
+        /// The defaults.
+        package init() {}
+
+        /// The table's startup delays with `extraStartupDelay`, sorted, without duplicates.
+        var allStartupDelays: [Double] {
+            Array(Set(startupDelays + (extraStartupDelay.map { [$0] } ?? []))).sorted()
+        }
+    }
+
+    /// The bandwidth ladder of `bandwidth_table`, bits per second: 128 kbit/s to 100 Mbit/s.
+    package static let bandwidthLadder: [Double] = [
+        128_000, 256_000, 512_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000,
+        100_000_000,
+    ]
+
+    /// Demuxers whose packets come from other resources: byte positions are not in one file.
+    static let playlistFormats: Set<String> = ["hls", "dash", "concat"]
+
+    let options: Options
+    let source: String
+    let formatName: String
+    /// The MP4 boxes, when the input is a local MP4/MOV whose headers could be read.
+    let boxes: MP4BoxLayout?
+    private var analyzer: ProgressiveDownloadAnalyzer?
+    private var skew: InterleaveSkew?
+    private var profile = BitRateProfile()
+    // Playlists: only the played rendition is downloaded, so only its streams count in the profile.
+    private let profiledStreams: Set<Int>?
+    /// The plot data, when `options.collectTimeline`.
+    package private(set) var timeline: BitRateTimeline?
+
+    /// Prepares the diagnostics for an opened input: reads the MP4 box headers when they matter.
+    package init(options: Options, source: String, formatName: String, playableStreams: [Int], video: Int?, audio: Int?) {
+        self.options = options
+        self.source = source
+        self.formatName = formatName
+        let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
+        boxes = isMP4 && !InputCheck.isURL(source) && source != "-" ? try? MP4BoxLayout.scan(path: source) : nil
+        if !Self.playlistFormats.contains(formatName) {
+            var layouts = [DownloadLayout.sequential]
+            if boxes?.isFastStart == false, let index = boxes?.index {
+                layouts = [.sequential(indexAtEndEndingAt: index.end), .rangeRequests(indexBytes: index.size)]
+            }
+            analyzer = ProgressiveDownloadAnalyzer(
+                playableStreams: playableStreams, layouts: layouts, startupDelays: options.allStartupDelays,
+                bandwidths: options.bandwidths, latency: options.latency)
+        }
+        let isPlaylist = Self.playlistFormats.contains(formatName)
+        profiledStreams = isPlaylist ? Set(playableStreams) : nil
+        // A playlist's byte positions are inside each segment, so no distance in bytes means anything.
+        if !isPlaylist, let video, let audio { skew = InterleaveSkew(first: video, second: audio) }
+        if options.collectTimeline { timeline = BitRateTimeline(keyframeStream: video) }
+    }
+
+    /// Adds the next packet in read order.
+    package mutating func add(_ packet: MediaPacket) {
+        analyzer?.add(packet)
+        skew?.add(packet)
+        if profiledStreams?.contains(packet.stream) ?? true {
+            profile.add(packet)
+            timeline?.add(packet)
+        }
+    }
+
+    /// Completes the figures and writes them into `report`.
+    package mutating func finish(into report: inout ProbeReport) {
+        let round = JSONOutput.seconds
+        if var analyzer {
+            analyzer.finish()
+            self.analyzer = analyzer
+            // Layout 0 is the download in file order; layout 1, when present, the range-request player.
+            let sequentialNeeds = analyzer.needs[0]
+            let ranged = analyzer.needs.count > 1 ? analyzer.needs[1] : nil
+            // Bandwidths are rounded up to whole bits per second so the figure is always enough.
+            if sequentialNeeds.packets > 0 {
+                report.needs = sequentialNeeds.startupDelays.indices.map { index in
+                    ProbeReport.Need(
+                        startupDelay: sequentialNeeds.startupDelays[index],
+                        minBandwidthBps: sequentialNeeds.minimumBandwidth(forStartupDelayAt: index)?.rounded(.up),
+                        minBandwidthBpsRangeRequests: ranged?.minimumBandwidth(forStartupDelayAt: index)?.rounded(.up))
+                }
+                report.bandwidthTable = sequentialNeeds.bandwidths.indices.map { index in
+                    ProbeReport.BandwidthRow(
+                        bandwidthBps: sequentialNeeds.bandwidths[index],
+                        startupDelay: round(sequentialNeeds.startupDelay(atBandwidthAt: index)),
+                        startupDelayRangeRequests: ranged.map { round($0.startupDelay(atBandwidthAt: index)) })
+                }
+            }
+            report.needsBasis = ProbeReport.NeedsBasis(
+                timeOrigin: analyzer.timeOrigin.map(round), latency: options.latency, bytes: analyzer.bytesRead,
+                indexOffset: boxes?.index?.offset, indexBytes: boxes?.index?.size)
+            if analyzer.originMoved {
+                report.warnings.append(
+                    "\(source): a played stream has data before the time the connection needs are counted from; those figures may be slightly low.")
+            }
+        }
+        report.faststart = boxes?.isFastStart
+        if let skew {
+            report.interleave = ProbeReport.Interleave(
+                streams: [skew.streams.first, skew.streams.second], maxSkewSeconds: round(skew.maxSkewSeconds),
+                maxSkewBytes: skew.maxSkewBytes)
+        }
+        let average = profile.averageBitsPerSecond
+        report.bitRateProfile = ProbeReport.BitRateProfile(
+            averageBps: average?.rounded(),
+            peaks: profile.peaks.map { peak in
+                ProbeReport.Peak(
+                    window: peak.window, peakBps: peak.bitsPerSecond?.rounded(),
+                    peakToAverage: peak.bitsPerSecond.flatMap { value in
+                        average.flatMap { $0 > 0 ? (value / $0 * 1000).rounded() / 1000 : nil }
+                    })
+            })
+        if formatName == "hls" {
+            report.hls = HLSSegmentView.build(source: source, options: options)
+        }
+    }
+}

@@ -1,0 +1,204 @@
+public import ArgumentParser
+import Foundation
+import MediaIO
+import PlaybackModel
+import ProgressLine
+
+/// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
+/// state machine `check` uses, and reports startup delay, stalls and QoE.
+public struct Simulate: AsyncParsableCommand {
+    /// The command's name, abstract and help text (units, script format, traces, exit codes).
+    public static let configuration = CommandConfiguration(
+        abstract: "Simulate playing media over a given network: startup delay, stalls, rebuffer ratio.",
+        discussion: """
+            The media's packets (a local file, a local HLS playlist, or --bitrate/--duration synthetic media) \
+            are downloaded byte for byte in virtual time: one HTTP request read in byte order (one request per \
+            segment for HLS), latency once per request, a new request after a seek out of the buffer. The \
+            player is bufprobe's shared model: start at --start-threshold buffered, resume after a stall at \
+            --resume-threshold, stop loading at --max-buffer (defaults 1 s, 2 s, 50 s, as Media3's \
+            DefaultLoadControl; --constrained lowers the target to 15 s, a data-saver network).
+
+            Units: durations 250ms, 1.5s, 2m, 1h or 1:30; bit rates 500kbit, 2Mbit, 1Gbit (per second), \
+            250kB/s, 1MB/s, or plain bits per second.
+
+            Script (YAML or JSON; command-line options override it):
+              media: clip.mp4            # or synthetic: { bitrate: 3Mbit, duration: 10m, variation: 0.2, seed: 7 }
+              network: { bandwidth: 2Mbit, latency: 40ms }   # or trace: FILE; constrained: true
+              policy: { start: 1s, resume: 2s, max_buffer: 50s, back_buffer: 0s }
+              timeline:                  # at = session time since play was pressed
+                - { at: 30s, bandwidth: 500kbit }
+                - { at: 60s, outage: 10s }
+                - { at: 90s, seek: 2m }
+                - { at: 100s, pause: 5s }
+                - { at: 120s, rate: 1.5 }
+                - { at: 130s, latency: 100ms }
+              # autoplay: false opens paused (preloading) until a step - { at: 5s, play }
+
+            Traces (--trace or network.trace): two columns "seconds Mbit/s" per line (Pensieve, FCC, HSDPA), \
+            or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
+            session.
+
+            Exit codes: 0 simulated (stalls or not; see the report); 2 the media could not be opened or is \
+            not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
+            """)
+
+    @Argument(help: ArgumentHelp("A media file or local HLS playlist (omit with --bitrate/--duration).", valueName: "media"))
+    var media: String?
+
+    @Option(help: ArgumentHelp("A YAML or JSON script: media, network, policy, timeline.", valueName: "file"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"))
+    var bitrate: String?
+
+    @Option(help: ArgumentHelp("Synthetic media's length, e.g. 10m.", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("Synthetic video frame size variation, 0 to 1 (0 = constant bit rate).", valueName: "fraction"))
+    var variation: Double?
+
+    @Option(help: ArgumentHelp("Seed of the synthetic variation.", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
+    var variant: Int?
+
+    @Option(help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"))
+    var bandwidth: String?
+
+    @Option(help: ArgumentHelp("Latency of each request, e.g. 40ms (default 0).", valueName: "duration"))
+    var latency: String?
+
+    @Option(help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"))
+    var trace: String?
+
+    @Flag(help: "A constrained (data-saver) network: the forward-buffer target drops to 15 s.")
+    var constrained = false
+
+    @Option(help: ArgumentHelp("Buffered media needed to start playing (default 1s).", valueName: "duration"))
+    var startThreshold: String?
+
+    @Option(help: ArgumentHelp("Buffered media needed to resume after a stall (default 2s).", valueName: "duration"))
+    var resumeThreshold: String?
+
+    @Option(help: ArgumentHelp("Forward-buffer target: loading stops there (default 50s).", valueName: "duration"))
+    var maxBuffer: String?
+
+    @Option(help: ArgumentHelp("Media kept behind the playhead (default 0s).", valueName: "duration"))
+    var backBuffer: String?
+
+    @Flag(help: "Write JSON instead of text.")
+    var json = false
+
+    @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line, events printed above it.")
+    var realtime = false
+
+    @Option(help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"))
+    var speed: Double?
+
+    @Flag(help: "Watch it in a terminal and act: left/right arrow seek 10 s, space pauses and resumes, q stops (implies --realtime unless --speed is given).")
+    var interactive = false
+
+    @OptionGroup(title: "Live line (with --realtime or --speed)")
+    var progressOptions: ProgressOptions
+
+    /// Creates the command with every option at its default (ArgumentParser fills them in).
+    public init() {}
+
+    /// Rejects option combinations that cannot mean anything, before any media is read.
+    public func validate() throws {
+        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a number greater than 0.") }
+        if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
+        if media != nil, bitrate != nil || duration != nil {
+            throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
+        }
+        if bandwidth != nil, trace != nil { throw ValidationError("Give either --bandwidth or --trace, not both.") }
+        if media != nil, variation != nil || seed != nil {
+            throw ValidationError("--variation and --seed apply to synthetic media (--bitrate/--duration), not to MEDIA.")
+        }
+    }
+
+    /// Loads the plan, runs the simulation (instantly, or paced on the live line) and prints the report.
+    public func run() async throws {
+        let plan: SimulationPlan
+        do {
+            plan = try SimulationPlan(options: self)
+        } catch {
+            Diagnostics.error(error.sentence)
+            throw ExitCode(error.exitCode)
+        }
+        if let warning = plan.source.warning { Diagnostics.warning(warning) }
+        var engine = SimulationEngine(
+            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
+            autoplay: plan.autoplay)
+        let factor = speed ?? (realtime || interactive ? 1 : nil)
+        if let factor {
+            var keyboard: SimulationKeyboard?
+            if interactive {
+                guard let raw = SimulationKeyboard() else {
+                    Diagnostics.error("--interactive needs a terminal on standard input.")
+                    throw ExitCode(64)
+                }
+                keyboard = raw
+            }
+            defer { keyboard?.restore() }
+            try await play(&engine, speed: factor, title: plan.source.description, keyboard: keyboard)
+        } else {
+            engine.run()
+        }
+        let report = SimulateReport(
+            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+        // The report on stdout is the same whether the run was instant or paced.
+        if json {
+            Diagnostics.standardOutput(try JSONOutput.string(report) + "\n")
+        } else {
+            Diagnostics.standardOutput(SimulateText.render(report))
+        }
+    }
+
+    /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr and
+    /// printing each event above it as it happens; with a keyboard, keys act on the player.
+    private func play(
+        _ engine: inout SimulationEngine, speed: Double, title: String, keyboard: SimulationKeyboard?
+    ) async throws {
+        let line = progressOptions.makeLiveLine()
+        InterruptHandler.install(line: line, onInterrupt: { keyboard?.restore() })
+        line.show()
+        if keyboard != nil {
+            line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var printed = 0
+        while true {
+            let elapsed = start.duration(to: clock.now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            engine.run(until: seconds * speed)
+            var quit = false
+            if let keyboard {
+                for key in keyboard.keys(waitingAtMost: 0) {
+                    let position = engine.player.item.currentTime - engine.media.startTime
+                    switch key {
+                    case .back: engine.perform(.seek(max(0, position - 10)))
+                    case .forward: engine.perform(.seek(min(engine.media.duration, position + 10)))
+                    case .togglePause:
+                        if case .paused = engine.player.state {
+                            engine.perform(.play)
+                        } else {
+                            engine.perform(.pause(.infinity))
+                        }
+                    case .quit: quit = true
+                    }
+                }
+            }
+            for event in engine.events[printed...] {
+                line.printAbove(SimulateText.line(for: event).trimmingCharacters(in: .newlines))
+            }
+            printed = engine.events.count
+            line.update(SimulationSnapshot.make(engine, title: title, speed: speed))
+            if engine.isFinished || quit { break }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        line.finish()
+    }
+}

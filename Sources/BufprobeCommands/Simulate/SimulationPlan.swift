@@ -1,0 +1,161 @@
+import Foundation
+import PlaybackModel
+
+/// Everything a simulation needs, merged from the script and the command line (the command line wins),
+/// with the media loaded and every value checked.
+struct SimulationPlan {
+    /// A reason the simulation cannot run: one sentence and the exit code (2 media, 64 usage or script).
+    struct Failure: Error {
+        var sentence: String
+        var exitCode: Int32
+    }
+
+    var source: SimulationSource
+    var network: NetworkModel
+    var networkEcho: SimulateReport.Network
+    var policy: BufferPolicy
+    var steps: [SimulationStep]
+    var autoplay: Bool
+
+    init(options: Simulate) throws(Failure) {
+        var script = SimulationScript()
+        if let path = options.script {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw Failure(sentence: "The script \(path) cannot be read (check the path).", exitCode: 64)
+            }
+            do {
+                script = try SimulationScript.parse(yaml: String(decoding: data, as: UTF8.self), file: path)
+            } catch {
+                throw Failure(sentence: error.description, exitCode: 64)
+            }
+        }
+        let scriptDirectory = options.script.map { ($0 as NSString).deletingLastPathComponent }
+        let resolve = { (path: String) -> String in Self.resolve(path, in: scriptDirectory) }
+
+        // Media: the command line's file or synthetic description, else the script's.
+        let bitrate = try Self.parse(options.bitrate, "bitrate", UnitParser.bitsPerSecond)
+        let length = try Self.parse(options.duration, "duration", UnitParser.seconds)
+        if options.media != nil || bitrate != nil || length != nil {
+            script.media = nil
+            script.synthetic = nil
+        }
+        if let bitrate, bitrate <= 0 { throw Failure(sentence: "--bitrate must be greater than 0.", exitCode: 64) }
+        if let length, length <= 0 { throw Failure(sentence: "--duration must be greater than 0.", exitCode: 64) }
+        do {
+            if let media = options.media {
+                source = try SimulationSource.load(media, variant: options.variant)
+            } else if bitrate != nil || length != nil {
+                guard let bitrate, let length else {
+                    throw Failure(sentence: "Synthetic media needs both --bitrate and --duration.", exitCode: 64)
+                }
+                source = .synthetic(
+                    bitsPerSecond: bitrate, duration: length, variation: options.variation ?? 0, seed: options.seed ?? 1)
+            } else if let synthetic = script.synthetic {
+                source = .synthetic(
+                    bitsPerSecond: synthetic.bitsPerSecond, duration: synthetic.duration,
+                    variation: options.variation ?? synthetic.variation, seed: options.seed ?? synthetic.seed)
+            } else if let media = script.media {
+                do {
+                    source = try SimulationSource.load(resolve(media), variant: options.variant)
+                } catch {
+                    // Name the script line that chose the media.
+                    let located = SimulationScriptError(
+                        file: options.script ?? "script", line: script.lines["media"], field: "media",
+                        reason: error.sentence)
+                    throw SimulationSource.Failure(sentence: located.description, isUsage: error.isUsage)
+                }
+            } else {
+                throw Failure(
+                    sentence: "Nothing to simulate: give MEDIA, --bitrate and --duration, or media: in a --script.",
+                    exitCode: 64)
+            }
+        } catch let failure as SimulationSource.Failure {
+            throw Failure(sentence: failure.sentence, exitCode: failure.isUsage ? 64 : 2)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(sentence: "\(error)", exitCode: 2)
+        }
+
+        // Network.
+        let bandwidth = try Self.parse(options.bandwidth, "bandwidth", UnitParser.bitsPerSecond)
+        let latency = try Self.parse(options.latency, "latency", UnitParser.seconds) ?? script.latency ?? 0
+        let tracePath = options.trace ?? (bandwidth == nil ? script.trace.map(resolve) : nil)
+        if let tracePath {
+            do {
+                network = NetworkModel(trace: try SimulationTraceFile.load(tracePath), latency: latency)
+            } catch {
+                guard options.trace == nil, let file = options.script else {
+                    throw Failure(sentence: error.sentence, exitCode: 64)
+                }
+                let located = SimulationScriptError(
+                    file: file, line: script.lines["network.trace"], field: "network.trace", reason: error.sentence)
+                throw Failure(sentence: located.description, exitCode: 64)
+            }
+        } else if let rate = bandwidth ?? script.bandwidth {
+            network = NetworkModel(bitsPerSecond: rate, latency: latency)
+        } else {
+            throw Failure(
+                sentence: "No network given: use --bandwidth (e.g. 2Mbit), --trace FILE, or network: in a --script.",
+                exitCode: 64)
+        }
+        let constrained = options.constrained || (script.constrained ?? false)
+        networkEcho = SimulateReport.Network(
+            bandwidth: tracePath == nil ? (bandwidth ?? script.bandwidth) : nil, trace: tracePath,
+            latency: latency, constrained: constrained)
+
+        // Policy.
+        var policy = BufferPolicy.default
+        if let value = try Self.parse(options.startThreshold, "start-threshold", UnitParser.seconds) ?? script.startThreshold {
+            policy.startThreshold = value
+        }
+        if let value = try Self.parse(options.resumeThreshold, "resume-threshold", UnitParser.seconds) ?? script.resumeThreshold {
+            policy.resumeThreshold = value
+        }
+        if let value = try Self.parse(options.maxBuffer, "max-buffer", UnitParser.seconds) ?? script.maxBuffer {
+            policy.forwardTarget = value
+        }
+        if let value = try Self.parse(options.backBuffer, "back-buffer", UnitParser.seconds) ?? script.backBuffer {
+            policy.backBuffer = value
+        }
+        if constrained { policy = policy.constrained() }
+        do {
+            try policy.validate()
+        } catch {
+            throw Failure(sentence: "The buffer policy is not usable: \(error)", exitCode: 64)
+        }
+        self.policy = policy
+
+        // Timeline: checks that need the media.
+        let file = options.script ?? "script"
+        for located in script.timeline {
+            if case .seek(let offset) = located.step.action, offset > source.media.duration {
+                throw Failure(
+                    sentence: SimulationScriptError(
+                        file: file, line: located.line, field: located.field,
+                        reason: "seeks to \(UnitParser.format(seconds: offset)), past the end of the media (\(UnitParser.format(seconds: source.media.duration)))"
+                    ).description, exitCode: 64)
+            }
+        }
+        steps = script.timeline.map(\.step)
+        autoplay = script.autoplay ?? true
+    }
+
+    /// A path from the script, relative to the script's directory unless absolute or a URL.
+    static func resolve(_ path: String, in directory: String?) -> String {
+        guard let directory, !directory.isEmpty, !path.hasPrefix("/"), !InputCheck.isURL(path) else { return path }
+        return (directory as NSString).appendingPathComponent(path)
+    }
+
+    /// Parses an option's text with a unit parser; the error names the option.
+    static func parse<T>(_ text: String?, _ option: String, _ parser: (String) throws(UnitError) -> T)
+        throws(Failure) -> T?
+    {
+        guard let text else { return nil }
+        do {
+            return try parser(text)
+        } catch {
+            throw Failure(sentence: "--\(option): \(error.description)", exitCode: 64)
+        }
+    }
+}

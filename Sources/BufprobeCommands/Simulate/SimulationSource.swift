@@ -1,0 +1,153 @@
+import Foundation
+import MediaIO
+package import PlaybackModel
+
+/// The media to simulate, loaded into the plain values the engine takes: a file's packets read through
+/// MediaIO, an HLS rendition's segment sizes from disk, or synthetic packets.
+package struct SimulationSource: Sendable {
+    /// What was loaded, for reports: a path, a playlist (with the variant) or a synthetic description.
+    package var description: String
+    /// `file`, `hls` or `synthetic`.
+    package var kind: String
+    /// The units to download.
+    package var media: SimulationMedia
+    /// A sentence for stderr about how the file will download, when worth saying (index at the end).
+    package var warning: String?
+
+    /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
+    /// media (exit 2).
+    package struct Failure: Error, Sendable {
+        /// One sentence naming the input.
+        package var sentence: String
+        /// Whether the mistake is in how bufprobe was called rather than in the media.
+        package var isUsage: Bool
+    }
+
+    /// Synthetic media: `bitsPerSecond` for `duration` seconds, optional VBR variation from `seed`.
+    package static func synthetic(bitsPerSecond: Double, duration: Double, variation: Double, seed: UInt64)
+        -> SimulationSource
+    {
+        let synthetic = SyntheticMedia(bitsPerSecond: bitsPerSecond, duration: duration, variation: variation, seed: seed)
+        var description = "synthetic \(UnitParser.format(bitsPerSecond: bitsPerSecond)) for \(UnitParser.format(seconds: duration))"
+        if variation > 0 { description += ", variation \(variation), seed \(seed)" }
+        return SimulationSource(
+            description: description, kind: "synthetic",
+            media: .progressive(
+                packets: synthetic.packets(),
+                playableStreams: [SyntheticMedia.videoStream, SyntheticMedia.audioStream]))
+    }
+
+    /// A local file or URL libavformat opens (read completely, as fast as possible), or a local HLS
+    /// playlist (a master playlist's `variant`-th rendition, 0 by default).
+    package static func load(_ input: String, variant: Int?) throws(Failure) -> SimulationSource {
+        if !InputCheck.isURL(input), HLSPlaylist.isPlaylist(path: input) {
+            return try playlist(input, variant: variant)
+        }
+        if InputCheck.isURL(input), input.split(separator: "?").first?.hasSuffix(".m3u8") == true {
+            throw Failure(
+                sentence: "\(input) is a remote HLS playlist: simulate reads local playlists and their segments (download them first).",
+                isUsage: true)
+        }
+        if variant != nil {
+            throw Failure(sentence: "--variant applies to HLS master playlists; \(input) is not one.", isUsage: true)
+        }
+        if let problem = InputCheck.problem(with: input) { throw Failure(sentence: problem, isUsage: false) }
+        let opened: MediaInput
+        do {
+            opened = try MediaInput(url: input)
+        } catch {
+            throw Failure(sentence: error.sentence(for: input), isUsage: false)
+        }
+        if let problem = InputCheck.problem(with: input, formatName: opened.format.name) {
+            throw Failure(sentence: problem, isUsage: false)
+        }
+        var packets: [MediaPacket] = []
+        do {
+            while let packet = try opened.readPacket() {
+                packets.append(packet.modelPacket)
+            }
+        } catch {
+            // A damaged tail still leaves the packets before it: simulate what a player would get.
+            if packets.isEmpty { throw Failure(sentence: error.sentence(for: input, opening: false), isUsage: false) }
+        }
+        let playable = [opened.bestVideoStream, opened.bestAudioStream].compactMap { $0 }
+        guard !packets.isEmpty, !playable.isEmpty else {
+            throw Failure(sentence: "\(input) holds no audio or video packets to play.", isUsage: false)
+        }
+        let indexEnd = indexAtEnd(packets: packets, formatName: opened.format.name, size: opened.format.size)
+        var source = SimulationSource(
+            description: input, kind: "file",
+            media: .progressive(
+                packets: packets, playableStreams: playable, totalBytes: opened.format.size,
+                duration: opened.format.duration, indexByteEnd: indexEnd ?? 0))
+        if indexEnd != nil {
+            source.warning =
+                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(input) -c copy -movflags +faststart out.mp4)."
+        }
+        return source
+    }
+
+    /// The end of an MP4/MOV index that follows the media, when the packets show one: more bytes after the
+    /// last packet than before the first (a front `moov` comes before the media; `moov` at the end after
+    /// it; fragmented files keep only a small `mfra` there).
+    static func indexAtEnd(packets: [MediaPacket], formatName: String, size: Int64?) -> Int64? {
+        guard formatName.contains("mp4") || formatName.contains("mov"), let size else { return nil }
+        var first = Int64.max
+        var last: Int64 = 0
+        for packet in packets {
+            guard let position = packet.position else { return nil }
+            first = min(first, position)
+            last = max(last, position + Int64(packet.size))
+        }
+        let trailing = size - last
+        return trailing > 0 && trailing > first ? size : nil
+    }
+
+    private static func playlist(_ path: String, variant: Int?) throws(Failure) -> SimulationSource {
+        var playlist: HLSPlaylist
+        do {
+            playlist = try HLSPlaylist.load(path: path)
+        } catch {
+            throw Failure(sentence: error.description, isUsage: false)
+        }
+        var mediaPath = path
+        var description = path
+        if playlist.kind == .master {
+            let index = variant ?? 0
+            guard playlist.variants.indices.contains(index) else {
+                throw Failure(
+                    sentence: "\(path) has \(playlist.variants.count) variants (0 to \(playlist.variants.count - 1)); --variant \(index) is not one of them.",
+                    isUsage: true)
+            }
+            let chosen = playlist.variants[index]
+            guard !InputCheck.isURL(chosen.uri) else {
+                throw Failure(
+                    sentence: "\(path) lists variant \(index) at \(chosen.uri), a URL: simulate reads local playlists only.",
+                    isUsage: false)
+            }
+            mediaPath = HLSPlaylist.resolve(chosen.uri, against: path)
+            description = "\(path) variant \(index) (\(UnitParser.format(bitsPerSecond: Double(chosen.bandwidth))))"
+            do {
+                playlist = try HLSPlaylist.load(path: mediaPath)
+            } catch {
+                throw Failure(sentence: error.description, isUsage: false)
+            }
+            guard playlist.kind == .media else {
+                throw Failure(sentence: "\(mediaPath) is a master playlist where a media playlist was expected.", isUsage: false)
+            }
+        } else if variant != nil {
+            throw Failure(sentence: "\(path) is a media playlist; --variant applies to master playlists only.", isUsage: true)
+        }
+        guard !playlist.segments.isEmpty else {
+            throw Failure(sentence: "\(mediaPath) lists no segments.", isUsage: false)
+        }
+        let sizes: [Int64]
+        do {
+            sizes = try playlist.segmentSizes(playlistPath: mediaPath)
+        } catch {
+            throw Failure(sentence: error.description, isUsage: false)
+        }
+        let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
+        return SimulationSource(description: description, kind: "hls", media: .segmented(segments))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+extension HLSPlaylist {
+    /// Whether the file at `path` looks like an HLS playlist: its text starts with `#EXTM3U`.
+    public static func isPlaylist(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        var bytes = Array(head)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        return bytes.starts(with: Array("#EXTM3U".utf8))
+    }
+
+    /// Reads and parses the local playlist file at `path`.
+    public static func load(path: String) throws(HLSPlaylistError) -> HLSPlaylist {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw HLSPlaylistError(line: nil, reason: "cannot be read (check the path and permissions)", location: path)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        do {
+            return try parse(text)
+        } catch {
+            var located = error
+            located.location = path
+            throw located
+        }
+    }
+
+    /// The bytes a client downloads for each segment of this media playlist, read at `path`: the byte
+    /// range's length when one is given, else the size of the segment's file on disk, plus the size of
+    /// the `#EXT-X-MAP` initialization section for the first segment that needs it (and each change of
+    /// map). Throws, naming the line, when a segment's file does not exist; only local files are measured.
+    public func segmentSizes(playlistPath: String) throws(HLSPlaylistError) -> [Int64] {
+        var sizes: [Int64] = []
+        sizes.reserveCapacity(segments.count)
+        var previousMap: Map?
+        for (index, segment) in segments.enumerated() {
+            var bytes = try size(of: segment.uri, range: segment.byteRange, playlistPath: playlistPath, index: index)
+            if let map = segment.map, map != previousMap {
+                bytes += try size(of: map.uri, range: map.byteRange, playlistPath: playlistPath, index: index)
+            }
+            previousMap = segment.map
+            sizes.append(bytes)
+        }
+        return sizes
+    }
+
+    private func size(of uri: String, range: ByteRange?, playlistPath: String, index: Int)
+        throws(HLSPlaylistError) -> Int64
+    {
+        if let range { return range.length }
+        let path = Self.resolve(uri, against: playlistPath)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value
+        else {
+            throw HLSPlaylistError(
+                line: nil,
+                reason: "lists segment \(index + 1) at \(path), which does not exist or cannot be measured",
+                location: playlistPath)
+        }
+        return size
+    }
+}

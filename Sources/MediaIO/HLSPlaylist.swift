@@ -1,0 +1,330 @@
+/// An HLS playlist (RFC 8216), parsed from its text with no I/O: either a *master* playlist listing
+/// variants (renditions of one presentation at different bit rates) or a *media* playlist listing
+/// segments.
+///
+/// What is kept: for a master playlist each `#EXT-X-STREAM-INF` variant's `BANDWIDTH`,
+/// `AVERAGE-BANDWIDTH`, `RESOLUTION`, `CODECS`, `FRAME-RATE` and URI; for a media playlist
+/// `#EXT-X-TARGETDURATION`, `#EXT-X-MEDIA-SEQUENCE`, `#EXT-X-PLAYLIST-TYPE`, `#EXT-X-ENDLIST`, and per
+/// segment its `#EXTINF` duration and title, URI, `#EXT-X-BYTERANGE` (with the implicit offset resolved as
+/// RFC 8216 §4.3.2.2 says: right after the previous sub-range of the same URI), `#EXT-X-DISCONTINUITY` and
+/// the `#EXT-X-MAP` initialization section in force. Unknown tags and comments are skipped, as the RFC
+/// requires of clients. URIs are kept as written; `resolve(_:against:)` joins them to the playlist's own
+/// location.
+public struct HLSPlaylist: Sendable, Hashable {
+    /// Which of the two playlist kinds this is.
+    public enum Kind: String, Sendable, Hashable {
+        /// Lists variants (`#EXT-X-STREAM-INF`).
+        case master
+        /// Lists segments (`#EXTINF`).
+        case media
+    }
+
+    /// A rendition listed by a master playlist.
+    public struct Variant: Sendable, Hashable {
+        /// The media playlist's URI, as written.
+        public var uri: String
+        /// Peak bit rate in bits per second (`BANDWIDTH`, required by the RFC).
+        public var bandwidth: Int
+        /// Average bit rate in bits per second (`AVERAGE-BANDWIDTH`), when given.
+        public var averageBandwidth: Int?
+        /// Width and height in pixels (`RESOLUTION`), when given.
+        public var resolution: Resolution?
+        /// The `CODECS` string, such as `avc1.64001f,mp4a.40.2`, when given.
+        public var codecs: String?
+        /// Frames per second (`FRAME-RATE`), when given.
+        public var frameRate: Double?
+    }
+
+    /// Picture size of a variant.
+    public struct Resolution: Sendable, Hashable, CustomStringConvertible {
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+        /// Creates a resolution.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+
+        /// `WIDTHxHEIGHT`.
+        public var description: String { "\(width)x\(height)" }
+    }
+
+    /// A byte sub-range of a resource, with its offset always resolved.
+    public struct ByteRange: Sendable, Hashable {
+        /// Length in bytes.
+        public var length: Int64
+        /// Offset of the first byte.
+        public var offset: Int64
+
+        /// Creates a byte range.
+        public init(length: Int64, offset: Int64) {
+            self.length = length
+            self.offset = offset
+        }
+    }
+
+    /// An initialization section (`#EXT-X-MAP`): fetched before the first segment that needs it.
+    public struct Map: Sendable, Hashable {
+        /// URI as written.
+        public var uri: String
+        /// The sub-range, when only part of the resource is the map.
+        public var byteRange: ByteRange?
+
+        /// Creates a map.
+        public init(uri: String, byteRange: ByteRange? = nil) {
+            self.uri = uri
+            self.byteRange = byteRange
+        }
+    }
+
+    /// A media segment.
+    public struct Segment: Sendable, Hashable {
+        /// URI as written.
+        public var uri: String
+        /// Duration in seconds from `#EXTINF`.
+        public var duration: Double
+        /// The optional title after the duration in `#EXTINF`.
+        public var title: String?
+        /// The sub-range of `uri` that is this segment, when `#EXT-X-BYTERANGE` applies.
+        public var byteRange: ByteRange?
+        /// Media sequence number.
+        public var sequence: Int
+        /// Whether `#EXT-X-DISCONTINUITY` precedes it (timestamps or encoding change here).
+        public var discontinuity: Bool
+        /// The initialization section in force for this segment.
+        public var map: Map?
+    }
+
+    /// Master or media.
+    public var kind: Kind
+    /// `#EXT-X-VERSION`, when given.
+    public var version: Int?
+    /// Variants, for a master playlist, in playlist order.
+    public var variants: [Variant] = []
+    /// `#EXT-X-TARGETDURATION` in seconds, for a media playlist.
+    public var targetDuration: Double?
+    /// `#EXT-X-MEDIA-SEQUENCE` (0 when absent).
+    public var mediaSequence: Int = 0
+    /// `#EXT-X-PLAYLIST-TYPE` (`VOD` or `EVENT`), when given.
+    public var playlistType: String?
+    /// Segments, for a media playlist, in playlist order.
+    public var segments: [Segment] = []
+    /// Whether `#EXT-X-ENDLIST` is present: no segment will be added (video on demand, or a finished event).
+    public var hasEndList = false
+
+    /// The sum of the segments' durations, in seconds.
+    public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
+
+    /// Parses playlist text; throws when it does not start with `#EXTM3U`, or a tag the model relies on
+    /// is malformed (a variant without `BANDWIDTH` or URI, an `#EXTINF` without a number or URI, a bad
+    /// byte range). `#EXT-X-STREAM-INF` makes it a master playlist, `#EXTINF` a media playlist; a playlist
+    /// with both is rejected.
+    public static func parse(_ text: String) throws(HLSPlaylistError) -> HLSPlaylist {
+        var lines: [(number: Int, text: Substring)] = []
+        var number = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = raw
+            while let last = line.last, last == "\r" || last == " " || last == "\t" { line.removeLast() }
+            while let first = line.first, first == " " || first == "\t" || first == "\u{FEFF}" { line.removeFirst() }
+            if !line.isEmpty { lines.append((number, line)) }
+        }
+        guard let first = lines.first, first.text == "#EXTM3U" else {
+            throw HLSPlaylistError(line: lines.first?.number ?? 1, reason: "does not start with #EXTM3U")
+        }
+        var playlist = HLSPlaylist(kind: .media)
+        var sawVariant = false
+        var sawSegment = false
+        var pendingVariant: (line: Int, variant: Variant)?
+        var pendingSegment: (line: Int, duration: Double, title: String?)?
+        var pendingRange: ByteRange?
+        var pendingDiscontinuity = false
+        var currentMap: Map?
+        var lastRangeEnd: [String: Int64] = [:]
+        var rangeLine = 0
+        for (lineNumber, line) in lines.dropFirst() {
+            if line.hasPrefix("#") {
+                guard line.hasPrefix("#EXT") else { continue }
+                let (tag, value) = splitTag(line)
+                switch tag {
+                case "#EXT-X-VERSION":
+                    playlist.version = Int(value)
+                case "#EXT-X-TARGETDURATION":
+                    guard let duration = Double(value), duration >= 0 else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has a target duration that is not a number")
+                    }
+                    playlist.targetDuration = duration
+                case "#EXT-X-MEDIA-SEQUENCE":
+                    guard let sequence = Int(value) else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has a media sequence that is not a number")
+                    }
+                    playlist.mediaSequence = sequence
+                case "#EXT-X-PLAYLIST-TYPE":
+                    playlist.playlistType = String(value)
+                case "#EXT-X-ENDLIST":
+                    playlist.hasEndList = true
+                case "#EXT-X-DISCONTINUITY":
+                    pendingDiscontinuity = true
+                case "#EXT-X-MAP":
+                    let attributes = parseAttributes(value)
+                    guard let uri = attributes["URI"] else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-MAP without a URI")
+                    }
+                    var range: ByteRange?
+                    if let text = attributes["BYTERANGE"] {
+                        guard let parsed = parseByteRange(Substring(text)), let offset = parsed.offset else {
+                            throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-MAP with a bad BYTERANGE")
+                        }
+                        range = ByteRange(length: parsed.length, offset: offset)
+                    }
+                    currentMap = Map(uri: uri, byteRange: range)
+                case "#EXTINF":
+                    let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard let durationText = parts.first, let duration = Double(durationText), duration >= 0,
+                        duration.isFinite
+                    else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has an #EXTINF whose duration is not a number")
+                    }
+                    let title = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
+                    pendingSegment = (lineNumber, duration, title)
+                    sawSegment = true
+                case "#EXT-X-BYTERANGE":
+                    guard let parsed = parseByteRange(value) else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has a malformed #EXT-X-BYTERANGE")
+                    }
+                    pendingRange = ByteRange(length: parsed.length, offset: parsed.offset ?? -1)
+                    rangeLine = lineNumber
+                case "#EXT-X-STREAM-INF":
+                    let attributes = parseAttributes(value)
+                    guard let bandwidthText = attributes["BANDWIDTH"], let bandwidth = Int(bandwidthText) else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-STREAM-INF without a BANDWIDTH")
+                    }
+                    var variant = Variant(uri: "", bandwidth: bandwidth)
+                    variant.averageBandwidth = attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) }
+                    variant.codecs = attributes["CODECS"]
+                    variant.frameRate = attributes["FRAME-RATE"].flatMap { Double($0) }
+                    if let text = attributes["RESOLUTION"] {
+                        let sides = text.split(separator: "x")
+                        if sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]) {
+                            variant.resolution = Resolution(width: width, height: height)
+                        }
+                    }
+                    pendingVariant = (lineNumber, variant)
+                    sawVariant = true
+                default:
+                    continue
+                }
+                continue
+            }
+            // A URI line closes the tag that announced it.
+            let uri = String(line)
+            if var variant = pendingVariant?.variant {
+                variant.uri = uri
+                playlist.variants.append(variant)
+                pendingVariant = nil
+            } else if let segment = pendingSegment {
+                var range = pendingRange
+                if var resolved = range, resolved.offset < 0 {
+                    guard let previous = lastRangeEnd[uri] else {
+                        throw HLSPlaylistError(
+                            line: rangeLine,
+                            reason: "has an #EXT-X-BYTERANGE without an offset and no earlier range of the same URI")
+                    }
+                    resolved.offset = previous
+                    range = resolved
+                }
+                if let range { lastRangeEnd[uri] = range.offset + range.length }
+                playlist.segments.append(
+                    Segment(
+                        uri: uri, duration: segment.duration, title: segment.title, byteRange: range,
+                        sequence: playlist.mediaSequence + playlist.segments.count,
+                        discontinuity: pendingDiscontinuity, map: currentMap))
+                pendingSegment = nil
+                pendingRange = nil
+                pendingDiscontinuity = false
+            } else {
+                throw HLSPlaylistError(line: lineNumber, reason: "has a URI that no #EXTINF or #EXT-X-STREAM-INF announces")
+            }
+        }
+        if let pendingVariant {
+            throw HLSPlaylistError(line: pendingVariant.line, reason: "has an #EXT-X-STREAM-INF that no URI follows")
+        }
+        if let pendingSegment {
+            throw HLSPlaylistError(line: pendingSegment.line, reason: "has an #EXTINF that no URI follows")
+        }
+        if sawVariant && sawSegment {
+            throw HLSPlaylistError(line: 1, reason: "mixes variants and segments (a playlist is master or media, not both)")
+        }
+        playlist.kind = sawVariant ? .master : .media
+        return playlist
+    }
+
+    /// Joins `uri` to the location of the playlist it was read from (a path or URL): an absolute URI
+    /// (`scheme:` or `/path`) is returned as is, a relative one replaces the last path component.
+    public static func resolve(_ uri: String, against playlistLocation: String) -> String {
+        if uri.hasPrefix("/") || uri.contains("://") { return uri }
+        // Drop a query or fragment from the base before taking its directory.
+        let base = playlistLocation.split(separator: "?", maxSplits: 1).first.map(String.init) ?? playlistLocation
+        guard let slash = base.lastIndex(of: "/") else { return uri }
+        return String(base[...slash]) + uri
+    }
+
+    private init(kind: Kind) {
+        self.kind = kind
+    }
+
+    /// `#TAG:value` into `#TAG` and `value` (empty when there is no colon).
+    private static func splitTag(_ line: Substring) -> (Substring, Substring) {
+        guard let colon = line.firstIndex(of: ":") else { return (line, "") }
+        return (line[..<colon], line[line.index(after: colon)...])
+    }
+
+    /// `length[@offset]`.
+    private static func parseByteRange(_ text: Substring) -> (length: Int64, offset: Int64?)? {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, let length = Int64(parts[0]), length >= 0 else { return nil }
+        if parts.count == 2 {
+            guard let offset = Int64(parts[1]), offset >= 0 else { return nil }
+            return (length, offset)
+        }
+        return (length, nil)
+    }
+
+    /// An attribute list (`KEY=value,KEY="quoted, with commas"`) as a dictionary, quotes removed.
+    static func parseAttributes(_ text: Substring) -> [String: String] {
+        var result: [String: String] = [:]
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard let equals = text[index...].firstIndex(of: "=") else { break }
+            let key = String(text[index..<equals]).trimmingSpaces()
+            var valueStart = text.index(after: equals)
+            var value: String
+            if valueStart < text.endIndex, text[valueStart] == "\"" {
+                valueStart = text.index(after: valueStart)
+                let close = text[valueStart...].firstIndex(of: "\"") ?? text.endIndex
+                value = String(text[valueStart..<close])
+                index = close < text.endIndex ? text.index(after: close) : close
+                if let comma = text[index...].firstIndex(of: ",") {
+                    index = text.index(after: comma)
+                } else {
+                    index = text.endIndex
+                }
+            } else {
+                let comma = text[valueStart...].firstIndex(of: ",") ?? text.endIndex
+                value = String(text[valueStart..<comma])
+                index = comma < text.endIndex ? text.index(after: comma) : comma
+            }
+            value = value.trimmingSpaces()
+            result[key] = value
+        }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,42 @@
+/// Bytes per fixed slice of presentation time and the keyframe times: the data behind the bit-rate plot.
+/// Memory is one counter per slice of the media (7,200 for two hours at 1 s) plus one time per keyframe.
+public struct BitRateTimeline: Sendable, Hashable {
+    /// Slice length in seconds.
+    public let slice: Double
+    /// The stream whose keyframes are marked (the played video), if any.
+    public let keyframeStream: Int?
+    /// The first packet's time in read order: slice `i` covers `[anchor + i·slice, anchor + (i+1)·slice)`,
+    /// and the few packets presented before it (encoder priming, reordered frames) count in slice 0.
+    public private(set) var anchor: Double?
+    /// Bytes per slice index.
+    public private(set) var bytesBySlice: [Int: Int64] = [:]
+    /// Presentation times of `keyframeStream`'s keyframes, in read order.
+    public private(set) var keyframes: [Double] = []
+
+    /// A timeline of `slice`-second slices (> 0), marking the keyframes of `keyframeStream`.
+    public init(slice: Double = 1, keyframeStream: Int?) {
+        precondition(slice > 0, "a slice must be longer than 0 s")
+        self.slice = slice
+        self.keyframeStream = keyframeStream
+    }
+
+    /// Adds a packet (any stream) at its presentation time (decode time when it has none).
+    public mutating func add(_ packet: MediaPacket) {
+        guard let time = packet.pts ?? packet.dts, time.isFinite else { return }
+        let anchor = self.anchor ?? time
+        self.anchor = anchor
+        // Int() truncates toward zero, which is the floor here since earlier times go to slice 0.
+        // (`rounded` needs libm, which PlaybackModel does not link.)
+        let index = max(Int((time - anchor) / slice), 0)
+        bytesBySlice[index, default: 0] += Int64(packet.size)
+        if packet.isKeyframe, packet.stream == keyframeStream { keyframes.append(time) }
+    }
+
+    /// The slices from the first to the last with data, empty ones included, as (start time, bits per second).
+    public var rates: [(start: Double, bitsPerSecond: Double)] {
+        guard let anchor, let high = bytesBySlice.keys.max() else { return [] }
+        return (0...high).map { index in
+            (anchor + Double(index) * slice, Double(bytesBySlice[index] ?? 0) * 8 / slice)
+        }
+    }
+}

@@ -1,0 +1,443 @@
+/// Plays media over a simulated network in virtual time, driving the shared `Player` state machine and its
+/// `BufferPolicy` unchanged, and records the event timeline and the player's `QoEReport`.
+///
+/// Event-driven: the clock jumps straight to the next of (a) the unit being downloaded completing,
+/// (b) the next script step, (c) the player's `nextDeadline` (playhead reaching the end of loaded data or
+/// of the media, the buffer falling below the forward target). Work is O(1) amortized per unit, so the
+/// run is linear in the number of packets. Pure and deterministic: the same inputs give the same events.
+///
+/// How the downloader behaves (choices, documented):
+/// - Progressive media is one HTTP request read in byte order: one request latency, then bytes at the
+///   network's rate. A packet is loaded once every byte up to its end has arrived (`SimulationMedia`),
+///   and, for a file whose index follows the media (`SimulationMedia.indexByteEnd`), not before the
+///   index has arrived: a plain sequential download of a non-faststart MP4 plays nothing until then.
+/// - When the player stops loading (forward-buffer target reached) the connection stays open and idle, as
+///   Media3's progressive loader blocks on a condition rather than closing: resuming costs no new latency.
+///   (With the player refilling as soon as the buffer dips below the target, a request per resume would
+///   charge a latency per packet.) A paused partial packet keeps the bytes it already has.
+/// - A `startLoading(from:)` for a position other than where the current request's data has reached
+///   (within the 0.1 s merge tolerance) abandons the request and sends a new one, with latency, from the
+///   byte offset of the seek point (`SimulationMedia.restartUnit(for:)`): a seek out of the buffer, or
+///   back into evicted data.
+/// - Segmented media (HLS) sends one request per segment, latency each; a segment becomes loaded when all
+///   of it has arrived; a stopped segment is abandoned and requested again later.
+/// - Eviction behind the playhead is the player's back-buffer rule; the engine only never re-adds evicted
+///   time from the packets it already holds.
+/// - End of stream is announced when the last unit arrives and the loaded data does not reach the end of
+///   the media by itself (a hole, or streams ending at slightly different times), so the player can skip
+///   the hole or end; otherwise seeks after the download can still ask for evicted data again.
+public struct SimulationEngine: Sendable {
+    /// The media being downloaded.
+    public let media: SimulationMedia
+    /// The network, with the script's bandwidth changes, outages and latency changes applied.
+    public let network: NetworkModel
+    /// The policy the player runs with.
+    public let policy: BufferPolicy
+    /// The player being driven.
+    public private(set) var player: Player
+    /// The session clock, in seconds.
+    public private(set) var clock: Double = 0
+    /// The timeline so far.
+    public private(set) var events: [SimulationEvent] = []
+    /// Whether the session is over (ended with no script step left, or nothing can happen any more).
+    public private(set) var isFinished = false
+    /// Bytes received so far (every request, including bytes of abandoned requests that arrived).
+    public private(set) var bytesReceived: Int64 = 0
+    /// Requests sent so far.
+    public private(set) var requests = 0
+
+    private var queue: [Scheduled] = []
+    private var queueIndex = 0
+
+    // Download state.
+    private var isDownloading = false
+    private var connectionOpen = false
+    private var nextUnit = 0
+    private var requestOrigin: Int64 = 0
+    private var deliveredEnd: Int64 = 0
+    private var transfer: NetworkModel.Transfer?
+    private var transferAtLastCompletion: NetworkModel.Transfer?
+    private var pendingCompletion: Double?
+    private var sequenceStart: Double
+    private var tracker: LoadedRangeTracker
+    private var announcedEndOfStream = false
+    private var handledCalls = 0
+    private var indexArrived = false
+    /// The end of the latest playable time handed to the player in the current request sequence.
+    private var deliveredPlayableEnd = -Double.infinity
+
+    /// A script step placed on the engine's queue.
+    private struct Scheduled: Sendable {
+        enum Kind: Sendable {
+            case step(SimulationStep.Action)
+            case resume
+            case outageEnd
+        }
+        var time: Double
+        var order: Int
+        var kind: Kind
+    }
+
+    /// Prepares a session at clock 0. Bandwidth, outage and latency steps are applied to `network` here;
+    /// seek, pause, play and rate steps act on the player at their time. Steps at the same time run in the
+    /// order given. Seek targets are media seconds from the media's start.
+    ///
+    /// With `autoplay` false the player opens paused and loads up to the forward target until a `play`
+    /// step: "preload for D seconds, then press play", which is what `ProgressiveDownloadNeeds` calls a startup
+    /// delay of D (the QoE report then counts the wait as paused time, and its startup delay from the press).
+    public init(
+        media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
+        autoplay: Bool = true
+    ) {
+        self.media = media
+        self.policy = policy
+        var network = network
+        var queue: [Scheduled] = []
+        for (order, step) in steps.enumerated() {
+            switch step.action {
+            case .bandwidth(let bitsPerSecond): network.setBandwidth(bitsPerSecond, at: step.time)
+            case .outage(let duration):
+                network.addOutage(at: step.time, duration: duration)
+                queue.append(Scheduled(time: step.time + duration, order: order, kind: .outageEnd))
+            case .latency(let latency): network.setLatency(latency, at: step.time)
+            case .pause(let duration):
+                queue.append(Scheduled(time: step.time + duration, order: order, kind: .resume))
+            case .seek, .rate, .play: break
+            }
+            queue.append(Scheduled(time: step.time, order: order, kind: .step(step.action)))
+        }
+        // Ends of pauses and outages sort after steps written at the same time.
+        queue.sort { ($0.time, $0.order) < ($1.time, $1.order) }
+        self.queue = queue
+        self.network = network
+        self.sequenceStart = media.startTime
+        self.tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
+        self.player = Player(
+            duration: .finite(media.duration), policy: policy, mediaStart: media.startTime,
+            autoplay: autoplay, timeObserverInterval: nil, now: 0)
+        record(.session, value: nil)
+        handle(player.advance(to: 0))
+    }
+
+    /// What the session produced so far.
+    public var result: SimulationResult {
+        SimulationResult(
+            events: events, report: player.report, duration: clock, bytesReceived: bytesReceived,
+            requests: requests, finished: isFinished)
+    }
+
+    /// Runs the session to its end.
+    public static func run(
+        media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
+        autoplay: Bool = true
+    ) -> SimulationResult {
+        var engine = SimulationEngine(media: media, network: network, policy: policy, steps: steps, autoplay: autoplay)
+        engine.run()
+        return engine.result
+    }
+
+    /// Processes every event up to session time `limit` (all of them by default), leaving the clock at
+    /// `limit` when the session goes on past it: a live display calls this with the scaled wall clock.
+    public mutating func run(until limit: Double = .infinity) {
+        while !isFinished {
+            let completion = isDownloading ? completionTime() : .infinity
+            let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
+            let deadline = player.nextDeadline ?? .infinity
+            var next = min(completion, step, deadline)
+            // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
+            // there is one driving the clock; with no limit nothing would ever come.
+            if !next.isFinite, limit.isFinite, case .paused = player.state { next = limit.nextUp }
+            if next > limit {
+                if limit > clock {
+                    clock = limit
+                    handle(player.advance(to: limit))
+                }
+                return
+            }
+            guard next.isFinite else {
+                record(.stuck, value: nil)
+                isFinished = true
+                return
+            }
+            clock = max(clock, next)
+            if completion <= next {
+                completeUnit()
+            } else if step <= next {
+                performStep(queue[queueIndex])
+                queueIndex += 1
+            } else {
+                handle(player.advance(to: clock))
+            }
+            if player.state.isTerminal, !hasPendingViewerStep {
+                isFinished = true
+            }
+        }
+    }
+
+    private var hasPendingViewerStep: Bool {
+        if case .failed = player.state { return false }
+        for index in queueIndex..<queue.count {
+            if case .step(.seek) = queue[index].kind { return true }
+        }
+        return false
+    }
+
+    /// Applies a viewer action now, at `clock` (an interactive session: keys and clicks rather than a
+    /// script). `.pause(.infinity)` pauses until a later `.play`; network actions are ignored here, as the
+    /// network is fixed when the engine is made.
+    public mutating func perform(_ action: SimulationStep.Action) {
+        guard !isFinished else { return }
+        handle(player.advance(to: clock))
+        switch action {
+        case .seek(let offset):
+            let target = min(max(media.startTime + offset, media.startTime), media.endTime)
+            record(.seek, value: target)
+            handle(player.seek(to: target, now: clock))
+        case .pause(let duration):
+            record(.pause, value: duration.isFinite ? duration : nil)
+            handle(player.pause(now: clock))
+            if duration.isFinite {
+                let resume = Scheduled(time: clock + duration, order: Int.max, kind: .resume)
+                let index = queue[queueIndex...].firstIndex { ($0.time, $0.order) > (resume.time, resume.order) }
+                queue.insert(resume, at: index ?? queue.count)
+            }
+        case .play:
+            record(.play, value: nil)
+            handle(player.play(now: clock))
+        case .rate(let rate):
+            record(.rate, value: rate)
+            handle(player.setRate(rate, now: clock))
+        case .bandwidth, .outage, .latency:
+            break
+        }
+    }
+
+    // MARK: Script
+
+    private mutating func performStep(_ scheduled: Scheduled) {
+        switch scheduled.kind {
+        case .resume:
+            handle(player.advance(to: clock))
+            record(.resume, value: nil)
+            handle(player.play(now: clock))
+        case .outageEnd:
+            handle(player.advance(to: clock))
+            record(.outageEnd, value: nil)
+        case .step(let action):
+            handle(player.advance(to: clock))
+            switch action {
+            case .bandwidth(let bitsPerSecond): record(.bandwidth, value: bitsPerSecond)
+            case .outage(let duration): record(.outageStart, value: duration)
+            case .latency(let latency): record(.latency, value: latency)
+            case .seek(let offset):
+                let target = min(media.startTime + offset, media.endTime)
+                record(.seek, value: target)
+                handle(player.seek(to: target, now: clock))
+            case .pause(let duration):
+                record(.pause, value: duration)
+                handle(player.pause(now: clock))
+            case .rate(let rate):
+                record(.rate, value: rate)
+                handle(player.setRate(rate, now: clock))
+            case .play:
+                record(.play, value: nil)
+                handle(player.play(now: clock))
+            }
+        }
+    }
+
+    // MARK: Player actions
+
+    private mutating func handle(_ actions: [PlayerAction]) {
+        // The engine reads actions, not the player's observation outbox: drain it now and then so that it
+        // never reaches its cap, where dropping the oldest event moves the whole buffer.
+        handledCalls &+= 1
+        if handledCalls % 4096 == 0 { _ = player.takeEvents() }
+        for action in actions {
+            switch action {
+            case .startLoading(let from): startLoading(from: from)
+            case .stopLoading: stopLoading()
+            case .started(let delay): record(.startup, value: delay)
+            case .stallBegan(let position): record(.stallStart, position: position, value: nil)
+            case .stallEnded(let position, let duration): record(.stallEnd, position: position, value: duration)
+            case .seekStarted: break
+            case .seekCompleted(_, let to, let latency): record(.seekComplete, position: to, value: latency)
+            case .skippedGap(let range): record(.gapSkipped, position: range.start, value: range.duration)
+            case .ended(let position): record(.end, position: position, value: nil)
+            case .failed: record(.stuck, value: nil)
+            }
+        }
+    }
+
+    private mutating func record(_ kind: SimulationEvent.Kind, position: Double? = nil, value: Double?) {
+        events.append(
+            SimulationEvent(time: clock, kind: kind, position: position ?? player.item.currentTime, value: value))
+    }
+
+    // MARK: Downloader
+
+    /// Where the current request's data reaches in media time: loading from there continues it.
+    private var sequenceFrontier: Double {
+        switch media.layout {
+        case .segmented:
+            return nextUnit < media.units.count ? media.units[nextUnit].start : media.endTime
+        case .progressive:
+            return max(sequenceStart, deliveredPlayableEnd)
+        }
+    }
+
+    private mutating func startLoading(from position: Double) {
+        let tolerance = LoadedRangeTracker.defaultTolerance
+        // The request carries on only when the position needed is where its data has reached: earlier
+        // data was delivered already (so it was evicted), later data is a jump. Once the last unit is in,
+        // any new need is for evicted data. Each of those takes a new request.
+        let continues = nextUnit < media.units.count && abs(position - sequenceFrontier) <= tolerance
+        if continues {
+            guard !isDownloading else { return }
+            isDownloading = true
+            if media.layout == .progressive, connectionOpen {
+                // The open connection carries on from the bytes already here.
+                transfer = NetworkModel.Transfer(network: network, start: clock)
+                transferAtLastCompletion = transfer
+                requestOrigin = deliveredEnd
+                pendingCompletion = nil
+            } else {
+                sendRequest(from: media.layout == .segmented ? media.units[nextUnit].byteStart : deliveredEnd)
+            }
+            return
+        }
+        // A new position: abandon the current request and ask for the seek point's bytes.
+        let unit = media.restartUnit(for: position)
+        guard unit < media.units.count else { return }
+        if isDownloading { noteAbandonedBytes() }
+        nextUnit = unit
+        sequenceStart = position
+        tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
+        deliveredPlayableEnd = -.infinity
+        isDownloading = true
+        let origin = media.units[unit].byteStart
+        deliveredEnd = origin
+        record(.request, value: Double(origin))
+        sendRequest(from: origin)
+    }
+
+    private mutating func sendRequest(from origin: Int64) {
+        requests += 1
+        connectionOpen = true
+        requestOrigin = origin
+        deliveredEnd = origin
+        let firstByte = clock + network.requestLatency(at: clock)
+        transfer = NetworkModel.Transfer(network: network, start: firstByte)
+        transferAtLastCompletion = transfer
+        pendingCompletion = nil
+    }
+
+    private mutating func stopLoading() {
+        guard isDownloading else { return }
+        isDownloading = false
+        switch media.layout {
+        case .segmented:
+            noteAbandonedBytes()
+            connectionOpen = false
+        case .progressive:
+            // Keep the bytes of the packet in flight; the connection idles.
+            if let snapshot = transferAtLastCompletion, nextUnit < media.units.count {
+                let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
+                let reached = min(max(arrived, deliveredEnd), media.units[nextUnit].byteEnd)
+                bytesReceived += reached - deliveredEnd
+                deliveredEnd = reached
+            }
+        }
+        transfer = nil
+        pendingCompletion = nil
+    }
+
+    private mutating func noteAbandonedBytes() {
+        guard let snapshot = transferAtLastCompletion, nextUnit < media.units.count else { return }
+        let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
+        let reached = min(max(arrived, deliveredEnd), media.units[nextUnit].byteEnd)
+        bytesReceived += reached - deliveredEnd
+        deliveredEnd = reached
+        transfer = nil
+        pendingCompletion = nil
+    }
+
+    private mutating func completionTime() -> Double {
+        if let pendingCompletion { return pendingCompletion }
+        guard var current = transfer else { return .infinity }
+        let unit = media.units[nextUnit]
+        // Bytes already here (an index at the end brought everything before it) complete at once.
+        guard neededEnd(for: unit) > deliveredEnd else {
+            pendingCompletion = clock
+            return clock
+        }
+        transferAtLastCompletion = current
+        let bytes = max(neededEnd(for: unit) - requestOrigin, 0)
+        let time = current.time(whenDelivered: Double(bytes) * 8)
+        transfer = current
+        pendingCompletion = time
+        return time
+    }
+
+    /// The bytes that must be in for `unit`: its own end, or the index's end until the index has arrived.
+    private func neededEnd(for unit: SimulationMedia.Unit) -> Int64 {
+        indexArrived ? unit.byteEnd : max(unit.byteEnd, media.indexByteEnd)
+    }
+
+    private mutating func completeUnit() {
+        let unit = media.units[nextUnit]
+        let needed = neededEnd(for: unit)
+        nextUnit += 1
+        pendingCompletion = nil
+        bytesReceived += max(needed - deliveredEnd, 0)
+        deliveredEnd = max(deliveredEnd, needed)
+        if needed >= media.indexByteEnd { indexArrived = true }
+        switch media.layout {
+        case .segmented:
+            handle(player.loaded(TimeRange(start: unit.start, duration: unit.duration), now: clock))
+            if nextUnit < media.units.count, isDownloading {
+                sendRequest(from: media.units[nextUnit].byteStart)
+            }
+        case .progressive:
+            if let stream = unit.stream, media.playableStreams.contains(stream) {
+                deliver(stream: stream, unit: unit)
+            }
+        }
+        guard nextUnit >= media.units.count else { return }
+        isDownloading = false
+        connectionOpen = false
+        transfer = nil
+        record(.downloadComplete, value: Double(bytesReceived))
+        if !player.item.isLoadedThroughEnd, !announcedEndOfStream, !player.state.isTerminal {
+            announcedEndOfStream = true
+            handle(player.endOfStream(now: clock))
+        }
+    }
+
+    /// Adds a packet to the per-stream ranges and gives the player the playable time it adds: the merged
+    /// range now holding the packet, intersected with every other played stream, minus evicted time.
+    private mutating func deliver(stream: Int, unit: SimulationMedia.Unit) {
+        tracker.add(
+            MediaPacket(
+                stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0, position: nil,
+                isKeyframe: unit.isKeyframe))
+        guard let grown = tracker.ranges(forStream: stream).range(containing: unit.start) else { return }
+        let keepFrom = player.item.currentTime - policy.backBuffer
+        var pieces = [TimeRange(start: max(grown.start, keepFrom), end: grown.end)]
+        for other in media.playableStreams where other != stream {
+            let ranges = tracker.ranges(forStream: other)
+            var clipped: [TimeRange] = []
+            for piece in pieces where !piece.isEmpty {
+                for range in ranges where range.end > piece.start && range.start < piece.end {
+                    if let common = piece.clamped(to: range) { clipped.append(common) }
+                }
+            }
+            pieces = clipped
+            if pieces.isEmpty { return }
+        }
+        for piece in pieces where !piece.isEmpty {
+            deliveredPlayableEnd = max(deliveredPlayableEnd, piece.end)
+            handle(player.loaded(piece, now: clock))
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// The media as the simulated downloader sees it: units that become loaded in download order, each with
+/// the byte offset at which it is complete, and the presentation time it covers.
+///
+/// - A progressive file (`progressive(packets:playableStreams:)`) is one HTTP resource fetched in byte
+///   order: a unit is a packet, complete once every byte up to its end has arrived. Bytes before the first
+///   packet (the header, a front `moov`) and between packets (container overhead) count too.
+/// - A segmented stream (`segmented(_:)`, HLS) is fetched one request per segment: a unit is a segment,
+///   complete when the whole segment has arrived, covering its time for every stream at once.
+public struct SimulationMedia: Sendable {
+    /// One unit of download.
+    public struct Unit: Sendable, Hashable {
+        /// Byte offset of the unit's first byte in the resource (a range request for a seek starts here).
+        public var byteStart: Int64
+        /// Bytes that must have arrived, counted from the start of the resource, for the unit to be complete.
+        public var byteEnd: Int64
+        /// The stream it belongs to; `nil` for a segment, which holds every stream.
+        public var stream: Int?
+        /// Presentation start in seconds.
+        public var start: Double
+        /// Presentation length in seconds (0 when unknown; the model then infers it).
+        public var duration: Double
+        /// Whether decoding can begin here.
+        public var isKeyframe: Bool
+    }
+
+    /// How units map onto requests.
+    public enum Layout: Sendable, Hashable {
+        /// One resource read in byte order; a request continues until loading pauses or a seek moves it.
+        case progressive
+        /// One request per unit.
+        case segmented
+    }
+
+    /// The units in download order.
+    public let units: [Unit]
+    /// How units map onto requests.
+    public let layout: Layout
+    /// The streams a player plays (best video and best audio); empty for a segmented stream.
+    public let playableStreams: [Int]
+    /// Presentation start of the media (the first packet's time), in seconds.
+    public let startTime: Double
+    /// Presentation end of the media, in seconds.
+    public let endTime: Double
+    /// Total bytes of the resource (all segments for a segmented stream).
+    public let totalBytes: Int64
+    /// Bytes that must have arrived before any unit is usable: the end of an index that sits after the
+    /// media (an MP4 `moov` at the end, read by a plain sequential download), else 0.
+    public let indexByteEnd: Int64
+    /// Per playable stream, the units where a seek may land: (presentation start, unit index), sorted by
+    /// start. For video streams only keyframes.
+    let seekPoints: [[(start: Double, unit: Int)]]
+
+    /// The media's length in seconds.
+    public var duration: Double { endTime - startTime }
+
+    /// A progressive file from its packets (any order; sorted here by byte position, packets without one
+    /// are placed right after the packet read before them). `playableStreams` are the streams a player
+    /// plays; empty means every stream present. `totalBytes`, when known, includes trailing bytes after
+    /// the last packet. The media's start and end are where every played stream has data (the latest first
+    /// packet, the earliest last packet end); `duration` is used only when the packets carry no durations.
+    ///
+    /// `indexByteEnd` is for a file whose index follows the media (MP4 with `moov` at the end): read in
+    /// byte order, no packet is usable before every byte up to the index's end has arrived.
+    public static func progressive(
+        packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil,
+        indexByteEnd: Int64 = 0
+    ) -> SimulationMedia {
+        let streams = playableStreams.isEmpty ? Array(Set(packets.map(\.stream))).sorted() : playableStreams
+        var placed: [(position: Int64, order: Int, packet: MediaPacket)] = []
+        placed.reserveCapacity(packets.count)
+        var nextPosition: Int64 = 0
+        var sorted = true
+        for (order, packet) in packets.enumerated() {
+            guard packet.pts ?? packet.dts != nil else { continue }
+            let position = packet.position ?? nextPosition
+            if let last = placed.last, position < last.position { sorted = false }
+            placed.append((position, order, packet))
+            nextPosition = position + Int64(packet.size)
+        }
+        if !sorted {
+            placed.sort { $0.position != $1.position ? $0.position < $1.position : $0.order < $1.order }
+        }
+        var units: [Unit] = []
+        units.reserveCapacity(placed.count)
+        var reached: Int64 = 0
+        // Per played stream (indexed as in `streams`): first time, end of the last packet, and the last
+        // positive duration (for packets that carry none).
+        var firsts = [Double](repeating: .infinity, count: streams.count)
+        var ends = [Double](repeating: -.infinity, count: streams.count)
+        var lastDurations = [Double](repeating: 0, count: streams.count)
+        for item in placed {
+            let packet = item.packet
+            reached = max(reached, item.position + Int64(packet.size))
+            let time = packet.pts ?? packet.dts ?? 0
+            let length = max(packet.duration ?? 0, 0)
+            units.append(
+                Unit(
+                    byteStart: item.position, byteEnd: reached, stream: packet.stream, start: time,
+                    duration: length, isKeyframe: packet.isKeyframe))
+            if let index = streams.firstIndex(of: packet.stream) {
+                if length > 0 { lastDurations[index] = length }
+                firsts[index] = min(firsts[index], time)
+                ends[index] = max(ends[index], time + (length > 0 ? length : lastDurations[index]))
+            }
+        }
+        // The playable time is where every played stream has data: from the latest first packet (an audio
+        // stream's negative priming timestamps do not move the start) to the earliest last end.
+        var start = firsts.max() ?? 0
+        var end = ends.min() ?? start
+        if !start.isFinite { start = 0 }
+        if !(end > start), let duration, duration.isFinite, duration > 0 { end = start + duration }
+        if !end.isFinite || end < start { end = start }
+        return SimulationMedia(
+            units: units, layout: .progressive, playableStreams: streams, startTime: start, endTime: end,
+            totalBytes: max(totalBytes ?? reached, reached, indexByteEnd), indexByteEnd: indexByteEnd)
+    }
+
+    /// A segmented stream: `(duration seconds, size bytes)` per segment, in playlist order, starting at
+    /// `startTime`.
+    public static func segmented(_ segments: [(duration: Double, bytes: Int64)], startTime: Double = 0)
+        -> SimulationMedia
+    {
+        var units: [Unit] = []
+        units.reserveCapacity(segments.count)
+        var offset: Int64 = 0
+        var time = startTime
+        for segment in segments {
+            units.append(
+                Unit(
+                    byteStart: offset, byteEnd: offset + segment.bytes, stream: nil, start: time,
+                    duration: segment.duration, isKeyframe: true))
+            offset += segment.bytes
+            time += segment.duration
+        }
+        return SimulationMedia(
+            units: units, layout: .segmented, playableStreams: [], startTime: startTime, endTime: time,
+            totalBytes: offset, indexByteEnd: 0)
+    }
+
+    init(
+        units: [Unit], layout: Layout, playableStreams: [Int], startTime: Double, endTime: Double,
+        totalBytes: Int64, indexByteEnd: Int64
+    ) {
+        self.indexByteEnd = indexByteEnd
+        self.units = units
+        self.layout = layout
+        self.playableStreams = playableStreams
+        self.startTime = startTime
+        self.endTime = endTime
+        self.totalBytes = totalBytes
+        var points: [[(start: Double, unit: Int)]] = []
+        let keyed: [Int?] = layout == .segmented ? [nil] : playableStreams.map { Optional($0) }
+        for stream in keyed {
+            let hasKeyframes = units.contains { $0.stream == stream && $0.isKeyframe }
+            var list: [(start: Double, unit: Int)] = []
+            for (index, unit) in units.enumerated()
+            where unit.stream == stream && (unit.isKeyframe || !hasKeyframes) {
+                list.append((unit.start, index))
+            }
+            list.sort { $0.start != $1.start ? $0.start < $1.start : $0.unit < $1.unit }
+            points.append(list)
+        }
+        self.seekPoints = points
+    }
+
+    /// The first unit a download must fetch to play from `time`: per playable stream, the last seek point
+    /// at or before `time` (the first one when `time` is before all), and of those the earliest in
+    /// download order.
+    public func restartUnit(for time: Double) -> Int {
+        var best = units.count
+        for list in seekPoints where !list.isEmpty {
+            var low = 0
+            var high = list.count
+            while low < high {
+                let middle = (low + high) / 2
+                if list[middle].start <= time { low = middle + 1 } else { high = middle }
+            }
+            best = min(best, list[max(low - 1, 0)].unit)
+        }
+        return best == units.count ? 0 : best
+    }
+}

@@ -1,0 +1,28 @@
+/// What a simulation produced: the event timeline and the player's QoE report.
+public struct SimulationResult: Sendable, Hashable {
+    /// The event timeline, in time order.
+    public var events: [SimulationEvent]
+    /// The player's QoE report (startup delay, stalls, seeks, played time).
+    public var report: QoEReport
+    /// Session time when the simulation stopped, in seconds.
+    public var duration: Double
+    /// Bytes received over the network.
+    public var bytesReceived: Int64
+    /// Requests sent.
+    public var requests: Int
+    /// Whether the session is over (as opposed to stopped at a time limit).
+    public var finished: Bool
+
+    /// Creates a result.
+    public init(
+        events: [SimulationEvent], report: QoEReport, duration: Double, bytesReceived: Int64, requests: Int,
+        finished: Bool
+    ) {
+        self.events = events
+        self.report = report
+        self.duration = duration
+        self.bytesReceived = bytesReceived
+        self.requests = requests
+        self.finished = finished
+    }
+}

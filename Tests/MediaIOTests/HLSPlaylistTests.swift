@@ -1,0 +1,130 @@
+import Foundation
+import MediaIO
+import Testing
+
+@Suite("HLSPlaylist")
+struct HLSPlaylistTests {
+    @Test("a master playlist lists each variant's bandwidth, average, resolution, codecs and URI in order")
+    func masterPlaylist() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:6
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-STREAM-INF:BANDWIDTH=1280000,AVERAGE-BANDWIDTH=1000000,RESOLUTION=640x360,CODECS="avc1.4d401e,mp4a.40.2",FRAME-RATE=29.970
+            low/index.m3u8
+            #EXT-X-STREAM-INF:CODECS="avc1.64001f,mp4a.40.2",BANDWIDTH=2560000,RESOLUTION=1280x720
+            http://example.invalid/high/index.m3u8
+            """
+        let playlist = try HLSPlaylist.parse(text)
+        #expect(playlist.kind == .master)
+        #expect(playlist.version == 6)
+        #expect(playlist.variants.count == 2)
+        let low = playlist.variants[0]
+        #expect(low.uri == "low/index.m3u8")
+        #expect(low.bandwidth == 1_280_000)
+        #expect(low.averageBandwidth == 1_000_000)
+        #expect(low.resolution == HLSPlaylist.Resolution(width: 640, height: 360))
+        #expect(low.codecs == "avc1.4d401e,mp4a.40.2")
+        #expect(low.frameRate == 29.97)
+        let high = playlist.variants[1]
+        #expect(high.bandwidth == 2_560_000)
+        #expect(high.averageBandwidth == nil)
+        #expect(high.codecs == "avc1.64001f,mp4a.40.2")
+        #expect(high.uri == "http://example.invalid/high/index.m3u8")
+    }
+
+    @Test("a media playlist keeps target duration, sequence numbers, durations, titles and the end list")
+    func mediaPlaylist() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-MEDIA-SEQUENCE:7
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXTINF:4.0,first
+            seg0.ts
+            #EXTINF:3.5,
+            seg1.ts
+            #EXT-X-DISCONTINUITY
+            #EXTINF:2.25
+            seg2.ts
+            #EXT-X-ENDLIST
+            """
+        let playlist = try HLSPlaylist.parse(text)
+        #expect(playlist.kind == .media)
+        #expect(playlist.targetDuration == 4)
+        #expect(playlist.playlistType == "VOD")
+        #expect(playlist.hasEndList)
+        #expect(playlist.segments.map(\.uri) == ["seg0.ts", "seg1.ts", "seg2.ts"])
+        #expect(playlist.segments.map(\.duration) == [4.0, 3.5, 2.25])
+        #expect(playlist.segments.map(\.sequence) == [7, 8, 9])
+        #expect(playlist.segments.map(\.title) == ["first", nil, nil])
+        #expect(playlist.segments.map(\.discontinuity) == [false, false, true])
+        #expect(playlist.totalDuration == 9.75)
+    }
+
+    @Test("a byte range without an offset starts right after the previous range of the same URI")
+    func byteRanges() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-MAP:URI="main.mp4",BYTERANGE="800@0"
+            #EXTINF:2,
+            #EXT-X-BYTERANGE:1000@800
+            main.mp4
+            #EXTINF:2,
+            #EXT-X-BYTERANGE:1500
+            main.mp4
+            """
+        let playlist = try HLSPlaylist.parse(text)
+        #expect(playlist.segments[0].byteRange == HLSPlaylist.ByteRange(length: 1000, offset: 800))
+        #expect(playlist.segments[1].byteRange == HLSPlaylist.ByteRange(length: 1500, offset: 1800))
+        #expect(playlist.segments[1].map == HLSPlaylist.Map(uri: "main.mp4", byteRange: .init(length: 800, offset: 0)))
+        #expect(playlist.hasEndList == false)
+    }
+
+    @Test(
+        "malformed playlists are rejected naming the line",
+        arguments: [
+            ("not a playlist", 1, "does not start with #EXTM3U"),
+            ("#EXTM3U\n#EXTINF:abc,\nseg.ts", 2, "duration is not a number"),
+            ("#EXTM3U\n#EXTINF:2,\n", 2, "no URI follows"),
+            ("#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=1x1\nv.m3u8", 2, "without a BANDWIDTH"),
+            ("#EXTM3U\nseg.ts", 2, "no #EXTINF"),
+            ("#EXTM3U\n#EXTINF:2,\n#EXT-X-BYTERANGE:100\nseg.ts", 3, "without an offset"),
+        ])
+    func malformed(text: String, line: Int, fragment: String) {
+        #expect {
+            _ = try HLSPlaylist.parse(text)
+        } throws: { error in
+            guard let error = error as? HLSPlaylistError else { return false }
+            return error.line == line && error.description.contains(fragment)
+        }
+    }
+
+    @Test("relative URIs resolve against the playlist's directory, absolute ones are kept")
+    func resolving() {
+        #expect(HLSPlaylist.resolve("seg1.ts", against: "/media/hls/low/index.m3u8") == "/media/hls/low/seg1.ts")
+        #expect(HLSPlaylist.resolve("low/index.m3u8", against: "http://h/a/master.m3u8?x=1") == "http://h/a/low/index.m3u8")
+        #expect(HLSPlaylist.resolve("/abs/seg.ts", against: "/media/index.m3u8") == "/abs/seg.ts")
+        #expect(HLSPlaylist.resolve("seg.ts", against: "index.m3u8") == "seg.ts")
+    }
+
+    @Test("segment sizes come from the files next to the playlist, plus the map for the first segment")
+    func segmentSizesFromDisk() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(count: 300).write(to: directory.appendingPathComponent("init.mp4"))
+        try Data(count: 1000).write(to: directory.appendingPathComponent("a.m4s"))
+        try Data(count: 2500).write(to: directory.appendingPathComponent("b.m4s"))
+        let text = "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:2,\na.m4s\n#EXTINF:2,\nb.m4s\n#EXT-X-ENDLIST\n"
+        let path = directory.appendingPathComponent("index.m3u8").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(HLSPlaylist.isPlaylist(path: path))
+        #expect(!HLSPlaylist.isPlaylist(path: directory.appendingPathComponent("a.m4s").path))
+        let playlist = try HLSPlaylist.load(path: path)
+        #expect(try playlist.segmentSizes(playlistPath: path) == [1300, 2500])
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("b.m4s"))
+        #expect(throws: HLSPlaylistError.self) { try playlist.segmentSizes(playlistPath: path) }
+    }
+}
