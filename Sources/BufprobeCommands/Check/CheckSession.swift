@@ -115,7 +115,7 @@ package final class CheckSession: Sendable {
         }
         report.openTime = JSONOutput.seconds(input.openDuration.seconds)
         report.format = input.format.name
-        var reading = Reading(input: input, settings: settings, source: source)
+        var reading = CheckReading(input: input, settings: settings, source: source)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
         report.variants = reading.variants
         report.playableStreams = reading.playable
@@ -167,7 +167,7 @@ package final class CheckSession: Sendable {
     }
 
     /// The loop: read, pace, hand over, honour the forward-buffer target.
-    private func receive(_ reading: inout Reading) -> End {
+    private func receive(_ reading: inout CheckReading) -> End {
         while true {
             if samplingOver.load(ordering: .acquiring) { return .sampled }
             guard waitWhileLoadingIsStopped() else { return interruption() }
@@ -250,7 +250,7 @@ package final class CheckSession: Sendable {
 
     // MARK: Verdict
 
-    private func conclude(_ base: CheckReport, reading: Reading, end: End) -> CheckReport {
+    private func conclude(_ base: CheckReport, reading: CheckReading, end: End) -> CheckReport {
         var report = base
         let endTime = now()
         var failure: String?

@@ -4,7 +4,7 @@ package import PlaybackModel
 /// What `CheckSession` knows about the input it is receiving: the variant and streams it plays, and the
 /// running tallies (loaded ranges, bytes, bit rates, pacing) the report is built from. Lives on the
 /// reading thread only.
-package struct Reading {
+package struct CheckReading {
     /// The opened input.
     package let input: MediaInput
     /// HLS variants as the report lists them.
