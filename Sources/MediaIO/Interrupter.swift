@@ -1,3 +1,4 @@
+internal import CFFmpeg
 import Synchronization
 
 /// Decides when a blocking libavformat call must give up: a per-operation timeout (armed before each
@@ -61,4 +62,18 @@ public final class Interrupter: Sendable {
         let (seconds, attoseconds) = duration.components
         return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
     }
+}
+
+extension Interrupter {
+    /// The `AVIOInterruptCB` that asks this interrupter. It borrows `self` unretained: whoever installs
+    /// it keeps the interrupter alive as long as the FFmpeg context that polls it.
+    var avioCallback: AVIOInterruptCB {
+        AVIOInterruptCB(callback: interruptCallback, opaque: Unmanaged.passUnretained(self).toOpaque())
+    }
+}
+
+// FFmpeg polls this while it blocks; non-zero aborts the call with AVERROR_EXIT.
+private let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<Interrupter>.fromOpaque(opaque).takeUnretainedValue().shouldAbort() ? 1 : 0
 }

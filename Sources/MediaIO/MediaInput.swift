@@ -46,8 +46,7 @@ public final class MediaInput {
         }
         if let interrupter {
             // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
-            ctx!.pointee.interrupt_callback = AVIOInterruptCB(
-                callback: interruptCallback, opaque: Unmanaged.passUnretained(interrupter).toOpaque())
+            ctx!.pointee.interrupt_callback = interrupter.avioCallback
         }
         var dictionary: OpaquePointer? = nil
         for (key, value) in options.sorted(by: { $0.key < $1.key }) {
@@ -174,10 +173,4 @@ public final class MediaInput {
         guard let pb = context.pointee.pb else { return nil }
         return pb.pointee.bytes_read
     }
-}
-
-// FFmpeg polls this while it blocks; non-zero aborts the call with AVERROR_EXIT.
-private let interruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
-    guard let opaque else { return 0 }
-    return Unmanaged<Interrupter>.fromOpaque(opaque).takeUnretainedValue().shouldAbort() ? 1 : 0
 }

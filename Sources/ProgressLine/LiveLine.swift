@@ -235,6 +235,15 @@ public final class LiveLine: Sendable {
         }
     }
 
+    /// The media time a mouse click on 0-based terminal `column` points at on the line as drawn now
+    /// (the latest snapshot at the current width), or `nil` when the click is not on the bar.
+    public func time(atColumn column: Int) -> Double? {
+        state.withLock { s in
+            guard let latest = s.latest else { return nil }
+            return renderer.time(atColumn: column, of: latest, width: max(0, width() - 1))
+        }
+    }
+
     /// Whether `finish` has been called.
     public var isFinished: Bool { state.withLock { $0.finished } }
 

@@ -44,9 +44,16 @@ public struct ProgressRenderer: Sendable {
         .field(.segment), .field(.time), .field(.percent),
     ]
 
-    /// The frame for `snapshot`, exactly `width` columns wide (escape codes count 0).
-    public func render(_ snapshot: ProgressSnapshot, width: Int) -> String {
-        guard width > 0 else { return "" }
+    /// Where each part of the full form goes for one snapshot and width; `nil` means the compact form.
+    private struct Layout {
+        var stateText: String
+        var titleText: String
+        var fields: [Field: String]
+        var barStart: Int
+        var barWidth: Int
+    }
+
+    private func layout(_ snapshot: ProgressSnapshot, width: Int) -> Layout? {
         let stateText = pad(snapshot.state.label, 7)
         let stateWidth = TerminalWidth.columns(of: stateText)
         var fields = fieldTexts(snapshot, shortTime: false)
@@ -66,9 +73,7 @@ public struct ProgressRenderer: Sendable {
             case .duration: if fields[.time] != nil { fields[.time] = shortTime }
             }
         }
-        if fixedWidth() + Self.minimumBarWidth > width {
-            return compact(snapshot, width: width)
-        }
+        if fixedWidth() + Self.minimumBarWidth > width { return nil }
 
         var titleText = ""
         if fields == everyField, let title = snapshot.title.map(TerminalWidth.sanitized), !title.isEmpty {
@@ -79,22 +84,45 @@ public struct ProgressRenderer: Sendable {
             }
         }
         let titleWidth = titleText.isEmpty ? 0 : TerminalWidth.columns(of: titleText) + 1
-        let barWidth = width - fixedWidth() - titleWidth
+        return Layout(
+            stateText: stateText, titleText: titleText, fields: fields, barStart: stateWidth + 1 + titleWidth,
+            barWidth: width - fixedWidth() - titleWidth)
+    }
 
+    /// The frame for `snapshot`, exactly `width` columns wide (escape codes count 0).
+    public func render(_ snapshot: ProgressSnapshot, width: Int) -> String {
+        guard width > 0 else { return "" }
+        guard let layout = layout(snapshot, width: width) else { return compact(snapshot, width: width) }
         var line = StyledLine(mode: style.colorMode)
-        line.append(stateText, color: style.stateColor(snapshot.state), bold: true)
+        line.append(layout.stateText, color: style.stateColor(snapshot.state), bold: true)
         line.append(" ")
-        if !titleText.isEmpty {
-            line.append(titleText)
+        if !layout.titleText.isEmpty {
+            line.append(layout.titleText)
             line.append(" ")
         }
-        for cell in BarPainter(style: style).paint(snapshot, cells: barWidth) {
+        for cell in BarPainter(style: style).paint(snapshot, cells: layout.barWidth) {
             line.append(cell.glyph, color: cell.color)
         }
         for field in Field.allCases {
-            if let text = fields[field] { line.append(" " + text) }
+            if let text = layout.fields[field] { line.append(" " + text) }
         }
         return line.finished()
+    }
+
+    /// The 0-based columns the bar occupies in `render(snapshot, width:)`, or `nil` in the compact form.
+    public func barColumns(_ snapshot: ProgressSnapshot, width: Int) -> Range<Int>? {
+        guard width > 0, let layout = layout(snapshot, width: width) else { return nil }
+        return layout.barStart..<(layout.barStart + layout.barWidth)
+    }
+
+    /// The media time a click on 0-based `column` points at (the middle of that cell), as the seed's
+    /// slider maps a touch to a time; `nil` outside the bar, in phase mode and in the compact form.
+    public func time(atColumn column: Int, of snapshot: ProgressSnapshot, width: Int) -> Double? {
+        guard snapshot.segments?.starts != nil || snapshot.segments == nil,
+            let bar = barColumns(snapshot, width: width), bar.contains(column)
+        else { return nil }
+        let (start, length) = BarPainter.window(for: snapshot)
+        return start + (Double(column - bar.lowerBound) + 0.5) / Double(bar.count) * length
     }
 
     /// A short line for logs and pipes, without bar or escape codes: the state, title and every known

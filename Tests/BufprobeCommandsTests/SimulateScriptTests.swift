@@ -111,9 +111,12 @@ struct SimulateScriptTests {
         }
     }
 
-    @Test("interactive keys: arrows seek, space toggles, q quits; other keys and mouse reports are skipped")
+    @Test("interactive keys: arrows seek, space toggles, q quits, a left press is a click; other keys, releases and buttons are skipped")
     func keys() {
-        let bytes: [UInt8] = Array("\u{1B}[C\u{1B}[D x\u{1B}OCq\u{1B}[<0;12;3M\u{1B}[A".utf8)
-        #expect(SimulationKeyboard.parse(bytes) == [.forward, .back, .togglePause, .forward, .quit])
+        let bytes: [UInt8] = Array(
+            "\u{1B}[C\u{1B}[D x\u{1B}OCq\u{1B}[<0;12;3M\u{1B}[<0;12;3m\u{1B}[<2;40;3M\u{1B}[<0;1;9M\u{1B}[A".utf8)
+        #expect(SimulationKeyboard.parse(bytes) == [
+            .forward, .back, .togglePause, .forward, .quit, .click(column: 11), .click(column: 0),
+        ])
     }
 }

@@ -144,10 +144,14 @@ public struct Probe: AsyncParsableCommand {
     static func snapshot(_ progress: ProbeReader.Progress, title: String) -> ProgressSnapshot {
         let offset = progress.start
         let loaded = progress.loaded.ranges.map { ($0.start - offset)..<max($0.start, $0.end) - offset }
+        let position = (progress.loaded.end ?? offset) - offset
+        // HLS: the segments as the segmented bar, the one being read highlighted.
+        let segments = progress.segmentStarts.map { starts in
+            SegmentProgress(starts: starts, current: max(0, (starts.lastIndex { $0 <= position } ?? 0)))
+        }
         return ProgressSnapshot(
-            state: .reading, title: title, currentTime: (progress.loaded.end ?? offset) - offset,
-            duration: progress.duration, loaded: loaded,
-            readBytesPerSecond: progress.elapsed > 0 ? Double(progress.bytes) / progress.elapsed : nil,
-            showsPlayed: false)
+            state: .reading, title: title, currentTime: position, duration: progress.duration, loaded: loaded,
+            readBytesPerSecond: progress.bytes.flatMap { progress.elapsed > 0 ? Double($0) / progress.elapsed : nil },
+            segments: segments, showsPlayed: false)
     }
 }

@@ -13,12 +13,15 @@ package struct ProbeReader {
         package var duration: Double?
         /// The container's start time (MPEG-TS starts near 1.4 s), so the line can draw from 0.
         package var start: Double
-        /// Bytes read so far.
-        package var bytes: Int64
+        /// Bytes read so far; `nil` for playlists, whose own position says nothing about the media.
+        package var bytes: Int64?
         /// Total bytes, when known.
         package var totalBytes: Int64?
         /// Seconds since opening started.
         package var elapsed: Double
+        /// For a local HLS input, where its segments start (seconds from the media start), so the line
+        /// can draw them as the segmented bar; `nil` for everything else.
+        package var segmentStarts: [Double]?
     }
 
     /// The path or URL.
@@ -83,6 +86,10 @@ package struct ProbeReader {
         }
         let playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
         var tracker = LoadedRangeTracker(playableStreams: playable)
+        let segmentStarts = input.format.name == "hls" ? segmentStarts() : nil
+        // Playlist demuxers read their packets from other resources; the input's own byte position and
+        // size are the playlist's.
+        let readsOtherFiles = ["hls", "dash", "concat"].contains(input.format.name)
         var tallies = input.streams.map { StreamTally(isVideo: $0.type == .video) }
         var diagnostics = ProbeDiagnostics(
             options: diagnostics, source: source, formatName: input.format.name, playableStreams: playable,
@@ -103,8 +110,9 @@ package struct ProbeReader {
             count += 1
             if let onProgress, count % progressInterval == 0, wantsProgress() {
                 onProgress(Progress(
-                    loaded: tracker.playable, duration: input.format.duration, start: input.format.startTime ?? 0, bytes: input.bytePosition ?? 0,
-                    totalBytes: input.format.size, elapsed: seconds()))
+                    loaded: tracker.playable, duration: input.format.duration, start: input.format.startTime ?? 0,
+                    bytes: readsOtherFiles ? nil : input.bytePosition,
+                    totalBytes: input.format.size, elapsed: seconds(), segmentStarts: segmentStarts))
             }
         }
         let ffmpegErrors = FFmpegLog.recentErrors()
@@ -150,8 +158,6 @@ package struct ProbeReader {
                     "\(source): the container declares \(Self.format(declared)) but the packets run to \(Self.format(span.end)).")
             }
         }
-        // Playlist demuxers read their packets from other resources; positions are not in this file.
-        let readsOtherFiles = ["hls", "dash", "concat"].contains(input.format.name)
         if !readsOtherFiles, let size = input.format.size, let byteEnd = tallies.compactMap(\.maxByteEnd).max(), byteEnd > size {
             truncated = true
             report.warnings.append(
@@ -185,6 +191,27 @@ package struct ProbeReader {
         report.complete = !truncated
         report.readTime = JSONOutput.seconds(seconds())
         return (report, truncated ? .incomplete : .complete, diagnostics.timeline)
+    }
+
+    /// Segment start times of an HLS playlist, local or remote (a master playlist's first variant, the
+    /// one libavformat lists first), or `nil` when it cannot be read.
+    func segmentStarts() -> [Double]? {
+        func load(_ location: String) -> HLSPlaylist? {
+            try? HLSPlaylist.load(location: location, options: options, interrupter: interrupter)
+        }
+        guard var playlist = load(source) else { return nil }
+        if playlist.kind == .master {
+            guard let first = playlist.variants.first, let media = load(HLSPlaylist.resolve(first.uri, against: source))
+            else { return nil }
+            playlist = media
+        }
+        var starts: [Double] = []
+        var time = 0.0
+        for segment in playlist.segments {
+            starts.append(time)
+            time += segment.duration
+        }
+        return starts.count >= 2 ? starts : nil
     }
 
     private static func streamReport(_ info: StreamInfo, _ tally: StreamTally, _ tracker: LoadedRangeTracker) -> ProbeReport.Stream {

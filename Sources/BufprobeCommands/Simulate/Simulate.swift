@@ -165,7 +165,7 @@ public struct Simulate: AsyncParsableCommand {
         InterruptHandler.install(line: line, onInterrupt: { keyboard?.restore() })
         line.show()
         if keyboard != nil {
-            line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop")
+            line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop; click the bar to seek there")
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -188,6 +188,11 @@ public struct Simulate: AsyncParsableCommand {
                             engine.perform(.pause(.infinity))
                         }
                     case .quit: quit = true
+                    case .click(let column):
+                        // The line's time axis is the media's, from its start; a click off the bar does nothing.
+                        if let time = line.time(atColumn: column) {
+                            engine.perform(.seek(min(max(0, time), engine.media.duration)))
+                        }
                     }
                 }
             }

@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// The keys of `simulate --interactive`: the terminal on stdin in raw mode (no echo, no line buffering,
-/// Ctrl-C still a signal), read without blocking longer than the caller allows.
+/// Ctrl-C still a signal), read without blocking longer than the caller allows, plus xterm mouse
+/// reporting (SGR 1006 encoding) so a click on the bar seeks there, like the seed's slider.
 final class SimulationKeyboard: Sendable {
     /// What a key asks for.
     enum Key: Equatable {
@@ -19,7 +20,13 @@ final class SimulationKeyboard: Sendable {
         case togglePause
         /// `q`: stop the session.
         case quit
+        /// A left-button press at this 0-based terminal column.
+        case click(column: Int)
     }
+
+    // Button-press reporting with the SGR encoding (no 223-column limit); turned off again in `restore`.
+    private static let mouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    private static let mouseOff = "\u{1B}[?1000l\u{1B}[?1006l"
 
     private let saved: termios
 
@@ -37,12 +44,21 @@ final class SimulationKeyboard: Sendable {
             cc[Int(VTIME)] = 0
         }
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        Self.writeToTerminal(Self.mouseOn)
     }
 
     /// Gives the terminal back its settings; safe to repeat (Ctrl-C calls it before exiting).
     func restore() {
+        Self.writeToTerminal(Self.mouseOff)
         var original = saved
         tcsetattr(STDIN_FILENO, TCSANOW, &original)
+    }
+
+    // The live line's terminal is stderr; stdout may be a file (`--json > report.json`).
+    private static func writeToTerminal(_ text: String) {
+        guard isatty(STDERR_FILENO) == 1 else { return }
+        var bytes = Array(text.utf8)
+        _ = write(STDERR_FILENO, &bytes, bytes.count)
     }
 
     /// The keys pressed within `milliseconds`, in order (empty when none).
@@ -55,8 +71,9 @@ final class SimulationKeyboard: Sendable {
         return Self.parse(Array(buffer[..<count]))
     }
 
-    /// Decodes raw terminal bytes: arrows (`ESC [ C`/`ESC [ D`, also `ESC O C`/`ESC O D`), space, `q`.
-    /// Other keys and escape sequences (mouse reports included) are skipped.
+    /// Decodes raw terminal bytes: arrows (`ESC [ C`/`ESC [ D`, also `ESC O C`/`ESC O D`), space, `q`,
+    /// and left-button presses reported as `ESC [ < 0 ; column ; row M` (1-based). Other keys, releases,
+    /// other buttons and other escape sequences are skipped.
     static func parse(_ bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var index = 0
@@ -69,6 +86,11 @@ final class SimulationKeyboard: Sendable {
                 if end == index + 2 {
                     if bytes[end] == 0x43 { keys.append(.forward) }
                     if bytes[end] == 0x44 { keys.append(.back) }
+                } else if bytes[index + 2] == 0x3C, end < bytes.count, bytes[end] == 0x4D {
+                    let fields = String(decoding: bytes[(index + 3)..<end], as: UTF8.self).split(separator: ";")
+                    if fields.count == 3, fields[0] == "0", let column = Int(fields[1]), column >= 1 {
+                        keys.append(.click(column: column - 1))
+                    }
                 }
                 index = end + 1
                 continue

@@ -1,0 +1,17 @@
+extension HLSPlaylist {
+    /// Loads a playlist from a local path or any URL FFmpeg's protocols open (`http(s)://`...), with
+    /// the same protocol `options` and timeouts as the media itself.
+    public static func load(
+        location: String, options: [String: String] = [:], interrupter: Interrupter? = nil
+    ) throws -> HLSPlaylist {
+        guard location.contains("://") else { return try load(path: location) }
+        let bytes = try ResourceReader(url: location, options: options, interrupter: interrupter).readAll()
+        do {
+            return try parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            var located = error
+            located.location = location
+            throw located
+        }
+    }
+}
