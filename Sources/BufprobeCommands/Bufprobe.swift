@@ -7,8 +7,8 @@ public struct Bufprobe: AsyncParsableCommand {
         abstract: "Tell whether media will play smoothly, and where it stalls.",
         discussion: """
             Exit codes (every command):
-              0   success (probe: read to the end; check: pass)
-              1   check: degraded (played, but stalled or started slowly)
+              0   success (probe: read to the end; check: pass; simulate: ran)
+              1   check: degraded (played, but stalled or started slowly); probe: --plot file not written
               2   the input could not be opened or is not media; check: fail
               3   probe: reading started but stopped early (truncated or damaged input)
               64  usage error (bad option or value)

@@ -1,3 +1,5 @@
+package import PlaybackModel
+
 /// The `bufprobe check --json` document for one input. Property names become snake_case keys
 /// (`JSONOutput`); missing values are written as `null`. Times are seconds on the wall clock from the
 /// moment the check began (before connecting), media positions are seconds of media time.
@@ -36,7 +38,7 @@ package struct CheckReport: Sendable, Codable {
     /// Seconds stalled in total.
     package var stallTime: Double
     /// Every stall: media position, wall-clock start, duration.
-    package var stalls: [Stall]
+    package var stalls: [QoEReport.Stall]
     /// Stall time over stall time plus played time.
     package var rebufferRatio: Double
     /// Playable media received, `[[start, end], ...]`.
@@ -67,16 +69,6 @@ package struct CheckReport: Sendable, Codable {
     package var settings: Settings
     /// Problems FFmpeg reported, one line each.
     package var warnings: [String]
-
-    /// One stall.
-    package struct Stall: Sendable, Codable, Hashable {
-        /// Media time where the playhead stopped.
-        package var position: Double
-        /// Wall-clock seconds since the start when it began.
-        package var start: Double
-        /// Seconds it lasted.
-        package var duration: Double
-    }
 
     /// One HLS variant or DASH video representation.
     package struct Variant: Sendable, Codable, Hashable {

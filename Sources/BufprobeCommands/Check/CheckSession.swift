@@ -291,11 +291,7 @@ package final class CheckSession: Sendable {
         report.sampledDuration = JSONOutput.seconds(endTime)
         report.firstPacketTime = reading.firstPacketTime.map(JSONOutput.seconds)
         report.startupDelay = qoe.started ? JSONOutput.seconds(qoe.startupDelay) : nil
-        report.stalls = qoe.stalls.map {
-            CheckReport.Stall(
-                position: JSONOutput.seconds($0.position), start: JSONOutput.seconds($0.start),
-                duration: JSONOutput.seconds($0.duration))
-        }
+        report.stalls = qoe.stalls.map(\.roundedForJSON)
         report.stallCount = qoe.stallCount
         report.stallTime = JSONOutput.seconds(qoe.stallTime)
         report.rebufferRatio = JSONOutput.seconds(qoe.rebufferRatio)

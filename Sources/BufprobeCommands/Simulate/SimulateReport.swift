@@ -25,9 +25,9 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     /// Stall time over stall time plus playing time.
     package var rebufferRatio: Double
     /// Every stall: media position, session time it began, seconds it lasted.
-    package var stalls: [Stall]
+    package var stalls: [QoEReport.Stall]
     /// Every seek made after startup: from, to, session time, seconds waited for data.
-    package var seeks: [Seek]
+    package var seeks: [QoEReport.Seek]
     /// Seconds waited for seeks in total.
     package var seekWaitTime: Double
     /// Seconds paused in total.
@@ -91,28 +91,6 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var backBuffer: Double
     }
 
-    /// One stall.
-    package struct Stall: Sendable, Codable, Hashable {
-        /// Media time where playback stopped.
-        package var position: Double
-        /// Session time it began.
-        package var start: Double
-        /// Seconds it lasted.
-        package var duration: Double
-    }
-
-    /// One seek.
-    package struct Seek: Sendable, Codable, Hashable {
-        /// Media time left.
-        package var from: Double
-        /// Media time sought to.
-        package var to: Double
-        /// Session time of the seek.
-        package var start: Double
-        /// Seconds waited for data.
-        package var latency: Double
-    }
-
     /// One timeline entry.
     package struct Event: Sendable, Codable, Hashable {
         /// Session time in seconds.
@@ -149,8 +127,8 @@ extension SimulateReport {
         stallCount = report.stallCount
         stallTime = s(report.stallTime)
         rebufferRatio = (report.rebufferRatio * 1_000_000).rounded() / 1_000_000
-        stalls = report.stalls.map { Stall(position: s($0.position), start: s($0.start), duration: s($0.duration)) }
-        seeks = report.seeks.map { Seek(from: s($0.from), to: s($0.to), start: s($0.start), latency: s($0.latency)) }
+        stalls = report.stalls.map(\.roundedForJSON)
+        seeks = report.seeks.map(\.roundedForJSON)
         seekWaitTime = s(report.seekWaitTime)
         pausedTime = s(report.pausedTime)
         played = s(report.played)
