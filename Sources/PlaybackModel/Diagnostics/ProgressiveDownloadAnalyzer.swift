@@ -31,8 +31,10 @@ public struct ProgressiveDownloadAnalyzer: Sendable {
     /// Largest byte end seen.
     public private(set) var bytesRead: Int64 = 0
 
-    private var earliest: [Int: Double] = [:]
-    private var latest: [Int: Double] = [:]
+    // Indexed by stream (indices are small and dense): +infinity / -infinity mean "no data yet". Arrays,
+    // not dictionaries: this runs for every packet, and hashing showed in the profile.
+    private var earliest: [Double] = []
+    private var latest: [Double] = []
     private var pending: [(byteEnd: Int64, time: Double)] = []
 
     /// Creates an analyzer for the played streams and the layouts to compare, with the needs tables given.
@@ -54,8 +56,15 @@ public struct ProgressiveDownloadAnalyzer: Sendable {
         guard playableStreams.isEmpty || playableStreams.contains(packet.stream),
             let time = packet.pts ?? packet.dts, time.isFinite
         else { return }
-        earliest[packet.stream] = min(earliest[packet.stream] ?? time, time)
-        latest[packet.stream] = max(latest[packet.stream] ?? time, time + max(packet.duration ?? 0, 0))
+        let stream = packet.stream
+        if stream >= earliest.count, stream >= 0 {
+            earliest.append(contentsOf: repeatElement(.infinity, count: stream + 1 - earliest.count))
+            latest.append(contentsOf: repeatElement(-.infinity, count: stream + 1 - latest.count))
+        }
+        if stream >= 0 {
+            earliest[stream] = min(earliest[stream], time)
+            latest[stream] = max(latest[stream], time + max(packet.duration ?? 0, 0))
+        }
         if let timeOrigin {
             if time < timeOrigin, let start = playableStart, start < timeOrigin { originMoved = true }
             feed(byteEnd: byteEnd, time: time, origin: timeOrigin)
@@ -67,23 +76,23 @@ public struct ProgressiveDownloadAnalyzer: Sendable {
 
     /// Fixes the start with what was seen, if it is not fixed yet; call once after the last packet.
     public mutating func finish() {
-        if timeOrigin == nil, let start = playableStart ?? earliest.values.max() { fix(start) }
+        if timeOrigin == nil, let start = playableStart ?? earliest.filter(\.isFinite).max() { fix(start) }
     }
 
     // The largest of the played streams' earliest times, once every played stream has data.
     private var playableStart: Double? {
-        if playableStreams.isEmpty { return earliest.values.max() }
+        if playableStreams.isEmpty { return earliest.filter(\.isFinite).max() }
         var start = -Double.infinity
         for stream in playableStreams {
-            guard let first = earliest[stream] else { return nil }
-            start = max(start, first)
+            guard stream >= 0, stream < earliest.count, earliest[stream].isFinite else { return nil }
+            start = max(start, earliest[stream])
         }
         return start
     }
 
     private func isSettled(_ start: Double) -> Bool {
-        let streams = playableStreams.isEmpty ? Array(latest.keys) : playableStreams
-        return streams.allSatisfy { (latest[$0] ?? -.infinity) >= start + Self.settleSpan }
+        let streams = playableStreams.isEmpty ? latest.indices.filter { latest[$0].isFinite } : playableStreams
+        return streams.allSatisfy { $0 >= 0 && $0 < latest.count && latest[$0] >= start + Self.settleSpan }
     }
 
     private mutating func fix(_ start: Double) {
