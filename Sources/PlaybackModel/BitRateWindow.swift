@@ -5,8 +5,9 @@
 public struct BitRateWindow: Sendable {
     /// The window length in seconds.
     public let window: Double
-    private var times: [Double] = []
-    private var sizes: [Int] = []
+    // One array of (time, size) with a moving head: one append per packet, the consumed prefix dropped
+    // in bulk once it dominates, so storage stays about one window long.
+    private var entries: [(time: Double, size: Int)] = []
     private var head = 0
     private var sum = 0
     /// Largest byte sum seen inside one window.
@@ -20,18 +21,16 @@ public struct BitRateWindow: Sendable {
 
     /// Adds a packet of `size` bytes at media time `time` (seconds).
     public mutating func add(time: Double, size: Int) {
-        times.append(time)
-        sizes.append(size)
+        entries.append((time, size))
         sum += size
-        while head < times.count, times[head] <= time - window {
-            sum -= sizes[head]
+        let oldest = time - window
+        while head < entries.count, entries[head].time <= oldest {
+            sum -= entries[head].size
             head += 1
         }
-        peakBytes = max(peakBytes, sum)
-        // Compact once the consumed prefix dominates, so storage stays one window long.
-        if head > 1024, head * 2 > times.count {
-            times.removeFirst(head)
-            sizes.removeFirst(head)
+        if sum > peakBytes { peakBytes = sum }
+        if head > 1024, head * 2 > entries.count {
+            entries.removeFirst(head)
             head = 0
         }
     }
