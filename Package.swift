@@ -63,6 +63,12 @@ let package = Package(
             path: "Benchmarks/ModelBench",
             swiftSettings: upcoming
         ),
+        .executableTarget(
+            name: "mediaio-read-loop",
+            dependencies: ["MediaIO"],
+            path: "Benchmarks/MediaIOReadLoop",
+            swiftSettings: upcoming
+        ),
         // Helpers shared by the test targets: sample paths, ffprobe reference figures, running the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: upcoming),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], swiftSettings: upcoming),

@@ -6,6 +6,7 @@
 # Usage:  Benchmarks/probe-bench.sh
 # Env:    BUFPROBE=/path/to/bufprobe   use this binary instead of building `swift build -c release`
 #         BUFPROBE=skip                measure only the C loop and ffprobe (before `probe` exists)
+#         (mediaio-read-loop, MediaIO's loop without probe's analysis, is built and timed too)
 #         RUNS=5 WARMUP=1              hyperfine settings
 #         LENGTHS="5 60"               file lengths in minutes (generated once into Benchmarks/out/, reused)
 # Needs:  cc, pkg-config, libavformat-dev/libavcodec-dev/libavutil-dev, ffmpeg, hyperfine, jq, and GNU time
@@ -46,6 +47,14 @@ fi
 if [[ -n "$bufprobe" && ! -x "$bufprobe" ]]; then
   echo "error: $bufprobe is not an executable" >&2
   exit 1
+fi
+
+# The Swift reference: MediaIO's loop without probe's analysis (skipped with BUFPROBE=skip).
+mediaio=""
+if [[ -n "$bufprobe" ]]; then
+  echo "== building mediaio-read-loop (release)"
+  (cd "$root" && swift build -c release --product mediaio-read-loop)
+  mediaio="$(cd "$root" && swift build -c release --show-bin-path)/mediaio-read-loop"
 fi
 
 # Long files: 320x180 25 fps test card, x264 ultrafast ~250 kbit/s with 2 s GOPs, AAC stereo 64 kbit/s,
@@ -101,6 +110,7 @@ for minutes in $LENGTHS; do
   commands=()
   [[ -n "$bufprobe" ]] && commands+=(-n bufprobe "'$bufprobe' probe --json '$file'")
   commands+=(-n c-loop "'$out/read-loop' '$file'")
+  [[ -n "$mediaio" ]] && commands+=(-n mediaio "'$mediaio' '$file'")
   commands+=(-n ffprobe "ffprobe -v error -count_packets -show_entries stream=nb_read_packets '$file'")
   echo "== timing $minutes min ($expected packets per stream)"
   hyperfine -N --style basic --warmup "$WARMUP" --runs "$RUNS" --export-json "$json" "${commands[@]}"
@@ -111,6 +121,10 @@ for minutes in $LENGTHS; do
   row[$minutes,ff]=$(median "$json" ffprobe)
   row[$minutes,cpu_c]=$(cpu "$json" c-loop)
   row[$minutes,cpu_ff]=$(cpu "$json" ffprobe)
+  if [[ -n "$mediaio" ]]; then
+    row[$minutes,io]=$(median "$json" mediaio)
+    row[$minutes,cpu_io]=$(cpu "$json" mediaio)
+  fi
   row[$minutes,rss_c]=$(peak_rss_kib "$out/read-loop" "$file")
   row[$minutes,rss_ff]=$(peak_rss_kib ffprobe -v error -count_packets -show_entries stream=nb_read_packets "$file")
   if [[ -n "$bufprobe" ]]; then
@@ -168,3 +182,12 @@ if [[ "$first" != "$last" ]]; then
   echo " the file; what bufprobe adds on top of it is the figure that must stay flat.)"
 fi
 echo "raw hyperfine results: $out/hyperfine-*.json"
+if [[ -n "$mediaio" ]]; then
+  echo
+  echo "MediaIO's loop alone (mediaio-read-loop: the Swift layer without probe's analysis) against the C loop"
+  printf '%-7s | %9s %9s | %8s %8s\n' length wall cpu wall/c cpu/c
+  for minutes in $LENGTHS; do
+    awk -v m="$minutes" -v w="${row[$minutes,io]}" -v cp="${row[$minutes,cpu_io]}" -v c="${row[$minutes,c]}" -v cc="${row[$minutes,cpu_c]}" '
+      BEGIN { printf "%-7s | %9.4f %9.4f | %7.2fx %7.2fx\n", m " min", w, cp, w / c, cp / cc }'
+  done
+fi
