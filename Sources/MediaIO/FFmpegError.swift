@@ -23,6 +23,9 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the code means "no such file", as opposed to a format or I/O problem.
     public var isNotFound: Bool { code == cffmpeg_averror(ENOENT) }
 
+    /// Whether the network connection was refused (nothing listens on that port).
+    public var isConnectionRefused: Bool { code == cffmpeg_averror(ECONNREFUSED) }
+
     /// Whether the code says the input is not media FFmpeg understands.
     public var isInvalidData: Bool { code == cffmpeg_averror_invaliddata() }
 

@@ -157,6 +157,10 @@ struct ProbeBadInputTests {
             try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: path)
             return path.path
         }, status: 2, prefix: "error:", mentions: "not a media file"),
+        BadInput(name: "a URL nothing listens on (127.0.0.1 port 1)", make: { _ in "http://127.0.0.1:1/x.mp4" },
+                 status: 2, prefix: "error:", mentions: "refused"),
+        BadInput(name: "an unknown URL scheme", make: { _ in "nosuchscheme://host/x.mp4" }, status: 2,
+                 prefix: "error:", mentions: "URL scheme"),
         BadInput(name: "a truncated MP4", make: { _ in BufprobeProcess.sample("truncated.mp4") }, status: 3,
                  prefix: "warning:", mentions: "truncated.mp4"),
         BadInput(name: "a truncated Matroska", make: { _ in BufprobeProcess.sample("truncated.mkv") }, status: 3,

@@ -21,9 +21,6 @@ package enum CheckSentence {
             }
             return "\(source) could not be opened: the server answered \(status)."
         }
-        if error.message.localizedCaseInsensitiveContains("connection refused") {
-            return "\(source) could not be opened: the connection was refused (is the server running and the port right?)."
-        }
         return error.sentence(for: source)
     }
 

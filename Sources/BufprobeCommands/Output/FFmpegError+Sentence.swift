@@ -14,6 +14,9 @@ extension FFmpegError {
         if let status = httpStatus {
             return "\(input) \(what): the server answered HTTP \(status == 400 ? "4xx" : String(status)) (\(message))."
         }
+        if isConnectionRefused {
+            return "\(input) \(what): the connection was refused (is the server running and the port right?)."
+        }
         if message.lowercased().contains("protocol not found") {
             return "\(input) \(what): FFmpeg does not know this URL scheme (\(message))."
         }
