@@ -42,6 +42,10 @@ public struct Player: Sendable {
     public private(set) var isLoading = false
     /// Clock seconds between periodic time events; `nil` for none.
     public let timeObserverInterval: Double?
+    /// Whether events collect in the outbox for `takeEvents()`. A driver that only reads the returned
+    /// actions (a long simulation, a check) turns it off: every event copies the item, and millions of
+    /// them cost more than the model itself.
+    public var recordsEvents = true
     private var hasStarted = false
     private var isSettled = false
     private var nextTickIndex = 1
@@ -483,6 +487,7 @@ public struct Player: Sendable {
     }
 
     private mutating func record(_ kind: PlayerEvent.Kind) {
+        guard recordsEvents else { return }
         if outbox.count - outboxStart >= Self.maxPendingEvents {
             outboxStart += 1
             if outboxStart > Self.maxPendingEvents / 2 {

@@ -66,7 +66,6 @@ package final class CheckSession: Sendable {
             }
             if !shared.finished {
                 _ = player.advance(to: now)
-                _ = player.takeEvents()
                 shared.player = player
             }
             let receiving = shared.lastPacketTime ?? now
@@ -144,9 +143,11 @@ package final class CheckSession: Sendable {
                 self.interrupter.cancel()
             }
         }
-        let player = Player(
+        var player = Player(
             duration: reading.isLive ? .unbounded : .finite(input.format.duration ?? 0), policy: settings.policy,
             mediaStart: input.format.startTime ?? 0, now: 0)
+        // The check reads the returned actions and the report, never the observation outbox.
+        player.recordsEvents = false
         shared.withLock { shared in
             shared.player = player
             shared.duration = input.format.duration
@@ -201,8 +202,6 @@ package final class CheckSession: Sendable {
                 } else {
                     _ = player.advance(to: time)
                 }
-                // Nothing here observes the player's events; drained so they do not pile up.
-                _ = player.takeEvents()
                 shared.player = player
             }
         }

@@ -61,7 +61,6 @@ public struct SimulationEngine: Sendable {
     private var sequenceStart: Double
     private var tracker: LoadedRangeTracker
     private var announcedEndOfStream = false
-    private var handledCalls = 0
     private var indexArrived = false
     /// The end of the latest playable time handed to the player in the current request sequence.
     private var deliveredPlayableEnd = -Double.infinity
@@ -115,6 +114,8 @@ public struct SimulationEngine: Sendable {
         self.player = Player(
             duration: .finite(media.duration), policy: policy, mediaStart: media.startTime,
             autoplay: autoplay, timeObserverInterval: nil, now: 0)
+        // The engine reads the returned actions, never the observation outbox.
+        player.recordsEvents = false
         record(.session, value: nil)
         handle(player.advance(to: 0))
     }
@@ -249,10 +250,6 @@ public struct SimulationEngine: Sendable {
     // MARK: Player actions
 
     private mutating func handle(_ actions: [PlayerAction]) {
-        // The engine reads actions, not the player's observation outbox: drain it now and then so that it
-        // never reaches its cap, where dropping the oldest event moves the whole buffer.
-        handledCalls &+= 1
-        if handledCalls % 4096 == 0 { _ = player.takeEvents() }
         for action in actions {
             switch action {
             case .startLoading(let from): startLoading(from: from)
