@@ -332,21 +332,9 @@ public struct SimulationEngine: Sendable {
     private mutating func stopLoading() {
         guard isDownloading else { return }
         isDownloading = false
-        switch media.layout {
-        case .segmented:
-            noteAbandonedBytes()
-            connectionOpen = false
-        case .progressive:
-            // Keep the bytes of the packet in flight; the connection idles.
-            if let snapshot = transferAtLastCompletion, nextUnit < media.units.count {
-                let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
-                let reached = min(max(arrived, deliveredEnd), media.units[nextUnit].byteEnd)
-                bytesReceived += reached - deliveredEnd
-                deliveredEnd = reached
-            }
-        }
-        transfer = nil
-        pendingCompletion = nil
+        // Keep the bytes of the unit in flight; a progressive connection idles, a segment request ends.
+        noteAbandonedBytes()
+        if media.layout == .segmented { connectionOpen = false }
     }
 
     private mutating func noteAbandonedBytes() {
