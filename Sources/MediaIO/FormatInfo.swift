@@ -14,4 +14,14 @@ public struct FormatInfo: Sendable, Hashable {
     public var size: Int64?
     /// Container metadata tags (title, encoder...).
     public var tags: [String: String]
+
+    /// Whether the demuxer reads its media from other resources (HLS and DASH segments, a concat list's
+    /// files): the input's own size, byte position and byte counter then describe the playlist, not the
+    /// media, and packet positions are not offsets in it.
+    public var readsOtherResources: Bool { Self.readsOtherResources(formatName: name) }
+
+    /// `readsOtherResources` for a demuxer short name.
+    public static func readsOtherResources(formatName: String) -> Bool {
+        ["hls", "dash", "concat"].contains(formatName)
+    }
 }

@@ -45,7 +45,7 @@ package struct CheckReading {
         self.input = input
         let formatName = input.format.name
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
-        isPlaylist = ["hls", "dash"].contains(formatName)
+        isPlaylist = input.format.readsOtherResources
         isPaced = settings.rate != nil
         let candidates = isPlaylist ? Self.variants(of: input) : []
         let chosen = settings.variant.select(bandwidths: candidates.map(\.bandwidth))

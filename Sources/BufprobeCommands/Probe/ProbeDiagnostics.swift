@@ -34,9 +34,6 @@ package struct ProbeDiagnostics {
         100_000_000,
     ]
 
-    /// Demuxers whose packets come from other resources: byte positions are not in one file.
-    static let playlistFormats: Set<String> = ["hls", "dash", "concat"]
-
     let options: Options
     let source: String
     let formatName: String
@@ -57,7 +54,7 @@ package struct ProbeDiagnostics {
         self.formatName = formatName
         let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
         boxes = isMP4 && !InputCheck.isURL(source) && source != "-" ? try? MP4BoxLayout.scan(path: source) : nil
-        if !Self.playlistFormats.contains(formatName) {
+        if !FormatInfo.readsOtherResources(formatName: formatName) {
             var layouts = [DownloadLayout.sequential]
             if boxes?.isFastStart == false, let index = boxes?.index {
                 layouts = [.sequential(indexAtEndEndingAt: index.end), .rangeRequests(indexBytes: index.size)]
@@ -66,7 +63,7 @@ package struct ProbeDiagnostics {
                 playableStreams: playableStreams, layouts: layouts, startupDelays: options.allStartupDelays,
                 bandwidths: options.bandwidths, latency: options.latency)
         }
-        let isPlaylist = Self.playlistFormats.contains(formatName)
+        let isPlaylist = FormatInfo.readsOtherResources(formatName: formatName)
         profiledStreams = isPlaylist ? Set(playableStreams) : nil
         // A playlist's byte positions are inside each segment, so no distance in bytes means anything.
         if !isPlaylist, let video, let audio { skew = InterleaveSkew(first: video, second: audio) }

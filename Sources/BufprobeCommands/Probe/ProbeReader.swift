@@ -89,7 +89,7 @@ package struct ProbeReader {
         let segmentStarts = input.format.name == "hls" ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
         // size are the playlist's.
-        let readsOtherFiles = ["hls", "dash", "concat"].contains(input.format.name)
+        let readsOtherFiles = input.format.readsOtherResources
         var tallies = input.streams.map { StreamTally(isVideo: $0.type == .video) }
         var diagnostics = ProbeDiagnostics(
             options: diagnostics, source: source, formatName: input.format.name, playableStreams: playable,

@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 
 /// The human-readable `probe` summary. For people: wording and layout may change between versions;
 /// scripts use `--json`.
@@ -21,7 +22,7 @@ package enum ProbeText {
             }
             row("duration", duration)
             row("start", format.startTime.map(TextFormat.seconds) ?? "unknown")
-            if ["hls", "dash"].contains(format.name) {
+            if FormatInfo.readsOtherResources(formatName: format.name) {
                 // The size and rate FFmpeg gives a playlist are the playlist text's, not the media's.
                 row("playlist", format.size.map(TextFormat.bytes) ?? "size unknown")
             } else {
