@@ -256,11 +256,3 @@ package struct ProbeReader {
 
     static func format(_ seconds: Double) -> String { TextFormat.seconds(seconds) }
 }
-
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    package var seconds: Double {
-        let (whole, atto) = components
-        return Double(whole) + Double(atto) / 1e18
-    }
-}

@@ -171,9 +171,7 @@ public struct Simulate: AsyncParsableCommand {
         let start = clock.now
         var printed = 0
         while true {
-            let elapsed = start.duration(to: clock.now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            engine.run(until: seconds * speed)
+            engine.run(until: start.duration(to: clock.now).seconds * speed)
             var quit = false
             if let keyboard {
                 for key in keyboard.keys(waitingAtMost: 0) {
