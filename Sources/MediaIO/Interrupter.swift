@@ -43,7 +43,11 @@ public final class Interrupter: Sendable {
     }
 
     /// Stops the timeout once the call returned.
-    func disarm() { deadline.store(.max, ordering: .releasing) }
+    func disarm() {
+        // Without a timeout nothing was armed; this runs once per packet, so skip the store.
+        guard timeout != nil else { return }
+        deadline.store(.max, ordering: .releasing)
+    }
 
     /// Called by FFmpeg's interrupt callback: `true` means "abort now".
     func shouldAbort() -> Bool {
