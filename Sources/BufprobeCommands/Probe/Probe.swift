@@ -81,10 +81,6 @@ public struct Probe: AsyncParsableCommand {
         }
     }
 
-    // On the main thread: the read loop's allocations (FFmpeg allocates and frees for every packet) then
-    // come from glibc's main arena, as in a plain C program, instead of a worker thread's arena, which
-    // cost about 2 % more instructions on a long file.
-    @MainActor
     public func run() async throws {
         let logger = Diagnostics.logger(verbose: verbose)
         FFmpegLog.install(logger: logger, verbose: verbose)
