@@ -52,10 +52,10 @@ public struct BitRateWindows: Sendable {
 
     /// Adds a packet of `size` bytes at media time `time` (seconds).
     public mutating func add(time: Double, size: Int) {
-        if end - start == ring.count { makeRoom() }
+        if end &- start == ring.count { makeRoom() }
         ring[end & mask] = Entry(time: time, size: size)
         let position = end
-        end += 1
+        end &+= 1
         var oldestHead = end
         let mask = self.mask
         // Unsafe views: one uniqueness check per add instead of one per lane and field.
@@ -71,11 +71,12 @@ public struct BitRateWindows: Sendable {
                     } else if time > lane.newest {
                         lane.newest = time
                     }
-                    lane.sum += size
+                    // Wrapping arithmetic: byte sums of one window cannot come near Int.max.
+                    lane.sum &+= size
                     let oldest = time - lane.length
                     while lane.head <= position, ring[lane.head & mask].time <= oldest {
-                        lane.sum -= ring[lane.head & mask].size
-                        lane.head += 1
+                        lane.sum &-= ring[lane.head & mask].size
+                        lane.head &+= 1
                     }
                     if lane.sum > lane.peak { lane.peak = lane.sum }
                     if lane.head < oldestHead { oldestHead = lane.head }
