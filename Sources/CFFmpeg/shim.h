@@ -15,6 +15,9 @@
 #include <libavutil/pixdesc.h>
 #include <stdarg.h>
 #include <stdio.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // AVERROR(e) negates a POSIX errno; a function-like macro, so Swift cannot see it.
 static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno); }
@@ -82,6 +85,15 @@ static inline void cffmpeg_install_log_sink(cffmpeg_log_sink sink, int level) {
     cffmpeg_current_log_level = level;
     cffmpeg_current_log_sink = sink;
     av_log_set_callback(cffmpeg_log_trampoline);
+}
+
+// glibc's M_MXFAST: Swift's Glibc module does not import <malloc.h>. Returns 1 when applied, 0 elsewhere.
+static inline int cffmpeg_disable_fast_bins(void) {
+#if defined(__GLIBC__)
+    return mallopt(M_MXFAST, 0);
+#else
+    return 0;
+#endif
 }
 
 #endif
