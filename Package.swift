@@ -32,10 +32,13 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
+        // C code Swift cannot write (the av_log callback takes a va_list); compiled, not a header of inlines.
+        .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
         .target(
             name: "MediaIO",
             dependencies: [
                 "CFFmpeg",
+                "CFFmpegShims",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
