@@ -14,7 +14,7 @@ public struct Bufprobe: AsyncParsableCommand {
               64  usage error (bad option or value)
               130 interrupted (Ctrl-C)
             """,
-        version: BufprobeVersion.string,
+        version: BufprobeVersion.full,
         subcommands: [Probe.self, Check.self, Simulate.self]
     )
 

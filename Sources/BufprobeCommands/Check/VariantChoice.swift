@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlaybackModel
 
 /// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
 package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
@@ -15,7 +16,8 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
     /// Numbers below this are variant positions; from it on (or with a `k`/`M`/`G` suffix), bandwidths.
     package static let smallestBandwidth = 1000
 
-    /// Parses `best`, `lowest`, a position (`0`, `1`...) or a bandwidth (`500000`, `500k`, `1.2M`).
+    /// Parses `best`, `lowest`, a position (`0`, `1`...) or a bandwidth in the one rate grammar of `BitRate`
+    /// (`500000`, `500k`, `1.2Mbit`).
     package init?(argument: String) {
         switch argument.lowercased() {
         case "best": self = .best
@@ -23,8 +25,8 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
         default:
             if let position = Int(argument), position >= 0, position < Self.smallestBandwidth {
                 self = .index(position)
-            } else if let rate = BitRateArgument.parse(argument), rate >= Double(Self.smallestBandwidth) {
-                self = .bandwidth(rate)
+            } else if let rate = BitRate(argument: argument), rate.bitsPerSecond >= Double(Self.smallestBandwidth) {
+                self = .bandwidth(rate.bitsPerSecond)
             } else {
                 return nil
             }

@@ -48,11 +48,15 @@ public struct Simulate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A YAML or JSON script: media, network, policy, timeline.", valueName: "file"))
     var script: String?
 
-    @Option(help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"))
-    var bitrate: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"),
+        transform: BitRate.argument)
+    var bitrate: BitRate?
 
-    @Option(help: ArgumentHelp("Synthetic media's length, e.g. 10m.", valueName: "duration"))
-    var duration: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Synthetic media's length, e.g. 10m.", valueName: "duration"),
+        transform: Seconds.argument)
+    var duration: Seconds?
 
     @Option(help: ArgumentHelp("Synthetic video frame size variation, 0 to 1 (0 = constant bit rate).", valueName: "fraction"))
     var variation: Double?
@@ -63,29 +67,21 @@ public struct Simulate: AsyncParsableCommand {
     @Option(help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
     var variant: Int?
 
-    @Option(help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"))
-    var bandwidth: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"),
+        transform: BitRate.argument)
+    var bandwidth: BitRate?
 
-    @Option(help: ArgumentHelp("Latency of each request, e.g. 40ms (default 0).", valueName: "duration"))
-    var latency: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Latency of each request, e.g. 40ms (default 0).", valueName: "duration"),
+        transform: Seconds.argument)
+    var latency: Seconds?
 
     @Option(help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"))
     var trace: String?
 
-    @Flag(help: "A constrained (data-saver) network: the forward-buffer target drops to 15 s.")
-    var constrained = false
-
-    @Option(help: ArgumentHelp("Buffered media needed to start playing (default 1s).", valueName: "duration"))
-    var startThreshold: String?
-
-    @Option(help: ArgumentHelp("Buffered media needed to resume after a stall (default 2s).", valueName: "duration"))
-    var resumeThreshold: String?
-
-    @Option(help: ArgumentHelp("Forward-buffer target: loading stops there (default 50s).", valueName: "duration"))
-    var maxBuffer: String?
-
-    @Option(help: ArgumentHelp("Media kept behind the playhead (default 0s).", valueName: "duration"))
-    var backBuffer: String?
+    @OptionGroup(title: "Buffer policy (overrides the script's)")
+    var policyOptions: BufferPolicyOptions
 
     @Flag(help: "Write JSON instead of text.")
     var json = false
@@ -93,8 +89,11 @@ public struct Simulate: AsyncParsableCommand {
     @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line, events printed above it.")
     var realtime = false
 
-    @Option(help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"))
-    var speed: Double?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"),
+        transform: Factor.argument)
+    var speed: Factor?
 
     @Flag(help: "Watch it in a terminal and act: left/right arrow seek 10 s, space pauses and resumes, q stops (implies --realtime unless --speed is given).")
     var interactive = false
@@ -107,7 +106,6 @@ public struct Simulate: AsyncParsableCommand {
 
     /// Rejects option combinations that cannot mean anything, before any media is read.
     public func validate() throws {
-        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a number greater than 0.") }
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
@@ -131,7 +129,7 @@ public struct Simulate: AsyncParsableCommand {
         var engine = SimulationEngine(
             media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
             autoplay: plan.autoplay)
-        let factor = speed ?? (realtime || interactive ? 1 : nil)
+        let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
         if let factor {
             var keyboard: SimulationKeyboard?
             if interactive {
