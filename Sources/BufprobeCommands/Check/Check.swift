@@ -53,9 +53,13 @@ public struct Check: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The HTTP User-Agent to send.", valueName: "string"))
     var userAgent: String?
 
-    @Option(help: ArgumentHelp(
-        "HLS variant (DASH: video representation) to play: best, lowest, a 0-based position N (below 1000), or a bandwidth in bit/s (400000, 400k, 1.5M: the highest variant that fits).",
-        valueName: "best|lowest|N|bandwidth"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "HLS variant (DASH: video representation): best, lowest, a 0-based position below 1000, or a rate (400k, 2Mbit) for the highest variant that fits (default best).",
+            valueName: "best|lowest|N|rate"),
+        completion: .list(["best", "lowest"]),
+        transform: VariantChoice.argument)
     var variant: VariantChoice = .best
 
     @OptionGroup(title: "Buffer policy")

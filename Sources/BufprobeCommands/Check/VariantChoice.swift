@@ -33,6 +33,20 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
         }
     }
 
+    /// The `transform:` of `--variant`: the choice, the rate grammar's sentence for a rate it refuses
+    /// (`-1`, `1e19`), or a sentence listing the accepted forms.
+    package static func argument(_ text: String) throws -> VariantChoice {
+        if let choice = VariantChoice(argument: text) { return choice }
+        if case .failure(let error) = Result(catching: { () throws(UnitError) in try BitRate(parsing: text) }),
+            error.reason != nil
+        {
+            throw error
+        }
+        throw UnitError(
+            quantity: .bitRate, text: text,
+            reason: "is not best, lowest, a 0-based position below \(smallestBandwidth) or a bandwidth")
+    }
+
     /// `best`, `lowest`, `2`, `500 kbit/s`.
     package var description: String {
         switch self {
