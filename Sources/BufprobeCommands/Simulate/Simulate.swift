@@ -18,21 +18,23 @@ public struct Simulate: AsyncParsableCommand {
             --resume-threshold, stop loading at --max-buffer (defaults 1 s, 2 s, 50 s, as Media3's \
             DefaultLoadControl; --constrained lowers the target to 15 s, a data-saver network).
 
-            Units: durations 250ms, 1.5s, 2m, 1h or 1:30; bit rates 500kbit, 2Mbit, 1Gbit (per second), \
-            250kB/s, 1MB/s, or plain bits per second.
+            Units: durations 250ms, 1.5s, 2m, 1h, 1h30m, 1:30 or plain seconds; rates 400k \
+            (bit/s), 500kbit, 2Mbit, 2Mbps, 250kB/s (bytes); the same in scripts.
 
             Script (YAML or JSON; command-line options override it):
-              media: clip.mp4            # or synthetic: { bitrate: 3Mbit, duration: 10m, variation: 0.2, seed: 7 }
-              network: { bandwidth: 2Mbit, latency: 40ms }   # or trace: FILE; constrained: true
+              media: clip.mp4   # or synthetic: { bitrate: 3Mbit, duration: 10m }
+              network: { bandwidth: 2Mbit, latency: 40ms }   # or trace: FILE
               policy: { start: 1s, resume: 2s, max_buffer: 50s, back_buffer: 0s }
-              timeline:                  # at = session time since play was pressed
+              timeline:         # at = session time since play was pressed
                 - { at: 30s, bandwidth: 500kbit }
                 - { at: 60s, outage: 10s }
                 - { at: 90s, seek: 2m }
                 - { at: 100s, pause: 5s }
                 - { at: 120s, rate: 1.5 }
                 - { at: 130s, latency: 100ms }
-              # autoplay: false opens paused (preloading) until a step - { at: 5s, play }
+              # synthetic also takes variation: 0.2, seed: 7; network takes
+              # constrained: true; autoplay: false opens paused until
+              # - { at: 5s, play }
 
             Traces (--trace or network.trace): two columns "seconds Mbit/s" per line (Pensieve, FCC, HSDPA), \
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
