@@ -85,4 +85,25 @@ struct CommandLineHelpTests {
         #expect(versions?["libavformat"] == FFmpegVersions.current.libavformat)
         #expect(versions?["ffmpeg"] == FFmpegVersions.current.ffmpeg)
     }
+
+    @Test(
+        "completion scripts offer the values of --progress, --color and --variant and complete files",
+        arguments: ["bash", "zsh", "fish"])
+    func completions(shell: String) throws {
+        let run = try BufprobeProcess.run(["--generate-completion-script", shell])
+        #expect(run.status == 0)
+        for word in ["probe", "check", "simulate", "--progress", "plain", "--color", "truecolor", "--variant", "lowest", "yaml"] {
+            #expect(run.stdout.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
+    @Test("the help the man page is generated from is a JSON document of every command")
+    func manualSource() throws {
+        let run = try BufprobeProcess.run(["--experimental-dump-help"])
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let command = object?["command"] as? [String: Any]
+        let names = (command?["subcommands"] as? [[String: Any]])?.compactMap { $0["commandName"] as? String }
+        #expect(names?.starts(with: ["probe", "check", "simulate"]) == true)
+    }
 }

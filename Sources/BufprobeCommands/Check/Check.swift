@@ -28,7 +28,7 @@ public struct Check: AsyncParsableCommand {
             inputs the worst verdict wins.
             """)
 
-    @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"))
+    @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"), completion: .file())
     var inputs: [String]
 
     @Option(

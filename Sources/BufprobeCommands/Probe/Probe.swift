@@ -33,7 +33,7 @@ public struct Probe: AsyncParsableCommand {
             short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
             """)
 
-    @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"), completion: .file())
     var inputs: [String]
 
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
@@ -55,7 +55,8 @@ public struct Probe: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Write an SVG plot of the bit rate per second, keyframes and needed bandwidth (one input only).",
-        valueName: "file.svg"))
+        valueName: "file.svg"),
+        completion: .file(extensions: ["svg"]))
     var plot: String?
 
     @Option(

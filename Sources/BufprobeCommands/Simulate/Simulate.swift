@@ -44,10 +44,13 @@ public struct Simulate: AsyncParsableCommand {
             not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
             """)
 
-    @Argument(help: ArgumentHelp("A media file or local HLS playlist (omit with --bitrate/--duration).", valueName: "media"))
+    @Argument(help: ArgumentHelp("A media file or local HLS playlist (omit with --bitrate/--duration).", valueName: "media"),
+        completion: .file())
     var media: String?
 
-    @Option(help: ArgumentHelp("A YAML or JSON script: media, network, policy, timeline.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A YAML or JSON script: media, network, policy, timeline.", valueName: "file"),
+        completion: .file(extensions: ["yaml", "yml", "json"]))
     var script: String?
 
     @Option(
@@ -79,7 +82,9 @@ public struct Simulate: AsyncParsableCommand {
         transform: Seconds.argument)
     var latency: Seconds?
 
-    @Option(help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"),
+        completion: .file())
     var trace: String?
 
     @OptionGroup(title: "Buffer policy (overrides the script's)")
