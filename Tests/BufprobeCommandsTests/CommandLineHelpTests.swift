@@ -92,7 +92,7 @@ struct CommandLineHelpTests {
     func completions(shell: String) throws {
         let run = try BufprobeProcess.run(["--generate-completion-script", shell])
         #expect(run.status == 0)
-        for word in ["probe", "check", "simulate", "--progress", "plain", "--color", "truecolor", "--variant", "lowest", "yaml"] {
+        for word in ["probe", "check", "simulate", "progress", "plain", "color", "truecolor", "variant", "lowest", "yaml"] {
             #expect(run.stdout.contains(word), "\(shell) completion lacks \(word)")
         }
     }
