@@ -74,7 +74,10 @@ let package = Package(
         ),
         // Helpers shared by the test targets: sample paths, ffprobe reference figures, running the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: upcoming),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "MediaIOTests",
+            dependencies: ["MediaIO", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PlaybackModelTests",
             dependencies: [
