@@ -1,7 +1,9 @@
 import ArgumentParser
 @testable import BufprobeCommands
+import Foundation
 import PlaybackModel
 import Testing
+import TestSupport
 
 /// Every duration and rate option of every command (and every script field) reads the one grammar.
 @Suite("Command-line units")
@@ -109,6 +111,10 @@ struct CommandLineUnitsTests {
             (["check", "--parallel", "100000", "x"], "--parallel must be between 1 and 64"),
             (["check", "--rate", "0", "x"], "--rate: '0' must be greater than 0"),
             (["probe", "--plot-startup-delay", "0", "x"], "--plot-startup-delay must be more than 0 seconds"),
+            (["simulate", "--variant", "-1", "x"], "--variant must be 0 or more"),
+            (["simulate", "--variation", "-1", "--bitrate", "1M", "--duration", "1s"], "--variation must be between 0 and 1"),
+            (["simulate", "--seed", "-1"], "--seed does not take '-1'"),
+            (["check", "--parallel", "-1", "x"], "--parallel must be between 1 and 64"),
         ])
     func outOfRange(arguments: [String], expected: String) {
         let sentence = Self.usageSentence(arguments)
@@ -143,5 +149,24 @@ struct CommandLineUnitsTests {
         } catch {
             return UsageError(parserMessage: Bufprobe.message(for: error), usage: "").sentence
         }
+    }
+
+    @Test(
+        "trace files are held to the same bounds, with a sentence naming the file and step, exit 64",
+        arguments: [
+            ("[{\"duration_ms\": 1000, \"bandwidth_kbps\": 1e300}]", "json", "step 1 has a bandwidth above 1 Tbit/s"),
+            ("[{\"duration_ms\": 1e30, \"bandwidth_kbps\": 1000}]", "json", "step 1 reaches past 7 days"),
+            ("[{\"duration_ms\": 1000, \"bandwidth_kbps\": 1000, \"latency_ms\": 1e30}]", "json", "step 1 reaches past 7 days"),
+            ("0 1e300\n1 2\n", "txt", "step 1 has a bandwidth above 1 Tbit/s"),
+            ("0 1\n1e12 2\n", "txt", "reaches past 7 days"),
+        ])
+    func traceBounds(content: String, ext: String, expected: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-trace-\(UUID().uuidString).\(ext)")
+        try content.write(to: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let run = try BufprobeProcess.run(["simulate", "--bitrate", "1M", "--duration", "10s", "--trace", path.path])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("error: The trace \(path.path) is not usable: "), "\(run.stderr)")
+        #expect(run.stderr.contains(expected), "\(run.stderr)")
     }
 }

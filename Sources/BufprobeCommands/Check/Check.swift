@@ -71,7 +71,7 @@ public struct Check: AsyncParsableCommand {
         transform: Seconds.argument)
     var maxStartup = Seconds(3)
 
-    @Option(help: ArgumentHelp("Check up to N inputs at the same time.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Check up to N inputs at the same time (1 to 64).", valueName: "N"))
     var parallel: Int = 1
 
     @Option(

@@ -63,13 +63,17 @@ public struct Simulate: AsyncParsableCommand {
         transform: Seconds.argument)
     var duration: Seconds?
 
-    @Option(help: ArgumentHelp("Synthetic video frame size variation, 0 to 1 (0 = constant bit rate).", valueName: "fraction"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Synthetic video frame size variation, 0 to 1 (0 = constant bit rate).", valueName: "fraction"))
     var variation: Double?
 
-    @Option(help: ArgumentHelp("Seed of the synthetic variation.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the synthetic variation.", valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
     var variant: Int?
 
     @Option(
@@ -113,6 +117,7 @@ public struct Simulate: AsyncParsableCommand {
 
     /// Rejects option combinations that cannot mean anything, before any media is read.
     public func validate() throws {
+        if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant).") }
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
