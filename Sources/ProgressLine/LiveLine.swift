@@ -48,6 +48,7 @@ public final class LiveLine: Sendable {
         var lastTick: Int?
         var lastPlain: Double?
         var lastPlainState: PlaybackStateWord?
+        var lastPlainText: String?
         var shownAt: Double?
         var sources: [DispatchSourceBox] = []
     }
@@ -203,12 +204,11 @@ public final class LiveLine: Sendable {
     }
 
     /// Prints `text` (a log line, a warning) on its own line above the status line: erase, print,
-    /// redraw, in one write. Control characters other than tab and newline are removed in every mode,
-    /// so a log line can neither tear the status line nor smuggle escape codes into plain output.
+    /// redraw, in one write. Control characters other than newline are written as visible escapes
+    /// (`TerminalText`) in every mode, so a log line can neither tear the status line nor smuggle
+    /// escape codes into plain output.
     public func printAbove(_ text: String) {
-        var clean = String(String.UnicodeScalarView(text.unicodeScalars.filter {
-            $0 == "\n" || $0 == "\t" || !TerminalWidth.isControl($0)
-        }))
+        var clean = TerminalText.escaped(text, keepingNewlines: true)
         if clean.hasSuffix("\n") { clean.removeLast() }
         state.withLock { s in
             if mode == .tty, !s.finished, s.shown, s.onScreen != nil {
@@ -268,8 +268,11 @@ public final class LiveLine: Sendable {
             case .plain:
                 // A job that never printed a status line ends silently too: a pipe or a CI log gets
                 // no progress chatter for work that took less than one interval.
+                // The final line is not repeated when the last status line already said it (a state
+                // change to Ended is printed as it happens).
                 if let latest = s.latest, always || s.lastPlain != nil {
-                    sink.write(renderer.renderPlain(latest) + "\n")
+                    let text = renderer.renderPlain(latest)
+                    if text != s.lastPlainText { sink.write(text + "\n") }
                 }
             case .none:
                 break
@@ -307,7 +310,9 @@ public final class LiveLine: Sendable {
 
     private func plainLine(_ s: inout State, at time: Double) {
         guard let latest = s.latest else { return }
-        sink.write(renderer.renderPlain(latest) + "\n")
+        let text = renderer.renderPlain(latest)
+        sink.write(text + "\n")
+        s.lastPlainText = text
         s.lastPlain = time
         s.lastPlainState = latest.state
         s.pending = false

@@ -111,9 +111,9 @@ public enum TerminalWidth {
         return result + String(repeating: " ", count: max(0, width - used))
     }
 
-    /// `text` with control characters replaced by `?`, so titles from media metadata cannot move the
-    /// cursor or inject escape codes.
+    /// `text` with control characters written as visible escapes (`TerminalText.escaped`), so titles
+    /// from media metadata cannot move the cursor or inject escape codes.
     public static func sanitized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+        TerminalText.escaped(text)
     }
 }

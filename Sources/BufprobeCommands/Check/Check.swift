@@ -132,7 +132,9 @@ public struct Check: AsyncParsableCommand {
         FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
 
         let running = RunningChecks()
-        let interrupt = InterruptHandler.install(line: line) { running.cancelAll() }
+        // The cancelled checks return promptly and the code below ends the run with 128 + the
+        // signal; the grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { running.cancelAll() }
         defer { interrupt.uninstall() }
         line.show()
         let ticker = Task {
@@ -170,11 +172,10 @@ public struct Check: AsyncParsableCommand {
             ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
-        // Ctrl-C: the interrupt handler draws the Interrupted frame and exits 130; the checks it
-        // cancelled may finish first, and must not print a verdict for a run the user stopped.
-        if running.isCancelled {
+        // Ctrl-C: the checks it cancelled must not print a verdict for a run the user stopped.
+        if let status = interrupt.exitStatus {
             line.finishInterrupted()
-            throw ExitCode(InterruptHandler.exitCode)
+            throw ExitCode(status)
         }
         line.finish(final: final)
 

@@ -92,13 +92,15 @@ public struct Probe: AsyncParsableCommand {
 
         let line = progressOptions.makeLiveLine(thumbByDefault: false)
         let interrupter = Interrupter(timeout: nil)
-        InterruptHandler.install(line: line) { interrupter.cancel() }
+        // Ctrl-C (or SIGTERM...) stops the read; the loop below then reports what was read, complete
+        // false, and exits 128 + the signal. The grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { interrupter.cancel() }
         defer { line.finish(keep: false) }
 
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
         var plotFailed = false
-        for input in inputs {
+        for input in inputs where interrupt.exitStatus == nil {
             let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
             line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
             line.show()
@@ -112,7 +114,8 @@ public struct Probe: AsyncParsableCommand {
             reader.diagnostics.collectTimeline = plot != nil
             let (report, outcome, timeline) = reader.readWithTimeline()
             // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
-            line.hide()
+            // Interrupted: the final frame says so, and stays above the partial report.
+            if interrupt.exitStatus != nil { line.finishInterrupted() } else { line.hide() }
             if let plot, let timeline,
                 let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay, to: plot)
             {
@@ -135,6 +138,7 @@ public struct Probe: AsyncParsableCommand {
             let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
             Diagnostics.standardOutput(text + "\n")
         }
+        if let status = interrupt.exitStatus { throw ExitCode(status) }
         if worst != .complete { throw ExitCode(worst.rawValue) }
         if plotFailed { throw ExitCode(1) }
     }
