@@ -6,8 +6,8 @@ extension Bufprobe {
     /// status (a signal handler or a failed write to stdout may claim it first). ArgumentParser's own
     /// `main()` would call `exit` itself, racing the Ctrl-C handler; its messages (help, usage errors)
     /// go through bufprobe's writers here instead, so a full or closed stdout is an error, not a trap.
+    /// The executable calls `StandardStreams.prepare()` before it.
     public static func main() async {
-        StandardStreams.prepare()
         let status: Int32
         do {
             var command = try parseAsRoot()
