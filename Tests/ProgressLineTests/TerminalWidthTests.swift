@@ -26,8 +26,9 @@ struct TerminalWidthTests {
         #expect(TerminalWidth.columns(of: TerminalWidth.fit("東京の夜景", width: 7, ellipsis: "…")) == 7)
     }
 
-    @Test("sanitized replaces every control character")
+    @Test("sanitized writes every C0, C1 and DEL character as a visible escape")
     func sanitized() {
-        #expect(TerminalWidth.sanitized("a\u{1B}b\u{7}c\u{9B}d\te") == "a?b?c?d?e")
+        #expect(TerminalWidth.sanitized("a\u{1B}b\u{7}c\u{9B}d\te\u{7F}\nf") == #"a\x1bb\x07c\u{9b}d\x09e\x7f\x0af"#)
+        #expect(TerminalText.escaped("one\ntwo\u{1B}", keepingNewlines: true) == "one\ntwo\\x1b")
     }
 }
