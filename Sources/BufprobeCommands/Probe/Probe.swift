@@ -125,6 +125,8 @@ public struct Probe: AsyncParsableCommand {
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
+            } else if interrupt.exitStatus != nil {
+                Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
             } else if outcome == .incomplete {
                 Diagnostics.warning("\(input) was not read to the end; see the warnings in the report.")
             }
