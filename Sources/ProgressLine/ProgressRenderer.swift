@@ -6,7 +6,8 @@
 ///
 /// As the width shrinks:
 /// 1. the title goes first: it only takes room the bar does not need (at most a third of the width,
-///    cut with `…`, or `~` in ASCII), is left out when fewer than 6 columns are left for it, and is
+///    cut with `…`, or `~` in ASCII; a URL or path is cut in the middle, keeping the host and the
+///    file name), is left out when fewer than 6 columns are left for it, and is
 ///    left out whenever a field below had to be dropped;
 /// 2. fields drop, first to last: realtime factor, read rate, throughput, buffered ahead, the
 ///    duration half of the time (`01:23 / 04:56` becomes `01:23`, `01:23 live` becomes `01:23`), the
@@ -80,7 +81,7 @@ public struct ProgressRenderer: Sendable {
             let room = min(width - fixedWidth() - barFloor - 1, max(6, width / 3))
             let wanted = TerminalWidth.columns(of: title)
             if room >= min(6, wanted) {
-                titleText = TerminalWidth.fit(title, width: min(room, wanted), ellipsis: style.ellipsis)
+                titleText = TerminalWidth.fitTitle(title, width: min(room, wanted), ellipsis: style.ellipsis)
             }
         }
         let titleWidth = titleText.isEmpty ? 0 : TerminalWidth.columns(of: titleText) + 1
