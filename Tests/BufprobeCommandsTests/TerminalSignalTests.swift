@@ -128,3 +128,40 @@ struct TerminalSignalTests {
         #expect(try tmux.cursorVisible())
     }
 }
+
+/// `check --parallel` in a real terminal: one row per running input, each titled.
+@Suite("check --parallel in a real terminal (tmux)", .serialized)
+struct CheckParallelTerminalTests {
+    let binary = BufprobeProcess.executable.path
+
+    @Test("check --parallel 2 shows one titled row per running input, and each input's final frame at the end")
+    func oneRowPerInput() throws {
+        let rate = 60_000
+        let server = try NginxServer(rates: [rate])
+        let first = server.url("h264-aac.mp4", bytesPerSecond: rate)
+        let second = server.url("h264-aac.ts", bytesPerSecond: rate)
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("'\(binary)' check --parallel 2 '\(first)' '\(second)' > /dev/null; echo EXIT=$?; sleep 60")
+        var both: [String] = []
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let lines = try tmux.screen()
+            if lines.count == 2, lines.contains(where: { $0.contains("aac.mp4") }), lines.contains(where: { $0.contains("aac.ts") }) {
+                both = lines
+                break
+            }
+            usleep(100_000)
+        }
+        let screen = try tmux.screen()
+        #expect(both.count == 2, "two rows while both run: \(screen)")
+        #expect(both.allSatisfy { $0.hasPrefix("Loading") || $0.hasPrefix("Playing") || $0.hasPrefix("Stalled") }, "\(both)")
+        // The title is cut in the middle: the start of the host and the whole file name stay.
+        #expect(both.allSatisfy { $0.contains(" 127.0.") }, "\(both.joined(separator: "\n"))")
+        #expect(both.contains { $0.contains("/h264-aac.mp4 ") } && both.contains { $0.contains("/h264-aac.ts ") }, "\(both)")
+        let done = try tmux.waitFor("EXIT=", timeout: 30)
+        #expect(done.contains("EXIT=0") || done.contains("EXIT=1"), "\(done)")
+        let finals = done.filter { $0.hasPrefix("Ended") || $0.hasPrefix("Failed") || $0.hasPrefix("Playing") }
+        #expect(finals.count == 2 && finals.contains { $0.contains("aac.mp4") } && finals.contains { $0.contains("aac.ts") }, "\(done)")
+    }
+}

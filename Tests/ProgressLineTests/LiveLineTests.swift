@@ -54,6 +54,34 @@ struct LiveLineTests {
         #expect(frames().count == 2)
     }
 
+    @Test("several rows are drawn together: each erased to its end, the rest of the screen cleared, the cursor back on the first row")
+    func rows() {
+        let live = line()
+        live.show()
+        let a = ProgressSnapshot(state: .playing, title: "a.ts", currentTime: 1, duration: 100)
+        let b = ProgressSnapshot(state: .loading, title: "b.ts", currentTime: 2, duration: 100)
+        sink.clear()
+        live.update(rows: [a, b])
+        #expect(sink.writes == ["\r" + frame(a) + "\u{1B}[K\n" + frame(b) + "\u{1B}[K\u{1B}[J\u{1B}[1A\r"])
+        // Back to one row: the second is erased by ESC[J.
+        clock.set(1)
+        sink.clear()
+        live.update(rows: [b])
+        #expect(sink.writes == ["\r" + frame(b) + "\u{1B}[K\u{1B}[J\r"])
+        // A job that finished leaves its frame above the rows still running.
+        clock.set(2)
+        live.update(rows: [a, b])
+        sink.clear()
+        var ended = a
+        ended.state = .ended
+        live.printFinalAbove(ended)
+        #expect(sink.writes == ["\r\u{1B}[J" + frame(ended) + "\u{1B}[K\n\r" + frame(a) + "\u{1B}[K\n" + frame(b) + "\u{1B}[K\u{1B}[J\u{1B}[1A\r"])
+        // The final frame of several rows ends below the last one, so what follows is not drawn over it.
+        sink.clear()
+        live.finish()
+        #expect(sink.writes == ["\r" + frame(a) + "\u{1B}[K\n" + frame(b) + "\u{1B}[K\u{1B}[J\r\n\u{1B}[?25h"])
+    }
+
     @Test("a hundred updates in one second draw at most fifteen frames plus the last")
     func fifteenPerSecond() {
         let live = line()

@@ -139,7 +139,8 @@ public struct Check: AsyncParsableCommand {
         line.show()
         let ticker = Task {
             while !Task.isCancelled {
-                if let session = running.all.first { line.update(session.progress().snapshot) }
+                // One row per running input, titled with its source (cut in the middle if long).
+                line.update(rows: running.all.map { $0.progress().snapshot })
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -162,11 +163,16 @@ public struct Check: AsyncParsableCommand {
             }
             while next < min(parallel, inputs.count) { launch() }
             var final: ProgressSnapshot?
+            var finished = 0
             for await (index, report, progress) in group {
                 results[index] = report
-                final = progress.snapshot
+                finished += 1
+                var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
-                if report.verdict == .fail { final?.state = .failed }
+                if report.verdict == .fail { frame.state = .failed }
+                // Each input's final frame stays on screen: above the others while they go on, and the
+                // last one as the line's final frame.
+                if finished < inputs.count { line.printFinalAbove(frame) } else { final = frame }
                 if next < inputs.count { launch() }
             }
             ticker.cancel()
