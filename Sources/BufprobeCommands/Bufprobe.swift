@@ -12,7 +12,8 @@ public struct Bufprobe: AsyncParsableCommand {
               2   the input could not be opened or is not media; check: fail
               3   probe: reading started but stopped early (truncated or damaged input)
               64  usage error (bad option or value)
-              130 interrupted (Ctrl-C)
+              74  the results could not be written to stdout (full disk, closed stdout or pipe)
+              130 interrupted (Ctrl-C); SIGTERM, SIGHUP, SIGQUIT: 128 + the signal's number
             """,
         version: BufprobeVersion.string,
         subcommands: [Probe.self, Check.self, Simulate.self]

@@ -29,7 +29,8 @@ public struct Probe: AsyncParsableCommand {
             Progress: on a terminal, one live line on stderr shows each file's loaded ranges growing (holes \
             stay visible), the read position and, for slow inputs, the read rate; it is erased before the \
             summary is printed. Piped or TERM=dumb: a plain status line every 5 s for long reads, none for \
-            short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
+            short ones. Ctrl-C stops reading, leaves a final frame saying Interrupted, writes the report of what \
+            was read ("complete": false) and exits 130.
             """)
 
     @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
