@@ -150,7 +150,9 @@ public final class LiveLine: Sendable {
         state.withLock { s in
             guard !s.finished else { return }
             s.rows = rows
-            let snapshot = rows[0]
+            // With several rows the title is what tells them apart.
+            if rows.count > 1 { for index in s.rows.indices { s.rows[index].keepsTitle = true } }
+            let snapshot = s.rows[0]
             s.pending = true
             guard s.shown else { return }
             let time = now()

@@ -134,15 +134,15 @@ struct TerminalSignalTests {
 struct CheckParallelTerminalTests {
     let binary = BufprobeProcess.executable.path
 
-    @Test("check --parallel 2 shows one titled row per running input, and each input's final frame at the end")
-    func oneRowPerInput() throws {
+    @Test("check --parallel 2 shows one titled row per running input, and each input's final frame at the end", arguments: [100, 80])
+    func oneRowPerInput(width: Int) throws {
         let rate = 60_000
         let server = try NginxServer(rates: [rate])
         let first = server.url("h264-aac.mp4", bytesPerSecond: rate)
         let second = server.url("h264-aac.ts", bytesPerSecond: rate)
         let tmux = Tmux()
         defer { tmux.stop() }
-        try tmux.start("'\(binary)' check --parallel 2 '\(first)' '\(second)' > /dev/null; echo EXIT=$?; sleep 60")
+        try tmux.start("'\(binary)' check --parallel 2 '\(first)' '\(second)' > /dev/null; echo EXIT=$?; sleep 60", width: width)
         var both: [String] = []
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

@@ -170,6 +170,8 @@ public struct Check: AsyncParsableCommand {
                 var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
                 if report.verdict == .fail { frame.state = .failed }
+                // Several inputs: the title tells their final frames apart.
+                frame.keepsTitle = inputs.count > 1
                 // Each input's final frame stays on screen: above the others while they go on, and the
                 // last one as the line's final frame.
                 if finished < inputs.count { line.printFinalAbove(frame) } else { final = frame }
