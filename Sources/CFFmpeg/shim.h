@@ -13,7 +13,6 @@
 #include <libavutil/log.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -52,40 +51,7 @@ static inline void cffmpeg_strerror(int code, char *buffer, size_t size) {
     }
 }
 
-// Swift cannot form a @convention(c) function that takes a va_list on Linux, so the av_log
-// callback lives here: it formats the line with av_log_format_line2 and hands the text to a sink
-// Swift can implement. Both functions are static inline and must be referenced from ONE Swift file
-// only: each Swift object file gets its own copy of the static sink pointer.
-typedef void (*cffmpeg_log_sink)(int level, const char *line);
-
-static cffmpeg_log_sink cffmpeg_current_log_sink = 0;
-// A copy of av_log_set_level's level: the demuxers log at trace level for every packet (three calls per
-// packet for MP4), so the trampoline answers "not wanted" without calling into libavutil.
-static int cffmpeg_current_log_level = AV_LOG_QUIET;
-
-// The formatting half, out of line so that the common early return sets up no 1 KiB buffer.
-static __attribute__((noinline)) void cffmpeg_log_format_and_send(
-    cffmpeg_log_sink sink, void *context, int level, const char *format, va_list arguments) {
-    // Keeps the "[h264 @ 0x...]" prefix decision across partial lines, like FFmpeg's default callback.
-    static int print_prefix = 1;
-    char line[1024];
-    av_log_format_line2(context, level, format, arguments, line, sizeof line, &print_prefix);
-    sink(level, line);
-}
-
-static inline void cffmpeg_log_trampoline(void *context, int level, const char *format, va_list arguments) {
-    cffmpeg_log_sink sink = cffmpeg_current_log_sink;
-    if (!sink || level > cffmpeg_current_log_level) return;
-    cffmpeg_log_format_and_send(sink, context, level, format, arguments);
-}
-
-// Sets FFmpeg's log level and routes its log to `sink`.
-static inline void cffmpeg_install_log_sink(cffmpeg_log_sink sink, int level) {
-    av_log_set_level(level);
-    cffmpeg_current_log_level = level;
-    cffmpeg_current_log_sink = sink;
-    av_log_set_callback(cffmpeg_log_trampoline);
-}
+// The av_log callback (it takes a va_list) lives in the CFFmpegShims C target, behind a mutex.
 
 // glibc's M_MXFAST: Swift's Glibc module does not import <malloc.h>. Returns 1 when applied, 0 elsewhere.
 static inline int cffmpeg_disable_fast_bins(void) {

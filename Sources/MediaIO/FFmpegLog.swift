@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CFFmpegShims
 public import Logging
 import Synchronization
 
@@ -19,7 +20,8 @@ public enum FFmpegLog {
     /// `verbose` decides how much FFmpeg formats at all. Errors are also kept for `recentErrors`.
     public static func install(logger: Logger, verbose: Bool) {
         state.withLock { $0.logger = logger }
-        cffmpeg_install_log_sink(sink, verbose ? AV_LOG_DEBUG : AV_LOG_WARNING)
+        av_log_set_level(verbose ? AV_LOG_DEBUG : AV_LOG_WARNING)
+        cffmpeg_install_log_sink(sink)
     }
 
     /// The last error-level lines FFmpeg logged (newest last), for error messages that need the detail
