@@ -40,11 +40,16 @@ struct ProbeGoldenTests {
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Golden/probe")
 
-    /// The output with what differs between runs and checkouts taken out: the checkout's path and
-    /// `read_time` (wall time), which become `0`.
+    /// The output with what differs between runs, checkouts and machines taken out: the checkout's path,
+    /// `read_time` (wall time, becomes `0`), and the bufprobe and FFmpeg versions (as the simulate goldens).
     static func normalised(_ output: String) -> String {
         let root = BufprobeProcess.packageRoot.path + "/"
-        let lines = output.replacingOccurrences(of: root, with: "").split(separator: "\n", omittingEmptySubsequences: false)
+        let text = output.replacingOccurrences(of: root, with: "")
+            .replacingOccurrences(
+                of: "\"bufprobe_version\" : \"\(BufprobeVersion.string)\"", with: "\"bufprobe_version\" : \"VERSION\"")
+            .replacingOccurrences(
+                of: #""ffmpeg_versions" : \{[^}]*\}"#, with: "\"ffmpeg_versions\" : \"VERSIONS\"", options: .regularExpression)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         return lines.map { line -> String in
             let trimmed = line.drop { $0 == " " }
             guard trimmed.hasPrefix("\"read_time\" : ") else { return String(line) }
