@@ -227,7 +227,7 @@ if [[ "$CALLGRIND" == 1 ]]; then
     objcopy --strip-debug "$bufprobe" "$out/bufprobe-nodebug"
     for run in 1 2 3; do
       ib=$(instructions "$out/bufprobe-nodebug" probe --json "$file")
-      awk -v n="$run" -v b="$ib" -v c="$ic" 'BEGIN { printf "%-10s %15d   %.3fx\n", "bufprobe " n, b, b / c }'
+      awk -v n="$run" -v b="$ib" -v c="$ic" 'BEGIN { printf "%-10s %15.0f   %.3fx\n", "bufprobe " n, b, b / c }'
     done
   fi
 fi
