@@ -10,10 +10,12 @@ public final class MediaInput {
     public let url: String
     /// The container's view of the input.
     public let format: FormatInfo
-    /// Every stream, indexed by `StreamInfo.index`.
-    public let streams: [StreamInfo]
-    /// Programs (HLS/DASH variants); empty for most files.
-    public let programs: [ProgramInfo]
+    /// Every stream, indexed by `StreamInfo.index`. Grows while reading when the demuxer adds a stream
+    /// (an MPEG-TS PID or PMT that appears later, a live stream gaining subtitles): `readPacket()` refreshes
+    /// it before returning a packet of a new stream, so `streams[packet.stream]` always exists.
+    public private(set) var streams: [StreamInfo]
+    /// Programs (HLS/DASH variants); empty for most files. Refreshed with `streams`.
+    public private(set) var programs: [ProgramInfo]
     /// The stream a player would show (`av_find_best_stream`), if any.
     public let bestVideoStream: Int?
     /// The stream a player would play as sound (`av_find_best_stream`, related to the video), if any.
@@ -82,14 +84,8 @@ public final class MediaInput {
 
         let fc = ctx.pointee
         let count = Int(fc.nb_streams)
-        streams = (0..<count).map { StreamInfo(fc.streams[$0]!) }
-        programs = (0..<Int(fc.nb_programs)).compactMap { i in
-            guard let program = fc.programs[i]?.pointee else { return nil }
-            let indices = (0..<Int(program.nb_stream_indexes)).map { Int(program.stream_index[$0]) }
-            let rate = av_dict_get(program.metadata, "variant_bitrate", nil, 0)
-                .flatMap { Int64(String(cString: $0.pointee.value)) }
-            return ProgramInfo(id: Int(program.id), streams: indices, declaredBitRate: rate)
-        }
+        streams = (0..<count).compactMap { fc.streams[$0].map(StreamInfo.init) }
+        programs = Self.programs(of: ctx)
         let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         bestVideoStream = video >= 0 ? Int(video) : nil
         let audio = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, video >= 0 ? video : -1, nil, 0)
@@ -149,6 +145,10 @@ public final class MediaInput {
         defer { av_packet_unref(pkt) }
         let p = pkt.pointee
         let index = Int(p.stream_index)
+        if index >= streams.count { refreshStreams() }
+        guard streams.indices.contains(index) else {
+            throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "av_read_frame")
+        }
         let timeBase = streams[index].timeBase
         return Packet(
             stream: index,
@@ -159,6 +159,33 @@ public final class MediaInput {
             position: p.pos >= 0 ? p.pos : nil,
             isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0,
             isCorrupt: p.flags & AV_PKT_FLAG_CORRUPT != 0)
+    }
+
+    /// Copies the streams the demuxer added since the list was last read, and the programs again (a new
+    /// stream may join one).
+    private func refreshStreams() {
+        let fc = context.pointee
+        let count = Int(fc.nb_streams)
+        guard count > streams.count else { return }
+        for index in streams.count..<count {
+            guard let stream = fc.streams[index] else { return }
+            streams.append(StreamInfo(stream))
+        }
+        programs = Self.programs(of: context)
+    }
+
+    /// The programs of `context`, with the stream indices each one holds.
+    private static func programs(of context: UnsafeMutablePointer<AVFormatContext>) -> [ProgramInfo] {
+        let fc = context.pointee
+        let streamCount = Int(fc.nb_streams)
+        return (0..<Int(fc.nb_programs)).compactMap { i in
+            guard let program = fc.programs[i]?.pointee else { return nil }
+            let indices = (0..<Int(program.nb_stream_indexes)).map { Int(program.stream_index[$0]) }
+                .filter { $0 < streamCount }
+            let rate = av_dict_get(program.metadata, "variant_bitrate", nil, 0)
+                .flatMap { Int64(String(cString: $0.pointee.value)) }
+            return ProgramInfo(id: Int(program.id), streams: indices, declaredBitRate: rate)
+        }
     }
 
     /// The byte offset the demuxer has read up to, when the input has an I/O context.

@@ -181,7 +181,7 @@ package final class CheckSession: Sendable {
                 return .failed(error)
             }
             guard let packet else { return .endOfFile }
-            guard reading.kept.contains(packet.stream) else { continue }
+            guard reading.receives(packet) else { continue }
             if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate, now: now()) {
                 guard wait(until: release) else { return interruption() }
             }

@@ -103,7 +103,11 @@ package struct ProbeReader {
                 break
             }
             guard let packet else { break }
-            if packet.stream < tallies.count { tallies[packet.stream].add(packet) }
+            // The demuxer may add a stream while reading (a new MPEG-TS PID); the input's list has it by now.
+            while tallies.count < input.streams.count {
+                tallies.append(StreamTally(isVideo: input.streams[tallies.count].type == .video))
+            }
+            if tallies.indices.contains(packet.stream) { tallies[packet.stream].add(packet) }
             let modelPacket = packet.modelPacket
             tracker.add(modelPacket)
             diagnostics.add(modelPacket)
@@ -122,7 +126,10 @@ package struct ProbeReader {
             startTime: input.format.startTime.map(JSONOutput.seconds),
             bitRate: input.format.bitRate, size: input.format.size)
         report.playableStreams = playable
-        report.streams = input.streams.map { info in Self.streamReport(info, tallies[info.index], tracker) }
+        report.streams = input.streams.map { info in
+            let tally = tallies.indices.contains(info.index) ? tallies[info.index] : StreamTally(isVideo: info.type == .video)
+            return Self.streamReport(info, tally, tracker)
+        }
         let spans = tallies.compactMap(\.span)
         if let start = spans.map(\.start).min(), let end = spans.map(\.end).max() {
             report.packetSpan = ProbeReport.Span(
