@@ -1,9 +1,13 @@
 internal import CFFmpeg
 import Synchronization
 
-/// Decides when a blocking libavformat call must give up: a per-operation timeout (armed before each
-/// open or read) and a cancellation that any thread may request (Ctrl-C). Installed as the input's
-/// `AVIOInterruptCB`, which FFmpeg polls while it waits on the network.
+/// Decides when a blocking libavformat call must give up: a no-progress timeout (armed before each open
+/// or read, cleared when it returns what was asked for) and a cancellation that any thread may request
+/// (Ctrl-C). Installed as the input's `AVIOInterruptCB`, which FFmpeg polls while it waits on the network.
+///
+/// A timeout is final: once it tripped, every later poll aborts too. FFmpeg hands back the packets it
+/// had buffered when a read is interrupted (the MPEG-TS parser flushes at the end of a segment), and
+/// re-arming for the next read would give a stalled stream a second full timeout.
 public final class Interrupter: Sendable {
     /// Why a call was interrupted.
     public enum Reason: Sendable, Hashable {
@@ -21,17 +25,25 @@ public final class Interrupter: Sendable {
     // Nanoseconds since `origin`; Int64.max means "not armed".
     private let deadline = Atomic<Int64>(.max)
 
-    /// Creates an interrupter that aborts any call blocking for longer than `timeout`.
-    public init(timeout: Duration?) {
+    private let parent: Interrupter?
+
+    /// Creates an interrupter that aborts any call blocking for longer than `timeout`, and every call
+    /// once `parent` (one interrupter for a whole run, which Ctrl-C cancels) is cancelled.
+    public init(timeout: Duration?, parent: Interrupter? = nil) {
         self.timeout = timeout
+        self.parent = parent
     }
 
     /// Asks every blocking call to stop as soon as FFmpeg next polls. Safe from any thread.
     public func cancel() { cancelled.store(true, ordering: .releasing) }
 
+    private var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring) || (parent?.isCancelled ?? false)
+    }
+
     /// Why the last call was interrupted, or `nil` if nothing was.
     public var reason: Reason? {
-        if cancelled.load(ordering: .acquiring) { return .cancelled }
+        if isCancelled { return .cancelled }
         if timedOut.load(ordering: .acquiring) { return .timeout }
         return nil
     }
@@ -51,7 +63,7 @@ public final class Interrupter: Sendable {
 
     /// Called by FFmpeg's interrupt callback: `true` means "abort now".
     func shouldAbort() -> Bool {
-        if cancelled.load(ordering: .acquiring) { return true }
+        if isCancelled || timedOut.load(ordering: .acquiring) { return true }
         let limit = deadline.load(ordering: .acquiring)
         if limit != .max, elapsedNanoseconds() > limit {
             timedOut.store(true, ordering: .releasing)

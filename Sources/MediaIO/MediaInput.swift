@@ -124,11 +124,12 @@ public final class MediaInput {
     public func readPacket() throws(FFmpegError) -> Packet? {
         let pkt = packet.pointer
         var result: Int32
+        // One deadline for the whole wait: a demuxer that keeps answering EAGAIN makes no progress.
+        interrupter?.arm()
         repeat {
-            interrupter?.arm()
             result = av_read_frame(context, pkt)
-            interrupter?.disarm()
         } while result == cffmpeg_averror(EAGAIN) && interrupter?.reason == nil
+        interrupter?.disarm()
         if result == cffmpeg_averror_eof() {
             if interrupter?.reason != nil {
                 throw FFmpegError(code: cffmpeg_averror_exit(), operation: "av_read_frame")

@@ -42,3 +42,39 @@ struct HostileInputTests {
         #expect(check.status == 0, "\(check.stderr)")
     }
 }
+
+/// Issue 10's time bounds: every wait on a peer ends within `--timeout` + 1 s.
+@Suite("hostile servers: time bounds")
+struct HostileTimeBoundTests {
+    @Test("probe gives up on a server that accepts and never answers, after --timeout")
+    func probeTimesOut() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["probe", "--json", "--timeout", "2", server.url("silent/h264-aac.mp4")], timeout: 3)
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try ProbeFigures.decode(result.stdout)
+        #expect(document.error?.contains("--timeout") == true, "\(document.error ?? "")")
+    }
+
+    @Test("a live HLS playlist that never grows stops check within --timeout + 1 s of the last media")
+    func stalledLivePlaylist() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        // The three segments arrive at once; then only playlist reloads, which bring nothing new.
+        let result = try BufprobeProcess.run(
+            ["check", "--json", "--timeout", "2", server.url("stalled/hls/low/index.m3u8")], timeout: 3.5)
+        #expect(result.status == 2, "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.reason.contains("--timeout"), "\(document.reason)")
+        #expect(document.sampledDuration <= 3, "sampled \(document.sampledDuration) s")
+    }
+
+    @Test("probe reads a stalled live playlist up to --timeout, then reports it incomplete (exit 3)")
+    func probeStalledLivePlaylist() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let result = try BufprobeProcess.run(
+            ["probe", "--json", "--timeout", "2", server.url("stalled/hls/low/index.m3u8")], timeout: 3.5)
+        #expect(result.status == 3, "\(result.stderr)")
+        let document = try ProbeFigures.decode(result.stdout)
+        #expect(!document.complete)
+        #expect(document.warnings.contains { $0.contains("--timeout") }, "\(document.warnings)")
+    }
+}

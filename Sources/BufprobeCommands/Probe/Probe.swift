@@ -15,8 +15,8 @@ public struct Probe: AsyncParsableCommand {
             diagnostics to stderr.
 
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
-            3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
-            with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
+            3 reading started but stopped early (truncated or damaged, a URL that sent nothing for --timeout \
+            seconds; --json still holds what was read, with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
             interrupted. With several inputs the worst wins (2 over 3 over 0).
 
             Buffering diagnostics: for a progressive download in file order, the bandwidth needed to start \
@@ -47,6 +47,11 @@ public struct Probe: AsyncParsableCommand {
     var verbose = false
 
     @Option(help: ArgumentHelp(
+        "For URLs: longest bufprobe waits for data (a connect, an open, a packet, a playlist) before giving up on the input, in seconds.",
+        valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Option(help: ArgumentHelp(
         "Latency per request, in seconds, assumed by the connection needs.", valueName: "seconds"))
     var latency: Double = 0
 
@@ -75,6 +80,9 @@ public struct Probe: AsyncParsableCommand {
                 throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
             }
         }
+        if !(timeout > 0 && timeout.isFinite) {
+            throw ValidationError("--timeout must be a positive number of seconds, got \(timeout).")
+        }
         if !(latency >= 0 && latency.isFinite) { throw ValidationError("--latency must be 0 or more seconds.") }
         if !(plotStartupDelay > 0 && plotStartupDelay.isFinite) {
             throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
@@ -91,6 +99,7 @@ public struct Probe: AsyncParsableCommand {
             }, uniquingKeysWith: { _, last in last })
 
         let line = progressOptions.makeLiveLine(thumbByDefault: false)
+        // Ctrl-C cancels this one; each input gets a child with its own timeout.
         let interrupter = Interrupter(timeout: nil)
         InterruptHandler.install(line: line) { interrupter.cancel() }
         defer { line.finish(keep: false) }
@@ -104,7 +113,11 @@ public struct Probe: AsyncParsableCommand {
             line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
-            reader.interrupter = interrupter
+            // Local files block in the kernel, where FFmpeg does not poll: only URLs wait on a peer.
+            reader.interrupter = InputCheck.isURL(input)
+                ? Interrupter(timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: interrupter)
+                : interrupter
+            reader.timeout = timeout
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
             reader.diagnostics.latency = latency

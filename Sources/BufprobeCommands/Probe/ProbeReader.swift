@@ -28,8 +28,10 @@ package struct ProbeReader {
     package var source: String
     /// libavformat options passed at open.
     package var options: [String: String] = [:]
-    /// Cancels reading from another thread (Ctrl-C).
+    /// Cancels reading from another thread (Ctrl-C), and bounds every wait on a URL (`--timeout`).
     package var interrupter: Interrupter?
+    /// The interrupter's timeout in seconds, for the sentence that names it.
+    package var timeout: Double?
     /// Called every `progressInterval` packets with the state so far, when `wantsProgress` agrees.
     package var onProgress: (@Sendable (Progress) -> Void)?
     /// Asked before building a progress value (the live line's rate limit), so the packet loop does
@@ -67,7 +69,11 @@ package struct ProbeReader {
         do {
             input = try MediaInput(url: source, options: options, interrupter: interrupter)
         } catch {
-            report.error = interrupter?.reason == .cancelled ? "\(source): interrupted while opening." : error.sentence(for: source)
+            switch interrupter?.reason {
+            case .cancelled: report.error = "\(source): interrupted while opening."
+            case .timeout: report.error = "\(source) could not be opened: nothing arrived within \(timeoutText) (--timeout)."
+            case nil: report.error = error.sentence(for: source)
+            }
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
         }
@@ -147,6 +153,8 @@ package struct ProbeReader {
         if let readError {
             if readError.isInterrupted, interrupter?.reason == .cancelled {
                 report.warnings.append("\(source): reading was interrupted; the figures cover what was read.")
+            } else if readError.isInterrupted, interrupter?.reason == .timeout {
+                report.warnings.append("\(source) sent nothing for \(timeoutText) (--timeout); the figures cover what was read.")
             } else {
                 report.warnings.append(readError.sentence(for: source, opening: false))
             }
@@ -199,6 +207,8 @@ package struct ProbeReader {
         report.readTime = JSONOutput.seconds(seconds())
         return (report, truncated ? .incomplete : .complete, diagnostics.timeline)
     }
+
+    private var timeoutText: String { timeout.map { "the \(Self.format($0)) timeout" } ?? "the timeout" }
 
     /// Segment start times of an HLS playlist, local or remote (a master playlist's first variant, the
     /// one libavformat lists first), or `nil` when it cannot be read.
