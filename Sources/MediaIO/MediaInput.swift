@@ -29,6 +29,8 @@ public final class MediaInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let packet: PacketStorage
     private let interrupter: Interrupter?
+    // Borrowed unretained by the context's callbacks: lives as long as the context.
+    private let gate: ResourceGate?
 
     /// Opens `url` with libavformat `options` (protocol and demuxer AVOptions such as `user_agent`,
     /// `headers`, `rw_timeout`) and reads enough to know its streams.
@@ -46,12 +48,24 @@ public final class MediaInput {
         guard ctx != nil else {
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avformat_alloc_context")
         }
-        if let interrupter {
-            // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
-            ctx!.pointee.interrupt_callback = interrupter.avioCallback
+        var ownOptions: [String: String] = [:]
+        if let interrupter, let whitelist = interrupter.whitelist {
+            // A remote input: every resource it leads to passes the gate. The HLS demuxer's keep-alive
+            // re-requests bypass io_open, so they are turned off: each request is then one open the
+            // gate paces and checks.
+            let gate = ResourceGate(interrupter: interrupter, input: url, context: ctx!)
+            gate.install()
+            self.gate = gate
+            ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]
+        } else {
+            gate = nil
+            if let interrupter {
+                // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
+                ctx!.pointee.interrupt_callback = interrupter.avioCallback
+            }
         }
         var dictionary: OpaquePointer? = nil
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in options.merging(ownOptions, uniquingKeysWith: { _, own in own }).sorted(by: { $0.key < $1.key }) {
             av_dict_set(&dictionary, key, value, 0)
         }
         defer { av_dict_free(&dictionary) }
@@ -61,12 +75,15 @@ public final class MediaInput {
         let opened = avformat_open_input(&ctx, url, nil, &dictionary)
         interrupter?.disarm()
         guard opened >= 0, let ctx else {
+            gate?.detach()
             throw FFmpegError(code: opened, operation: "avformat_open_input")
         }
         var unused: [String] = []
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            unused.append(String(cString: next.pointee.key))
+            let key = String(cString: next.pointee.key)
+            // bufprobe's own options apply to some demuxers only; the user did not ask for them.
+            if ownOptions[key] == nil || options[key] != nil { unused.append(key) }
             entry = next
         }
         unusedOptions = unused
@@ -75,6 +92,7 @@ public final class MediaInput {
         let found = avformat_find_stream_info(ctx, nil)
         interrupter?.disarm()
         if found < 0 {
+            gate?.detach()
             var closing: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&closing)
             throw FFmpegError(code: found, operation: "avformat_find_stream_info")

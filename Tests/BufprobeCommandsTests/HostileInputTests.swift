@@ -78,3 +78,64 @@ struct HostileTimeBoundTests {
         #expect(document.warnings.contains { $0.contains("--timeout") }, "\(document.warnings)")
     }
 }
+
+/// Issue 10's remote playlists that attack the reader: endless bodies, loops, local files, silence.
+@Suite("hostile servers: playlists")
+struct HostilePlaylistTests {
+    @Test("a playlist body that never ends is refused past 16 MiB, by probe and by check", arguments: ["probe", "check"])
+    func endlessPlaylist(command: String) throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let result = try BufprobeProcess.run([command, "--progress", "none", server.url("endless/live.m3u8")], timeout: 60)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("larger than 16 MiB"), "\(result.stderr)")
+    }
+
+    @Test("a master that lists itself, or two that list each other, fails naming the loop after a few requests",
+          arguments: ["self.m3u8", "a.m3u8"])
+    func playlistLoop(name: String) throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let result = try BufprobeProcess.run(
+            ["check", "--progress", "none", "--timeout", "5", server.url("count/loop/\(name)")], timeout: 20)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("loop"), "\(result.stderr)")
+        let requests = try Samples.run("python3", [
+            "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            server.url("requests"),
+        ]).split(separator: "\n")
+        // Before: ~150 requests a second for the whole timeout.
+        #expect(requests.count <= 2 * 4, "\(requests.count) requests")
+    }
+
+    @Test("a remote master whose variant is a local file (a FIFO) never opens it: a warning, the other variant read")
+    func localFileVariant() throws {
+        let media = try HostileMedia()
+        defer { media.remove() }
+        let fifo = media.path("variant.m3u8")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let server = try FaultServer(script: "hostile_server.py")
+        let url = server.url("local/master.m3u8?path=\(fifo)")
+        let probe = try BufprobeProcess.run(["probe", "--json", url], timeout: 20)
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let document = try ProbeFigures.decode(probe.stdout)
+        #expect(document.warnings.contains { $0.contains("file://\(fifo)") && $0.contains("not read") }, "\(document.warnings)")
+        let check = try BufprobeProcess.run(["check", "--progress", "none", url], timeout: 20)
+        #expect(check.status == 1, "\(check.stderr)")
+        #expect(check.stdout.contains("file://\(fifo)"), "\(check.stdout)")
+    }
+
+    @Test("a variant playlist that never answers is skipped after half the timeout: the other plays, degraded")
+    func silentVariant() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let url = server.url("silent-variant/master.m3u8")
+        let check = try BufprobeProcess.run(["check", "--json", "--timeout", "4", url], timeout: 20)
+        #expect(check.status == 1, "\(check.stderr)")
+        let document = try CheckDocument.decode(check.stdout)
+        #expect(document.verdict == "degraded")
+        #expect(document.reason.contains("silent.m3u8"), "\(document.reason)")
+        let probe = try BufprobeProcess.run(["probe", "--json", "--timeout", "4", url], timeout: 20)
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let figures = try ProbeFigures.decode(probe.stdout)
+        #expect(figures.complete)
+        #expect(figures.warnings.contains { $0.contains("silent.m3u8") }, "\(figures.warnings)")
+    }
+}

@@ -115,7 +115,7 @@ public struct Probe: AsyncParsableCommand {
             reader.options = avOptions
             // Local files block in the kernel, where FFmpeg does not poll: only URLs wait on a peer.
             reader.interrupter = InputCheck.isURL(input)
-                ? Interrupter(timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: interrupter)
+                ? Interrupter(timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: interrupter, input: input)
                 : interrupter
             reader.timeout = timeout
             reader.wantsProgress = { line.isDue }

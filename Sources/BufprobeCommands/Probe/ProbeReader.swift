@@ -69,11 +69,9 @@ package struct ProbeReader {
         do {
             input = try MediaInput(url: source, options: options, interrupter: interrupter)
         } catch {
-            switch interrupter?.reason {
-            case .cancelled: report.error = "\(source): interrupted while opening."
-            case .timeout: report.error = "\(source) could not be opened: nothing arrived within \(timeoutText) (--timeout)."
-            case nil: report.error = error.sentence(for: source)
-            }
+            report.error = interrupter?.reason?.sentence(for: source, timeout: timeout, opening: true)
+                ?? interrupter?.skipped.first?.openFailure(for: source) ?? error.sentence(for: source)
+            report.warnings += skippedWarnings
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
         }
@@ -151,10 +149,8 @@ package struct ProbeReader {
 
         var truncated = false
         if let readError {
-            if readError.isInterrupted, interrupter?.reason == .cancelled {
-                report.warnings.append("\(source): reading was interrupted; the figures cover what was read.")
-            } else if readError.isInterrupted, interrupter?.reason == .timeout {
-                report.warnings.append("\(source) sent nothing for \(timeoutText) (--timeout); the figures cover what was read.")
+            if readError.isInterrupted, let reason = interrupter?.reason {
+                report.warnings.append(reason.sentence(for: source, timeout: timeout, opening: false))
             } else {
                 report.warnings.append(readError.sentence(for: source, opening: false))
             }
@@ -183,6 +179,7 @@ package struct ProbeReader {
             report.warnings.append(
                 "\(source) looks truncated: its size (\(size) bytes) is not a whole number of 188-byte transport packets.")
         }
+        report.warnings += skippedWarnings
         for line in ffmpegErrors {
             report.warnings.append("FFmpeg reported while reading \(source): \(Self.withoutAddresses(line))")
         }
@@ -208,7 +205,8 @@ package struct ProbeReader {
         return (report, truncated ? .incomplete : .complete, diagnostics.timeline)
     }
 
-    private var timeoutText: String { timeout.map { "the \(Self.format($0)) timeout" } ?? "the timeout" }
+    /// The resources the input led to that were refused or skipped, as warnings.
+    private var skippedWarnings: [String] { (interrupter?.skipped ?? []).map { $0.sentence(for: source) } }
 
     /// Segment start times of an HLS playlist, local or remote (a master playlist's first variant, the
     /// one libavformat lists first), or `nil` when it cannot be read.

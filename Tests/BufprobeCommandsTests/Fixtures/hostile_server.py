@@ -11,7 +11,8 @@ serves files under --root, and stops when its standard input closes. By first pa
   /endless-media/<name>         an octet-stream body that never ends
   /loop/self.m3u8               a master playlist that lists itself
   /loop/a.m3u8, /loop/b.m3u8    two masters that list each other
-  /local/master.m3u8?path=P     a master whose only variant is file://P (a local file of the client)
+  /local/master.m3u8?path=P     a master whose first variant is file://P (a local file of the client), the
+                                second <root>/hls/low (served as /local/low/...)
   /silent-variant/master.m3u8   a master with two variants: silent.m3u8 never answers, the other is
                                 <root>/hls/low (served as /silent-variant/low/...)
   /count/<mode>/...             the same as /<mode>/..., and every request is counted
@@ -72,7 +73,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 else:
                     self.send_text(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=300000", target])
             elif mode == "local":
-                self.send_text(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=300000", "file://" + query["path"][0]])
+                if rest == "master.m3u8":
+                    self.send_text(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=300000", "file://" + query["path"][0],
+                                    "#EXT-X-STREAM-INF:BANDWIDTH=300000", "low/index.m3u8"])
+                else:
+                    self.send_file("hls/" + rest)
             elif mode == "silent-variant":
                 if rest == "master.m3u8":
                     self.send_text(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=600000", "silent.m3u8",

@@ -1,0 +1,240 @@
+internal import CFFmpeg
+import Foundation
+import Synchronization
+
+/// Every resource FFmpeg opens for one remote input passes here (`AVFormatContext.io_open`, which the
+/// HLS and DASH demuxers call for each playlist, segment and key): the protocol whitelist, a pace of at
+/// most `ResourceLimits.requestsPerSecond` per origin, loop detection, a share of the timeout for each
+/// nested resource, and the playlist size cap (checked where FFmpeg polls the interrupt callback, before
+/// each transfer). Installed by `MediaInput` as the context's `io_open`/`io_close2` and interrupt
+/// callback; the context borrows it unretained and `MediaInput` keeps it alive.
+///
+/// FFmpeg calls all of it on the reading thread; the lock only makes that assumption safe.
+final class ResourceGate: Sendable {
+    typealias Open = @convention(c) (
+        UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+        UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32
+    typealias Close = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32
+
+    private struct State {
+        /// Whether the context was freed (a failed open): nothing may read it any more.
+        var detached = false
+        /// Token buckets per origin.
+        var buckets: [String: (tokens: Double, time: ContinuousClock.Instant)] = [:]
+        /// Recent request times per playlist-like URL, for loop detection.
+        var recent: [String: [ContinuousClock.Instant]] = [:]
+        /// Whether the input itself is read by a playlist demuxer, once the demuxer is known.
+        var inputIsPlaylist: Bool?
+        /// Nested I/O contexts not yet classified or known to be playlists, with their URL.
+        /// Keyed by the context's address.
+        var watched: [UInt: (url: String, isPlaylist: Bool)] = [:]
+    }
+
+    let interrupter: Interrupter
+    let input: String
+    private let state = Mutex(State())
+    // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
+    // decide whether the input is read as a playlist. Used on the reading thread only.
+    private let originalOpen: Open?
+    private let originalClose: Close?
+    nonisolated(unsafe) private let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// A gate for `input`, read through `context` (freshly allocated, not opened yet).
+    init(interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>) {
+        self.interrupter = interrupter
+        self.input = input
+        self.context = context
+        originalOpen = context.pointee.io_open
+        originalClose = context.pointee.io_close2
+    }
+
+    /// Hooks the context's resource opening and interrupt polling.
+    func install() {
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        context.pointee.opaque = opaque
+        context.pointee.io_open = gateOpen
+        context.pointee.io_close2 = gateClose
+        context.pointee.interrupt_callback = AVIOInterruptCB(callback: gateInterrupt, opaque: opaque)
+    }
+
+    /// `avformat_open_input` frees the context when it fails: forget it.
+    func detach() {
+        state.withLock { state in
+            state.detached = true
+            state.watched.removeAll()
+        }
+    }
+
+    // MARK: Opening
+
+    fileprivate func open(
+        _ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+        _ urlPointer: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32 {
+        guard let urlPointer, let original = originalOpen else { return cffmpeg_averror(EINVAL) }
+        let url = String(cString: urlPointer)
+        let isInput = url == input
+        if !isInput, let whitelist = interrupter.whitelist, !whitelist.allows(url) {
+            interrupter.skip(SkippedResource(
+                url: url, why: "uses a protocol a remote input may not use (only \(whitelist))"))
+            return cffmpeg_averror(EACCES)
+        }
+        // A byte range of a file read in pieces is requested again and again by design; anything else
+        // requested over and over within a second is a playlist that leads back to itself.
+        let isRange = options.flatMap { av_dict_get($0.pointee, "offset", nil, 0) } != nil
+        if !isRange, isLoop(url) {
+            interrupter.stop(.requestLoop(url))
+            return cffmpeg_averror_exit()
+        }
+        // A resource that already sent nothing once is not waited for again (FFmpeg retries a broken
+        // variant playlist while it reads the others).
+        if !isInput, interrupter.skipped.contains(where: { $0.url == url }) { return cffmpeg_averror(ETIMEDOUT) }
+        guard pace(origin: Self.origin(of: url)) else { return cffmpeg_averror_exit() }
+        var result: Int32 = 0
+        if isInput {
+            result = original(context, pb, urlPointer, flags, options)
+        } else {
+            let tripped = interrupter.withNestedDeadline { result = original(context, pb, urlPointer, flags, options) }
+            if tripped, interrupter.reason == nil, let timeout = interrupter.timeout {
+                interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout)))
+                if result >= 0, let opened = pb?.pointee {
+                    _ = close(context, opened)
+                    pb?.pointee = nil
+                }
+                return cffmpeg_averror(ETIMEDOUT)
+            }
+        }
+        if result >= 0, !isInput, let opened = pb?.pointee {
+            let key = UInt(bitPattern: opened)
+            state.withLock { $0.watched[key] = (url, false) }
+        }
+        return result
+    }
+
+    fileprivate func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
+        let key = UInt(bitPattern: pb)
+        state.withLock { _ = $0.watched.removeValue(forKey: key) }
+        guard let original = originalClose else {
+            var closing = pb
+            return avio_closep(&closing)
+        }
+        return original(context, pb)
+    }
+
+    /// Records a request of `url`; `true` when it is the `ResourceLimits.loopRequests`-th within a second.
+    private func isLoop(_ url: String) -> Bool {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            var times = state.recent[url, default: []].filter { now - $0 < .seconds(1) }
+            times.append(now)
+            state.recent[url] = times
+            if state.recent.count > 4096 { state.recent = state.recent.filter { !$0.value.isEmpty && now - ($0.value.last ?? now) < .seconds(1) } }
+            return times.count >= ResourceLimits.loopRequests
+        }
+    }
+
+    /// Waits for a request token of `origin`; `false` when interrupted while waiting.
+    private func pace(origin: String) -> Bool {
+        while true {
+            let wait: Double = state.withLock { state in
+                let now = ContinuousClock.now
+                var bucket = state.buckets[origin] ?? (ResourceLimits.requestBurst, now)
+                let elapsed = now - bucket.time
+                let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    * ResourceLimits.requestsPerSecond
+                bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
+                bucket.time = now
+                defer { state.buckets[origin] = bucket }
+                if bucket.tokens >= 1 {
+                    bucket.tokens -= 1
+                    return 0
+                }
+                return (1 - bucket.tokens) / ResourceLimits.requestsPerSecond
+            }
+            if wait <= 0 { return true }
+            if interrupter.shouldAbort() { return false }
+            Thread.sleep(forTimeInterval: min(wait, 0.01))
+        }
+    }
+
+    // MARK: Polling
+
+    fileprivate func shouldAbort() -> Bool {
+        if interrupter.shouldAbort() { return true }
+        if let tooLarge = oversizedPlaylist() {
+            interrupter.stop(.playlistTooLarge(tooLarge))
+            return true
+        }
+        return false
+    }
+
+    /// The URL of a playlist read past `ResourceLimits.playlistBytes`, if one is: the input itself once a
+    /// playlist demuxer reads it, and every nested resource whose first bytes are a playlist's.
+    private func oversizedPlaylist() -> String? {
+        state.withLock { state in
+            if !state.detached {
+                if state.inputIsPlaylist == nil, let format = context.pointee.iformat {
+                    state.inputIsPlaylist = FormatInfo.readsOtherResources(formatName: String(cString: format.pointee.name))
+                }
+                if state.inputIsPlaylist == true, let pb = context.pointee.pb,
+                    pb.pointee.bytes_read > ResourceLimits.playlistBytes
+                {
+                    return input
+                }
+            }
+            for (key, entry) in state.watched {
+                guard let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key) else { continue }
+                let read = pb.pointee.bytes_read
+                if !entry.isPlaylist {
+                    guard read > 0 else { continue }
+                    // Classified once, from the first bytes while they are still at the buffer's start.
+                    if read <= Int64(pb.pointee.buffer_size), Self.startsLikePlaylist(pb) {
+                        state.watched[key] = (entry.url, true)
+                    } else {
+                        state.watched[key] = nil
+                    }
+                    continue
+                }
+                if read > ResourceLimits.playlistBytes { return entry.url }
+            }
+            return nil
+        }
+    }
+
+    private static func startsLikePlaylist(_ pb: UnsafeMutablePointer<AVIOContext>) -> Bool {
+        guard let buffer = pb.pointee.buffer, let end = pb.pointee.buf_end else { return false }
+        let count = min(end - buffer, 64)
+        guard count > 0 else { return false }
+        let head = Array(UnsafeBufferPointer(start: buffer, count: count)).drop { [0xEF, 0xBB, 0xBF, 0x20, 0x0A, 0x0D, 0x09].contains($0) }
+        return head.starts(with: Array("#EXTM3U".utf8)) || head.starts(with: Array("<?xml".utf8))
+            || head.starts(with: Array("<MPD".utf8))
+    }
+
+    /// `scheme://host:port` of `url` (lowercased), the unit of pacing.
+    static func origin(of url: String) -> String {
+        var rest = Substring(url.lowercased())
+        for prefix in ["crypto+", "crypto:"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+        guard let scheme = rest.range(of: "://") else { return String(rest.prefix { $0 != ":" }) }
+        let authority = rest[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return String(rest[..<scheme.upperBound] + authority)
+    }
+}
+
+private let gateOpen: ResourceGate.Open = { context, pb, url, flags, options in
+    guard let opaque = context?.pointee.opaque else { return cffmpeg_averror(EINVAL) }
+    return Unmanaged<ResourceGate>.fromOpaque(opaque).takeUnretainedValue().open(context, pb, url, flags, options)
+}
+
+private let gateClose: ResourceGate.Close = { context, pb in
+    guard let opaque = context?.pointee.opaque else {
+        var closing = pb
+        return avio_closep(&closing)
+    }
+    return Unmanaged<ResourceGate>.fromOpaque(opaque).takeUnretainedValue().close(context, pb)
+}
+
+private let gateInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<ResourceGate>.fromOpaque(opaque).takeUnretainedValue().shouldAbort() ? 1 : 0
+}
