@@ -29,6 +29,8 @@ final class ResourceGate: Sendable {
         /// Nested I/O contexts not yet classified or known to be playlists, with their URL.
         /// Keyed by the context's address.
         var watched: [UInt: (url: String, isPlaylist: Bool)] = [:]
+        /// URLs whose body turned out to be a playlist (a failing segment asked again is not a loop).
+        var playlistURLs: Set<String> = []
     }
 
     let interrupter: Interrupter
@@ -83,7 +85,7 @@ final class ResourceGate: Sendable {
         // A byte range of a file read in pieces is requested again and again by design; anything else
         // requested over and over within a second is a playlist that leads back to itself.
         let isRange = options.flatMap { av_dict_get($0.pointee, "offset", nil, 0) } != nil
-        if !isRange, isLoop(url) {
+        if !isRange, isLoop(url, isInput: isInput) {
             interrupter.stop(.requestLoop(url))
             return cffmpeg_averror_exit()
         }
@@ -114,7 +116,10 @@ final class ResourceGate: Sendable {
 
     fileprivate func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
         let key = UInt(bitPattern: pb)
-        state.withLock { _ = $0.watched.removeValue(forKey: key) }
+        state.withLock { state in
+            Self.classify(key, in: &state)
+            state.watched[key] = nil
+        }
         guard let original = originalClose else {
             var closing = pb
             return avio_closep(&closing)
@@ -122,15 +127,34 @@ final class ResourceGate: Sendable {
         return original(context, pb)
     }
 
-    /// Records a request of `url`; `true` when it is the `ResourceLimits.loopRequests`-th within a second.
-    private func isLoop(_ url: String) -> Bool {
+    /// Records a request of `url`; `true` when `url` is a playlist and this is its
+    /// `ResourceLimits.loopRequests`-th request within a second.
+    private func isLoop(_ url: String, isInput: Bool) -> Bool {
         let now = ContinuousClock.now
         return state.withLock { state in
             var times = state.recent[url, default: []].filter { now - $0 < .seconds(1) }
             times.append(now)
             state.recent[url] = times
-            if state.recent.count > 4096 { state.recent = state.recent.filter { !$0.value.isEmpty && now - ($0.value.last ?? now) < .seconds(1) } }
-            return times.count >= ResourceLimits.loopRequests
+            if state.recent.count > 4096 {
+                state.recent = state.recent.filter { now - ($0.value.last ?? now) < .seconds(1) }
+            }
+            let isPlaylist = isInput ? state.inputIsPlaylist == true : state.playlistURLs.contains(url)
+            return isPlaylist && times.count >= ResourceLimits.loopRequests
+        }
+    }
+
+    /// Marks a watched context's URL as a playlist when its first bytes are one.
+    private static func classify(_ key: UInt, in state: inout State) {
+        guard let entry = state.watched[key], !entry.isPlaylist,
+            let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key)
+        else { return }
+        let read = pb.pointee.bytes_read
+        guard read > 0 else { return }
+        if read <= Int64(pb.pointee.buffer_size), startsLikePlaylist(pb) {
+            state.watched[key] = (entry.url, true)
+            if state.playlistURLs.count < 4096 { state.playlistURLs.insert(entry.url) }
+        } else {
+            state.watched[key] = nil
         }
     }
 
@@ -184,19 +208,13 @@ final class ResourceGate: Sendable {
                 }
             }
             for (key, entry) in state.watched {
-                guard let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key) else { continue }
-                let read = pb.pointee.bytes_read
+                // Classified once, from the first bytes while they are still at the buffer's start.
                 if !entry.isPlaylist {
-                    guard read > 0 else { continue }
-                    // Classified once, from the first bytes while they are still at the buffer's start.
-                    if read <= Int64(pb.pointee.buffer_size), Self.startsLikePlaylist(pb) {
-                        state.watched[key] = (entry.url, true)
-                    } else {
-                        state.watched[key] = nil
-                    }
+                    Self.classify(key, in: &state)
                     continue
                 }
-                if read > ResourceLimits.playlistBytes { return entry.url }
+                guard let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key) else { continue }
+                if pb.pointee.bytes_read > ResourceLimits.playlistBytes { return entry.url }
             }
             return nil
         }
