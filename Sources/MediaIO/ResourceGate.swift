@@ -79,7 +79,7 @@ final class ResourceGate: Sendable {
         let isInput = url == input
         if !isInput, let whitelist = interrupter.whitelist, !whitelist.allows(url) {
             interrupter.skip(SkippedResource(
-                url: url, why: "uses a protocol a remote input may not use (only \(whitelist))"))
+                url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
             return cffmpeg_averror(EACCES)
         }
         // A byte range of a file read in pieces is requested again and again by design; anything else
@@ -99,13 +99,18 @@ final class ResourceGate: Sendable {
         } else {
             let tripped = interrupter.withNestedDeadline { result = original(context, pb, urlPointer, flags, options) }
             if tripped, interrupter.reason == nil, let timeout = interrupter.timeout {
-                interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout)))
+                interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout), kind: .silent))
                 if result >= 0, let opened = pb?.pointee {
                     _ = close(context, opened)
                     pb?.pointee = nil
                 }
                 return cffmpeg_averror(ETIMEDOUT)
             }
+        }
+        if result < 0, !isInput, result != cffmpeg_averror_exit(), interrupter.reason == nil {
+            let error = FFmpegError(code: result, operation: "io_open")
+            let why = error.httpStatus.map { "answered HTTP \($0 == 400 ? "4xx" : String($0))" } ?? "could not be opened (\(error.message))"
+            interrupter.skip(SkippedResource(url: url, why: why, kind: .failed))
         }
         if result >= 0, !isInput, let opened = pb?.pointee {
             let key = UInt(bitPattern: opened)

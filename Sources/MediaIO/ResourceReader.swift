@@ -22,7 +22,7 @@ public final class ResourceReader {
         var options = options
         if let interrupter, let whitelist = interrupter.whitelist {
             guard whitelist.allows(url) else {
-                interrupter.skip(SkippedResource(url: url, why: "uses a protocol a remote input may not use (only \(whitelist))"))
+                interrupter.skip(SkippedResource(url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
                 throw FFmpegError(code: cffmpeg_averror(EACCES), operation: "avio_open2")
             }
             options["protocol_whitelist"] = whitelist.ffmpegValue
@@ -73,7 +73,7 @@ public final class ResourceReader {
 
     private func skipSilent(_ operation: String) -> FFmpegError {
         if let interrupter, let timeout = interrupter.timeout {
-            interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout)))
+            interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout), kind: .silent))
         }
         return FFmpegError(code: cffmpeg_averror(ETIMEDOUT), operation: operation)
     }

@@ -139,3 +139,17 @@ struct HostilePlaylistTests {
         #expect(figures.warnings.contains { $0.contains("silent.m3u8") }, "\(figures.warnings)")
     }
 }
+
+/// Issue 10's verdicts that a monitor must get right.
+@Suite("hostile input: verdicts")
+struct HostileVerdictTests {
+    @Test("probe on a remote HLS whose segment answers 404 warns, naming the segment, and exits 3")
+    func probeMissingSegment() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["probe", "--json", server.url("missing/seg002.ts/hls/low/index.m3u8")])
+        #expect(result.status == 3, "\(result.stderr)")
+        let document = try ProbeFigures.decode(result.stdout)
+        #expect(!document.complete)
+        #expect(document.warnings.contains { $0.contains("seg002.ts") && $0.contains("404") }, "\(document.warnings)")
+    }
+}

@@ -330,13 +330,17 @@ package final class CheckSession: Sendable {
 
     /// The sentence for a stop that was not a timeout or Ctrl-C (a request loop, an oversized playlist).
     private func resourceLimitSentence(opening: Bool) -> String? {
-        guard let reason = interrupter.reason else { return opening ? interrupter.skipped.first?.openFailure(for: source) : nil }
+        guard let reason = interrupter.reason else {
+            return opening ? interrupter.skipped.first(where: { $0.kind != .failed })?.openFailure(for: source) : nil
+        }
         guard reason != .timeout, reason != .cancelled else { return nil }
         return reason.sentence(for: source, timeout: settings.timeout, opening: opening)
     }
 
     /// Resources the input led to that were refused or skipped, as warnings.
-    private var skippedWarnings: [String] { interrupter.skipped.map { $0.sentence(for: source) } }
+    private var skippedWarnings: [String] {
+        interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
+    }
 
     /// pass / degraded from the measurements (failures are decided before).
     private func verdict(_ report: CheckReport, started: Bool, sampled: Bool) -> (CheckVerdict, String) {
@@ -380,7 +384,8 @@ package final class CheckSession: Sendable {
             problems.append("lists a variant playlist it cannot serve (\(url) answered HTTP \(http.status))")
         }
         // A resource refused or skipped (a variant that sent nothing): FFmpeg played the others.
-        for skipped in interrupter.skipped {
+        // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
+        for skipped in interrupter.skipped where skipped.kind != .failed {
             problems.append("leads to \(skipped.url), which \(skipped.why)")
         }
         if !problems.isEmpty {

@@ -180,6 +180,8 @@ package struct ProbeReader {
                 "\(source) looks truncated: its size (\(size) bytes) is not a whole number of 188-byte transport packets.")
         }
         report.warnings += skippedWarnings
+        // A resource the input leads to that failed (a segment answering 404): what it held is missing.
+        if interrupter?.skipped.contains(where: { $0.kind == .failed }) == true { truncated = true }
         for line in ffmpegErrors {
             report.warnings.append("FFmpeg reported while reading \(source): \(Self.withoutAddresses(line))")
         }
