@@ -140,9 +140,31 @@ struct HostilePlaylistTests {
     }
 }
 
+/// Samples with their tail cut at a byte offset, each of which libavformat reads to a plain end of file.
+private let truncatedCuts: [(sample: String, bytes: Int)] = [
+    ("cbr.wav", 100_894), ("cbr.wav", 55_548), ("cbr.wav", 149_025),
+    ("dense-start.mp4", 658_809), ("fragmented.mp4", 42_809), ("fragmented.mp4", 39_592),
+    ("h264-aac.flv", 269_299), ("vp9-opus.mkv", 313_825), ("vp9-opus.mkv", 308_418),
+    ("h264-aac.mp4", 200_000), ("h264-aac.ts", 100_000),
+]
+
 /// Issue 10's verdicts that a monitor must get right.
 @Suite("hostile input: verdicts")
 struct HostileVerdictTests {
+    @Test("a file whose tail was cut is incomplete (exit 3), never read to the end", arguments: truncatedCuts)
+    func truncatedTail(sample: String, bytes: Int) throws {
+        let media = try HostileMedia()
+        defer { media.remove() }
+        let data = try Data(contentsOf: URL(fileURLWithPath: BufprobeProcess.sample(sample)))
+        #expect(bytes < data.count)
+        let path = media.path("cut-\(bytes)-" + sample)
+        try data.prefix(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try BufprobeProcess.run(["probe", "--json", path])
+        #expect(result.status == 3, "\(sample) cut at \(bytes): \(result.stderr)")
+        let document = try ProbeFigures.decode(result.stdout)
+        #expect(!document.complete)
+    }
+
     @Test("probe on a remote HLS whose segment answers 404 warns, naming the segment, and exits 3")
     func probeMissingSegment() throws {
         let server = try FaultServer()

@@ -179,6 +179,13 @@ package struct ProbeReader {
             report.warnings.append(
                 "\(source) looks truncated: its size (\(size) bytes) is not a whole number of 188-byte transport packets.")
         }
+        // FFmpeg's Matroska demuxer says so and still ends like a complete file.
+        if ffmpegErrors.contains(where: { $0.contains("File ended prematurely") }) { truncated = true }
+        for (index, tally) in tallies.enumerated() where tally.endsWithCorruptPacket {
+            truncated = true
+            report.warnings.append(
+                "\(source) looks truncated: the last packet of stream \(index) is cut short (the input ends inside it).")
+        }
         report.warnings += skippedWarnings
         // A resource the input leads to that failed (a segment answering 404): what it held is missing.
         if interrupter?.skipped.contains(where: { $0.kind == .failed }) == true { truncated = true }
