@@ -29,6 +29,8 @@ public final class MediaInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let packet: PacketStorage
     private let interrupter: Interrupter?
+    // Set for demuxers whose timestamps may restart (AVFMT_TS_DISCONT: MPEG-TS, HLS...).
+    private var continuity: TimestampContinuity?
     // Borrowed unretained by the context's callbacks: lives as long as the context.
     private let gate: ResourceGate?
 
@@ -115,6 +117,7 @@ public final class MediaInput {
             tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
             tag = next
         }
+        continuity = fc.iformat.pointee.flags & AVFMT_TS_DISCONT != 0 ? TimestampContinuity() : nil
         let timeBase = cffmpeg_time_base_q()
         // A pipe or FIFO answers avio_size with 0 (or an error): only a seekable input knows its size.
         let size: Int64? = fc.pb.flatMap { $0.pointee.seekable != 0 ? avio_size($0) : nil }.flatMap { $0 >= 0 ? $0 : nil }
@@ -169,11 +172,17 @@ public final class MediaInput {
             throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "av_read_frame")
         }
         let timeBase = streams[index].timeBase
+        var pts = timeBase.seconds(p.pts)
+        var dts = timeBase.seconds(p.dts)
+        let duration = p.duration > 0 ? timeBase.seconds(p.duration) : nil
+        if let mapped = continuity?.map(stream: index, pts: pts, dts: dts, duration: duration) {
+            (pts, dts) = mapped
+        }
         return Packet(
             stream: index,
-            pts: timeBase.seconds(p.pts),
-            dts: timeBase.seconds(p.dts),
-            duration: p.duration > 0 ? timeBase.seconds(p.duration) : nil,
+            pts: pts,
+            dts: dts,
+            duration: duration,
             size: Int(p.size),
             position: p.pos >= 0 ? p.pos : nil,
             isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0,
@@ -213,6 +222,10 @@ public final class MediaInput {
         let position = avio_tell(pb)
         return position >= 0 ? position : nil
     }
+
+    /// How many times the timestamps restarted or jumped and were mapped onto one continuous timeline
+    /// (`TimestampContinuity`); 0 for demuxers whose timestamps cannot restart.
+    public var timestampDiscontinuities: Int { continuity?.discontinuities ?? 0 }
 
     /// Bytes received from the network or disk so far, when the protocol counts them.
     public var bytesRead: Int64? {

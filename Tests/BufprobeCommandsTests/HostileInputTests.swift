@@ -8,8 +8,16 @@ private struct ProbeFigures: Decodable {
         var index: Int
         var type: String
         var packets: Int
+        var averageBitRate: Double?
+        var peakBitRate: Double?
+    }
+    struct Span: Decodable {
+        var start: Double
+        var end: Double
     }
     var streams: [Stream]
+    var packetSpan: Span?
+    var loadedRanges: [[Double]] = []
     var complete: Bool
     var warnings: [String]
     var error: String?
@@ -163,6 +171,30 @@ struct HostileVerdictTests {
         #expect(result.status == 3, "\(sample) cut at \(bytes): \(result.stderr)")
         let document = try ProbeFigures.decode(result.stdout)
         #expect(!document.complete)
+    }
+
+    @Test("an HLS VOD whose timestamps restart at a discontinuity is one continuous timeline in probe and check")
+    func discontinuity() throws {
+        let media = try HostileMedia()
+        defer { media.remove() }
+        let playlist = try media.discontinuityPlaylist()
+        let probe = try BufprobeProcess.run(["probe", "--json", playlist])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        let document = try ProbeFigures.decode(probe.stdout)
+        #expect(document.complete)
+        let span = try #require(document.packetSpan)
+        #expect(abs(span.end - span.start - 12) < 0.1, "span \(span)")
+        #expect(document.loadedRanges.count == 1, "\(document.loadedRanges)")
+        for stream in document.streams {
+            let average = try #require(stream.averageBitRate)
+            let peak = try #require(stream.peakBitRate)
+            // Before: timestamps laid on top of each other doubled the bytes per second (~11x on real streams).
+            #expect(peak < 1.5 * average, "stream \(stream.index): peak \(peak), average \(average)")
+        }
+        let check = try BufprobeProcess.run(["check", "--json", playlist])
+        #expect(check.status == 0, "\(check.stderr)")
+        let verdict = try CheckDocument.decode(check.stdout)
+        #expect(verdict.verdict == "pass", "\(verdict.reason)")
     }
 
     @Test("probe on a remote HLS whose segment answers 404 warns, naming the segment, and exits 3")

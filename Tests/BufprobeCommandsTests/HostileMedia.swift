@@ -37,4 +37,22 @@ struct HostileMedia {
         try data.write(to: URL(fileURLWithPath: joined))
         return joined
     }
+
+    /// An HLS VOD of two 6 s encodes, the second after `#EXT-X-DISCONTINUITY`: its timestamps restart.
+    func discontinuityPlaylist() throws -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for (part, tone) in [("a", 440), ("b", 880)] {
+            try ffmpeg([
+                "-f", "lavfi", "-i", "testsrc=d=6:s=160x120:r=25", "-f", "lavfi", "-i", "sine=d=6:f=\(tone)",
+                "-c:v", "libx264", "-g", "50", "-c:a", "aac", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", path("\(part)%d.ts"), path("\(part).m3u8"),
+            ])
+            if part == "b" { lines.append("#EXT-X-DISCONTINUITY") }
+            for segment in 0..<3 { lines += ["#EXTINF:2.000000,", "\(part)\(segment).ts"] }
+        }
+        lines.append("#EXT-X-ENDLIST")
+        let playlist = path("discontinuity.m3u8")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: playlist, atomically: true, encoding: .utf8)
+        return playlist
+    }
 }
