@@ -39,6 +39,8 @@ public final class Interrupter: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let stopReason = Mutex<Reason?>(nil)
     private let skips = Mutex<[SkippedResource]>([])
+    // Request tokens per origin (`pace`).
+    private let buckets = Mutex<[String: (tokens: Double, time: ContinuousClock.Instant)]>([:])
     private let parent: Interrupter?
 
     /// The protocols resources read on behalf of the input may use (`nil`: FFmpeg's defaults).
@@ -105,6 +107,42 @@ public final class Interrupter: Sendable {
         if stopped.load(ordering: .acquiring), let reason = stopReason.withLock({ $0 }) { return reason }
         if timedOut.load(ordering: .acquiring) { return .timeout }
         return nil
+    }
+
+    /// Waits until a request to `url`'s origin fits `ResourceLimits.requestsPerSecond` after a burst of
+    /// `ResourceLimits.requestBurst`, for every request made on behalf of this input (FFmpeg's and
+    /// bufprobe's own); `false` when interrupted while waiting.
+    func pace(_ url: String) -> Bool {
+        let origin = Self.origin(of: url)
+        while true {
+            let wait: Double = buckets.withLock { buckets in
+                let now = ContinuousClock.now
+                var bucket = buckets[origin] ?? (ResourceLimits.requestBurst, now)
+                let elapsed = now - bucket.time
+                let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    * ResourceLimits.requestsPerSecond
+                bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
+                bucket.time = now
+                defer { buckets[origin] = bucket }
+                if bucket.tokens >= 1 {
+                    bucket.tokens -= 1
+                    return 0
+                }
+                return (1 - bucket.tokens) / ResourceLimits.requestsPerSecond
+            }
+            if wait <= 0 { return true }
+            if shouldAbort() { return false }
+            Thread.sleep(forTimeInterval: min(wait, 0.01))
+        }
+    }
+
+    /// `scheme://host:port` of `url` (lowercased), the unit of pacing.
+    static func origin(of url: String) -> String {
+        var rest = Substring(url.lowercased())
+        for prefix in ["crypto+", "crypto:"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+        guard let scheme = rest.range(of: "://") else { return String(rest.prefix { $0 != ":" }) }
+        let authority = rest[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return String(rest[..<scheme.upperBound] + authority)
     }
 
     /// Starts the timeout for the next blocking call.

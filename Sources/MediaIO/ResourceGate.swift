@@ -4,7 +4,7 @@ import Synchronization
 
 /// Every resource FFmpeg opens for one remote input passes here (`AVFormatContext.io_open`, which the
 /// HLS and DASH demuxers call for each playlist, segment and key): the protocol whitelist, a pace of at
-/// most `ResourceLimits.requestsPerSecond` per origin, loop detection, a share of the timeout for each
+/// most `ResourceLimits.requestsPerSecond` per origin (`Interrupter.pace`), loop detection, a share of the timeout for each
 /// nested resource, and the playlist size cap (checked where FFmpeg polls the interrupt callback, before
 /// each transfer). Installed by `MediaInput` as the context's `io_open`/`io_close2` and interrupt
 /// callback; the context borrows it unretained and `MediaInput` keeps it alive.
@@ -20,8 +20,6 @@ final class ResourceGate: Sendable {
     private struct State {
         /// Whether the context was freed (a failed open): nothing may read it any more.
         var detached = false
-        /// Token buckets per origin.
-        var buckets: [String: (tokens: Double, time: ContinuousClock.Instant)] = [:]
         /// Recent request times per playlist-like URL, for loop detection.
         var recent: [String: [ContinuousClock.Instant]] = [:]
         /// Whether the input itself is read by a playlist demuxer, once the demuxer is known.
@@ -92,7 +90,7 @@ final class ResourceGate: Sendable {
         // A resource that already sent nothing once is not waited for again (FFmpeg retries a broken
         // variant playlist while it reads the others).
         if !isInput, interrupter.skipped.contains(where: { $0.url == url }) { return cffmpeg_averror(ETIMEDOUT) }
-        guard pace(origin: Self.origin(of: url)) else { return cffmpeg_averror_exit() }
+        guard interrupter.pace(url) else { return cffmpeg_averror_exit() }
         var result: Int32 = 0
         if isInput {
             result = original(context, pb, urlPointer, flags, options)
@@ -163,30 +161,6 @@ final class ResourceGate: Sendable {
         }
     }
 
-    /// Waits for a request token of `origin`; `false` when interrupted while waiting.
-    private func pace(origin: String) -> Bool {
-        while true {
-            let wait: Double = state.withLock { state in
-                let now = ContinuousClock.now
-                var bucket = state.buckets[origin] ?? (ResourceLimits.requestBurst, now)
-                let elapsed = now - bucket.time
-                let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                    * ResourceLimits.requestsPerSecond
-                bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
-                bucket.time = now
-                defer { state.buckets[origin] = bucket }
-                if bucket.tokens >= 1 {
-                    bucket.tokens -= 1
-                    return 0
-                }
-                return (1 - bucket.tokens) / ResourceLimits.requestsPerSecond
-            }
-            if wait <= 0 { return true }
-            if interrupter.shouldAbort() { return false }
-            Thread.sleep(forTimeInterval: min(wait, 0.01))
-        }
-    }
-
     // MARK: Polling
 
     fileprivate func shouldAbort() -> Bool {
@@ -234,14 +208,6 @@ final class ResourceGate: Sendable {
             || head.starts(with: Array("<MPD".utf8))
     }
 
-    /// `scheme://host:port` of `url` (lowercased), the unit of pacing.
-    static func origin(of url: String) -> String {
-        var rest = Substring(url.lowercased())
-        for prefix in ["crypto+", "crypto:"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
-        guard let scheme = rest.range(of: "://") else { return String(rest.prefix { $0 != ":" }) }
-        let authority = rest[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return String(rest[..<scheme.upperBound] + authority)
-    }
 }
 
 private let gateOpen: ResourceGate.Open = { context, pb, url, flags, options in

@@ -30,6 +30,9 @@ public final class ResourceReader {
         if let interrupter, interrupter.skipped.contains(where: { $0.url == url }) {
             throw FFmpegError(code: cffmpeg_averror(ETIMEDOUT), operation: "avio_open2")
         }
+        if let interrupter, !interrupter.pace(url) {
+            throw FFmpegError(code: cffmpeg_averror_exit(), operation: "avio_open2")
+        }
         var dictionary: OpaquePointer? = nil
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dictionary, key, value, 0) }
         defer { av_dict_free(&dictionary) }

@@ -114,6 +114,25 @@ struct HostilePlaylistTests {
         #expect(requests.count <= 2 * 4, "\(requests.count) requests")
     }
 
+    @Test("requests to one origin stay within the burst plus 10 per second, however fast the segments come")
+    func requestPace() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let result = try BufprobeProcess.run(["probe", "--json", server.url("count/many/index.m3u8")], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let times = try Samples.run("python3", [
+            "-c", "import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode())",
+            server.url("requests"),
+        ]).split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
+        #expect(times.count >= 40)
+        // A token bucket of 20 refilled at 10/s: no interval of length t holds more than 20 + 10 t requests.
+        for (index, start) in times.enumerated() {
+            for end in times[index...] {
+                let count = times.filter { $0 >= start && $0 <= end }.count
+                #expect(Double(count) <= 21 + 10 * (end - start), "\(count) requests in \(end - start) s")
+            }
+        }
+    }
+
     @Test("a remote master whose variant is a local file (a FIFO) never opens it: a warning, the other variant read")
     func localFileVariant() throws {
         let media = try HostileMedia()

@@ -181,7 +181,9 @@ package struct ProbeReader {
         }
         // FFmpeg's Matroska demuxer says so and still ends like a complete file.
         if ffmpegErrors.contains(where: { $0.contains("File ended prematurely") }) { truncated = true }
-        for (index, tally) in tallies.enumerated() where tally.endsWithCorruptPacket {
+        // Only a single resource ends where its last packet does: an HLS segment boundary flags packets
+        // corrupt too (continuity counters restart).
+        for (index, tally) in tallies.enumerated() where tally.endsWithCorruptPacket && !readsOtherFiles {
             truncated = true
             report.warnings.append(
                 "\(source) looks truncated: the last packet of stream \(index) is cut short (the input ends inside it).")

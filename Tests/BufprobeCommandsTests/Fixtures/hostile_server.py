@@ -7,6 +7,8 @@ serves files under --root, and stops when its standard input closes. By first pa
   /file/<path>                  the file, whole
   /stalled/<dir>/index.m3u8     a live media playlist of <dir>/seg000.ts..seg002.ts that never grows and
                                 never ends (no EXT-X-ENDLIST); /stalled/<dir>/<segment> serves the segment
+  /many/index.m3u8              a VOD playlist of 40 segments (the same 2 s file), counted when asked for
+                                as /count/many/index.m3u8
   /endless/<name>.m3u8          a playlist body that never ends (segment after segment, forever)
   /endless-media/<name>         an octet-stream body that never ends
   /loop/self.m3u8               a master playlist that lists itself
@@ -61,6 +63,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.send_text(lines)
                 else:
                     self.send_file(rest)
+            elif mode == "many":
+                lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+                for number in range(40):
+                    lines += ["#EXTINF:2.000000,", "/count/file/hls/low/seg000.ts?n=%d" % number]
+                self.send_text(lines + ["#EXT-X-ENDLIST"])
             elif mode == "endless":
                 self.send_endless(b"#EXTM3U\n#EXT-X-TARGETDURATION:2\n", b"#EXTINF:2.0,\nsegment-with-a-long-name.ts\n",
                                   TYPES[".m3u8"])
