@@ -158,8 +158,8 @@ final class NginxServer {
     }
 }
 
-/// `Fixtures/fault_server.py`: an HTTP server that misbehaves on purpose (see the script's header), or
-/// another script of the same shape (`hostile_server.py`).
+/// `Fixtures/fault_server.py`: an HTTP server that misbehaves on purpose (see the script's header);
+/// `script` picks another server of the same kind (`escape_server.py`, `hostile_server.py`).
 final class FaultServer {
     let port: Int
     private let process: Process
@@ -183,7 +183,7 @@ final class FaultServer {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             process.terminate()
-            throw CheckServers.ServerError("fault_server.py did not report its port (got '\(text)')")
+            throw CheckServers.ServerError("\(script) did not report its port (got '\(text)')")
         }
         self.port = port
         self.process = process
