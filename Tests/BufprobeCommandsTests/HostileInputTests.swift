@@ -173,6 +173,10 @@ private let truncatedCuts: [(sample: String, bytes: Int)] = [
     ("dense-start.mp4", 658_809), ("fragmented.mp4", 42_809), ("fragmented.mp4", 39_592),
     ("h264-aac.flv", 269_299), ("vp9-opus.mkv", 313_825), ("vp9-opus.mkv", 308_418),
     ("h264-aac.mp4", 200_000), ("h264-aac.ts", 100_000),
+    // A multiple of 192 bytes, not of 188: the first packets show 188-byte transport packets.
+    ("h264-aac.ts", 98_112),
+    // Formats without a declared length: the last Ogg page's and MPEG audio frame's own lengths tell.
+    ("sine.opus", 49_562), ("sine.opus", 84_734), ("sine.mp3", 49_147), ("sine.mp3", 73_124),
 ]
 
 /// Issue 10's verdicts that a monitor must get right.

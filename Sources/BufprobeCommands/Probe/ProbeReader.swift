@@ -174,10 +174,12 @@ package struct ProbeReader {
             report.warnings.append(
                 "\(source) looks truncated: a packet reaches byte \(byteEnd) but the input has only \(size) bytes.")
         }
-        if input.format.name == "mpegts", let size = input.format.size, size % 188 != 0, size % 192 != 0 {
+        if let size = input.format.size,
+            let problem = ContainerTail.problem(
+                path: InputCheck.isURL(source) ? nil : source, formatName: input.format.name, size: size)
+        {
             truncated = true
-            report.warnings.append(
-                "\(source) looks truncated: its size (\(size) bytes) is not a whole number of 188-byte transport packets.")
+            report.warnings.append("\(source) looks truncated: \(problem)")
         }
         // FFmpeg's Matroska demuxer says so and still ends like a complete file.
         if ffmpegErrors.contains(where: { $0.contains("File ended prematurely") }) { truncated = true }
