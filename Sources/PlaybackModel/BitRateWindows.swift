@@ -5,11 +5,11 @@
 /// O(1) amortised, no allocation once the ring has grown to one window.
 ///
 /// Packets are expected in (mostly) increasing time, as decode timestamps arrive; a packet whose time
-/// lies before the window's newest time still joins it, and expiry stays first-in first-out. Timestamps
-/// that go back by more than a window (a discontinuity, a reset clock) restart that window: what came
-/// before cannot share a window with what follows, and without the restart the old packets would block
-/// expiry until the new clock caught up. Memory is bounded by `maxEntries` even for timestamps that never
-/// advance; at that bound the oldest packet leaves every window early (never reached by real media).
+/// lies before the previous packet's still joins the window, and expiry stays first-in first-out. Time
+/// that goes back by more than a window from the previous packet (timestamps that restart) starts a new
+/// run of that window: what came before can no longer share a window with what follows, and keeping it
+/// would stop the window from ever expiring. Memory is bounded by `maxEntries` even for timestamps that
+/// never advance; at that bound the oldest packet leaves every window early (never reached by real media).
 public struct BitRateWindows: Sendable {
     /// Most packets held at once; beyond it the oldest leaves the windows early.
     public static let maxEntries = 1 << 20
@@ -25,8 +25,6 @@ public struct BitRateWindows: Sendable {
         var head = 0
         var sum = 0
         var peak = 0
-        // Latest time since the window last restarted; -infinity before the first packet.
-        var newest = -Double.infinity
 
         init(length: Double) { self.length = length }
     }
@@ -40,6 +38,8 @@ public struct BitRateWindows: Sendable {
     // Packet numbers: the oldest held, and one past the newest.
     private var start = 0
     private var end = 0
+    // The previous packet's time; -infinity before the first packet.
+    private var previous = -Double.infinity
 
     /// Windows of `lengths` seconds (each > 0; 1, 5 and 10 s are the usual choices).
     public init(lengths: [Double]) {
@@ -58,18 +58,17 @@ public struct BitRateWindows: Sendable {
         end &+= 1
         var oldestHead = end
         let mask = self.mask
+        let previous = self.previous
+        self.previous = time
         // Unsafe views: one uniqueness check per add instead of one per lane and field.
         ring.withUnsafeBufferPointer { ring in
             lanes.withUnsafeMutableBufferPointer { lanes in
                 for index in lanes.indices {
                     var lane = lanes[index]
-                    if time < lane.newest - lane.length {
+                    if time < previous - lane.length {
                         // Back by more than the window: start it again from this packet.
                         lane.head = position
                         lane.sum = 0
-                        lane.newest = time
-                    } else if time > lane.newest {
-                        lane.newest = time
                     }
                     // Wrapping arithmetic: byte sums of one window cannot come near Int.max.
                     lane.sum &+= size
