@@ -53,7 +53,7 @@ package struct ProbeDiagnostics {
         self.source = source
         self.formatName = formatName
         let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
-        boxes = isMP4 && !InputCheck.isURL(source) && source != "-" ? try? MP4BoxLayout.scan(path: source) : nil
+        boxes = isMP4 ? InputKind(source).localPath.flatMap { try? MP4BoxLayout.scan(path: $0) } : nil
         if !FormatInfo.readsOtherResources(formatName: formatName) {
             var layouts = [DownloadLayout.sequential]
             if boxes?.isFastStart == false, let index = boxes?.index {

@@ -65,7 +65,7 @@ package struct ProbeReader {
         FFmpegLog.clearRecentErrors()
         let input: MediaInput
         do {
-            input = try MediaInput(url: source, options: options, interrupter: interrupter)
+            input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: options, interrupter: interrupter)
         } catch {
             report.error = interrupter?.reason == .cancelled ? "\(source): interrupted while opening." : error.sentence(for: source)
             report.readTime = JSONOutput.seconds(seconds())
