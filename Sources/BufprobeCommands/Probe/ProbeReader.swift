@@ -67,7 +67,9 @@ package struct ProbeReader {
         do {
             input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: options, interrupter: interrupter)
         } catch {
-            report.error = interrupter?.reason == .cancelled ? "\(source): interrupted while opening." : error.sentence(for: source)
+            report.error = interrupter?.reason == .cancelled
+                ? "\(source): interrupted while opening."
+                : error.sentence(for: source, unresolvedHost: FFmpegLines.unresolvedHost(in: FFmpegLog.recentErrors()))
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
         }
@@ -141,7 +143,8 @@ package struct ProbeReader {
             if readError.isInterrupted, interrupter?.reason == .cancelled {
                 report.warnings.append("\(source): reading was interrupted; the figures cover what was read.")
             } else {
-                report.warnings.append(readError.sentence(for: source, opening: false))
+                report.warnings.append(readError.sentence(
+                    for: source, opening: false, unresolvedHost: FFmpegLines.unresolvedHost(in: FFmpegLog.recentErrors())))
             }
             truncated = true
         }
