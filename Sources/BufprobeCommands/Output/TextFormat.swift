@@ -49,4 +49,12 @@ package enum TextFormat {
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
     }
+
+    /// `word` as one POSIX shell word, to paste into a command line: as is when it holds only safe
+    /// characters, else in single quotes (a quote inside written `'\''`).
+    package static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-")
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

@@ -82,7 +82,7 @@ package struct SimulationSource: Sendable {
                 duration: opened.format.duration, indexByteEnd: indexEnd ?? 0))
         if indexEnd != nil {
             source.warning =
-                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(input) -c copy -movflags +faststart out.mp4)."
+                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(TextFormat.shellQuoted(input)) -c copy -movflags +faststart out.mp4)."
         }
         return source
     }
