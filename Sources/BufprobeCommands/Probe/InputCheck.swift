@@ -33,7 +33,7 @@ package enum InputCheck {
         case .network:
             return URLCheck.problem(with: input)
         case .refused(let name, let known):
-            let what = known ? "bufprobe does not read FFmpeg's '\(name)' protocol" : "'\(name)' is not a protocol FFmpeg reads"
+            let what = known ? "bufprobe does not read FFmpeg's '\(name)' protocol" : "'\(name)' is not a protocol (URL scheme) FFmpeg reads"
             return "\(input): \(what); an input is \(InputKind.accepted)."
         }
     }
