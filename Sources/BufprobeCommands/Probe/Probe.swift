@@ -31,7 +31,8 @@ public struct Probe: AsyncParsableCommand {
             Progress: on a terminal, one live line on stderr shows each file's loaded ranges growing (holes \
             stay visible), the read position and, for slow inputs, the read rate; it is erased before the \
             summary is printed. Piped or TERM=dumb: a plain status line every 5 s for long reads, none for \
-            short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
+            short ones. Ctrl-C stops reading, leaves a final frame saying Interrupted, writes the report of what \
+            was read ("complete": false) and exits 130.
             """)
 
     @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"), completion: .file())
@@ -99,13 +100,15 @@ public struct Probe: AsyncParsableCommand {
 
         let line = progressOptions.makeLiveLine(thumbByDefault: false)
         let interrupter = Interrupter(timeout: nil)
-        InterruptHandler.install(line: line) { interrupter.cancel() }
+        // Ctrl-C (or SIGTERM...) stops the read; the loop below then reports what was read, complete
+        // false, and exits 128 + the signal. The grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { interrupter.cancel() }
         defer { line.finish(keep: false) }
 
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
         var plotFailed = false
-        for input in inputs {
+        for input in inputs where interrupt.exitStatus == nil {
             let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
             line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
             line.show()
@@ -119,7 +122,8 @@ public struct Probe: AsyncParsableCommand {
             reader.diagnostics.collectTimeline = plot != nil
             let (report, outcome, timeline) = reader.readWithTimeline()
             // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
-            line.hide()
+            // Interrupted: the final frame says so, and stays above the partial report.
+            if interrupt.exitStatus != nil { line.finishInterrupted() } else { line.hide() }
             if let plot, let timeline,
                 let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay.value, to: plot)
             {
@@ -129,6 +133,8 @@ public struct Probe: AsyncParsableCommand {
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
+            } else if interrupt.exitStatus != nil {
+                Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
             } else if outcome == .incomplete {
                 Diagnostics.warning("\(input) was not read to the end; see the warnings in the report.")
             }
@@ -142,6 +148,7 @@ public struct Probe: AsyncParsableCommand {
             let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
             Diagnostics.standardOutput(text + "\n")
         }
+        if let status = interrupt.exitStatus { throw ExitCode(status) }
         if worst != .complete { throw ExitCode(worst.rawValue) }
         if plotFailed { throw ExitCode(1) }
     }
