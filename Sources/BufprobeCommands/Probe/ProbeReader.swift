@@ -87,6 +87,7 @@ package struct ProbeReader {
             return (report, .unreadable, nil)
         }
         let playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
+        report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
         var tracker = LoadedRangeTracker(playableStreams: playable)
         let segmentStarts = input.format.name == "hls" ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
