@@ -49,7 +49,7 @@ package enum CheckText {
         for variant in report.variants {
             let size = variant.width.flatMap { w in variant.height.map { "\(w)x\($0)" } } ?? "audio"
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"
-            out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : "")\n"
+            out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : variant.fetched == .opening ? " (read while opening only: playlist, first segments)" : "")\n"
         }
         return out
     }
