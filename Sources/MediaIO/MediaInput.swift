@@ -27,17 +27,25 @@ public final class MediaInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let packet: PacketStorage
     private let interrupter: Interrupter?
+    // The in-memory I/O context of `init(bytes:...)`; released after `deinit` closed the format context.
+    private let memory: MemoryIO?
 
     /// Opens `url` with libavformat `options` (protocol and demuxer AVOptions such as `user_agent`,
     /// `headers`, `rw_timeout`) and reads enough to know its streams.
     ///
     /// - Parameter interrupter: enforces timeouts and cancellation on every blocking call.
     /// - Throws: `FFmpegError` naming the step that failed.
-    public init(
+    public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil
     ) throws(FFmpegError) {
+        try self.init(url: url, options: options, interrupter: interrupter, memory: nil)
+    }
+
+    /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
+    init(url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?) throws(FFmpegError) {
         self.url = url
         self.interrupter = interrupter
+        self.memory = memory
         let started = ContinuousClock.now
         packet = try PacketStorage()
         var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
@@ -48,6 +56,8 @@ public final class MediaInput {
             // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
             ctx!.pointee.interrupt_callback = interrupter.avioCallback
         }
+        // A caller-supplied pb makes libavformat set AVFMT_FLAG_CUSTOM_IO and leave the context to us.
+        if let memory { ctx!.pointee.pb = memory.context }
         var dictionary: OpaquePointer? = nil
         for (key, value) in options.sorted(by: { $0.key < $1.key }) {
             av_dict_set(&dictionary, key, value, 0)
