@@ -38,6 +38,12 @@ public func probeOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let renderer = ProgressRenderer(style: ProgressStyle(glyphs: .unicode, colors: .none, showsThumb: true))
     var reader = ProbeReader(source: "fuzz-input")
     reader.bytes = bytes
+    // Lets the HLS demuxer read the seeds' data: segments (this FFmpeg refuses a segment whose URL has
+    // no media extension); the memory input's protocol whitelist still allows data: URIs only.
+    reader.options = ["allowed_extensions": "ALL", "allowed_segment_extensions": "ALL", "extension_picky": "0"]
+    // A live playlist (no #EXT-X-ENDLIST) makes the HLS demuxer wait for new segments, polling the
+    // interrupt callback: the timeout turns that wait into a read error instead of a hang.
+    reader.interrupter = Interrupter(timeout: .milliseconds(500))
     reader.progressInterval = 4
     reader.onProgress = { progress in
         let snapshot = Probe.snapshot(progress, title: "fuzz-input")
