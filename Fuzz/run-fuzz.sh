@@ -4,14 +4,14 @@
 # out-of-memory fails the run. Prints one summary line. See Fuzz/README.md.
 #
 # Usage: Fuzz/run-fuzz.sh [--runs N] [--merge] [-- libFuzzer options...]
-#   --runs N   inputs to execute after the corpus (default 6000, a few minutes on 2 cores; CI's figure)
+#   --runs N   inputs to execute after the corpus (default 5000, a few minutes on 2 cores: CI's figure)
 #   --merge    afterwards, minimise what this run found interesting into Fuzz/seeds/found/ (-merge=1)
 # The corpus: Fuzz/seeds/ (made by Fuzz/make-seeds.sh), Fuzz/seeds/found/ (found by earlier runs) and
 # Fuzz/crashers/ (inputs that once crashed: regression inputs that must now pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=6000
+runs=5000
 merge=false
 extra=()
 while [ $# -gt 0 ]; do
