@@ -189,7 +189,7 @@ public struct ProgressRenderer: Sendable {
             fields[.buffered] = FieldFormat.padLeft("buf " + FieldFormat.seconds(max(ahead, 0)), 9)
         }
         if let bits = s.throughputBitsPerSecond, bits.isFinite {
-            fields[.throughput] = FieldFormat.padLeft(FieldFormat.rate(bits, unit: "b"), 9)
+            fields[.throughput] = FieldFormat.padLeft(FieldFormat.rate(bits, unit: "bit"), 11)
         }
         if let factor = s.realtimeFactor, factor.isFinite {
             fields[.realtime] = FieldFormat.padLeft(FieldFormat.short(factor) + "x", 6)

@@ -4,6 +4,6 @@ import BufprobeCommands
 @main
 enum Entry {
     static func main() async {
-        await Bufprobe.main()
+        await Bufprobe.runAndExit()
     }
 }

@@ -82,6 +82,9 @@ struct SimulateCommandTests {
         var output = run.stdout.replacingOccurrences(of: root, with: "")
         output = output.replacingOccurrences(
             of: "\"bufprobe_version\" : \"\(BufprobeVersion.string)\"", with: "\"bufprobe_version\" : \"VERSION\"")
+        // The FFmpeg libraries differ between machines: keep the key, drop the figures.
+        output = output.replacingOccurrences(
+            of: #""ffmpeg_versions" : \{[^}]*\}"#, with: "\"ffmpeg_versions\" : \"VERSIONS\"", options: .regularExpression)
         let golden = Self.goldenDirectory.appendingPathComponent("\(name).json")
         if ProcessInfo.processInfo.environment["BUFPROBE_UPDATE_GOLDEN"] == "1" {
             try output.write(to: golden, atomically: true, encoding: .utf8)

@@ -63,7 +63,7 @@ struct RendererRuleTests {
             if line.contains("1:02:05") { found.append("time") }
             if line.contains("51%") { found.append("percent") }
             if line.contains("buf") { found.append("buffered") }
-            if line.contains("Mb/s") { found.append("throughput") }
+            if line.contains("Mbit/s") { found.append("throughput") }
             if line.contains("3.1x") { found.append("realtime") }
             if line.contains("MB/s") { found.append("read") }
             return found
@@ -134,7 +134,7 @@ struct RendererRuleTests {
     func plainLine() {
         let renderer = ProgressRenderer(style: Fixtures.style(.unicode))
         #expect(renderer.renderPlain(Fixtures.full)
-            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mb/s  3.1x  13 MB/s")
+            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mbit/s  3.1x  13 MB/s")
         #expect(renderer.renderPlain(Fixtures.live) == "Playing  10:00 live  buf 5.0s")
         #expect(renderer.renderPlain(Fixtures.phases) == "Loading  3/6 open")
     }

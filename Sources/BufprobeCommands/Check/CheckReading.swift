@@ -30,7 +30,7 @@ package struct CheckReading {
 
     private let isPlaylist: Bool
     private let isPaced: Bool
-    private var lastPlayable = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+    private var lastPlayable = TimeRanges()
     private var tracker: LoadedRangeTracker
     private var payloadBytes: Int64 = 0
     private var byteEnd: Int64 = 0

@@ -34,7 +34,7 @@ package final class CheckSession: Sendable {
         var player: Player?
         var duration: Double?
         var mediaStart = 0.0
-        var received = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+        var received = TimeRanges()
         var bytes: Int64 = 0
         var mediaReceived = 0.0
         var firstPacketTime: Double?

@@ -10,6 +10,7 @@ import ProgressLine
 public struct Probe: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         abstract: "Read every packet of media files and report streams, loaded ranges, gaps and problems.",
+        usage: "bufprobe probe [<options>] <file> ...",
         discussion: """
             Inputs are local paths or any URL libavformat opens. Results go to stdout, progress and \
             diagnostics to stderr.
@@ -32,7 +33,7 @@ public struct Probe: AsyncParsableCommand {
             short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
             """)
 
-    @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"), completion: .file())
     var inputs: [String]
 
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
@@ -46,19 +47,25 @@ public struct Probe: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
-    @Option(help: ArgumentHelp(
-        "Latency per request, in seconds, assumed by the connection needs.", valueName: "seconds"))
-    var latency: Double = 0
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Latency per request assumed by the connection needs (default 0).", valueName: "duration"),
+        transform: Seconds.argument)
+    var latency = Seconds(0)
 
     @Option(help: ArgumentHelp(
         "Write an SVG plot of the bit rate per second, keyframes and needed bandwidth (one input only).",
-        valueName: "file.svg"))
+        valueName: "file.svg"),
+        completion: .file(extensions: ["svg"]))
     var plot: String?
 
-    @Option(help: ArgumentHelp(
-        "A startup delay to add to the needs table, whose bandwidth --plot draws, in seconds.",
-        valueName: "seconds"))
-    var plotStartupDelay: Double = 2
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "A startup delay to add to the needs table, whose bandwidth --plot draws (default 2s).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    var plotStartupDelay = Seconds(2)
 
     @OptionGroup(title: "Progress line")
     var progressOptions: ProgressOptions
@@ -75,8 +82,7 @@ public struct Probe: AsyncParsableCommand {
                 throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
             }
         }
-        if !(latency >= 0 && latency.isFinite) { throw ValidationError("--latency must be 0 or more seconds.") }
-        if !(plotStartupDelay > 0 && plotStartupDelay.isFinite) {
+        if plotStartupDelay.value <= 0 {
             throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
         }
     }
@@ -107,14 +113,14 @@ public struct Probe: AsyncParsableCommand {
             reader.interrupter = interrupter
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
-            reader.diagnostics.latency = latency
-            reader.diagnostics.extraStartupDelay = plotStartupDelay
+            reader.diagnostics.latency = latency.value
+            reader.diagnostics.extraStartupDelay = plotStartupDelay.value
             reader.diagnostics.collectTimeline = plot != nil
             let (report, outcome, timeline) = reader.readWithTimeline()
             // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
             line.hide()
             if let plot, let timeline,
-                let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay, to: plot)
+                let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay.value, to: plot)
             {
                 Diagnostics.error(problem)
                 plotFailed = true
