@@ -48,10 +48,11 @@ symbolizer=$(dirname "$(command -v swift)")/llvm-symbolizer
 echo "fuzz: running the corpus and $runs inputs (log: $log)"
 status=0
 # New inputs go to the first directory, a scratch one: the committed corpus changes only with --merge.
+# libFuzzer reads directories recursively: Fuzz/seeds includes Fuzz/seeds/found.
 # -seed fixes the mutations, so a CI failure reproduces; 30 s per input is a hang, 2 GB an OOM.
 "$binary" -runs="$runs" -seed=1 -max_len=32768 -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/" "${extra[@]}" \
-    "$work/corpus" Fuzz/seeds Fuzz/seeds/found Fuzz/crashers >"$log" 2>&1 || status=$?
+    "$work/corpus" Fuzz/seeds Fuzz/crashers >"$log" 2>&1 || status=$?
 finished=$(date +%s)
 
 executed=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
