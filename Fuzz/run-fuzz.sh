@@ -74,19 +74,17 @@ fi
 if $merge; then
     merged="$work/merged"
     mkdir -p "$merged"
-    # Only what adds coverage beyond the hand-made seeds is kept.
-    "$binary" -merge=1 -max_len=32768 -timeout=30 "$merged" Fuzz/seeds/found "$work/corpus" >"$work/merge.log" 2>&1
-    # Entries the seeds already cover are dropped by merging the seeds in first.
-    rm -rf "$work/merged-final" && mkdir -p "$work/merged-final"
-    "$binary" -merge=1 -max_len=32768 -timeout=30 "$work/merged-final" Fuzz/seeds "$merged" >>"$work/merge.log" 2>&1
+    # The hand-made seeds go in first, so only what adds coverage beyond them (from earlier finds and
+    # this run) is added; -set_cover_merge keeps a small set of small files. Added files are named by
+    # their SHA-1, the seeds keep their names.
+    cp Fuzz/seeds/*.* "$merged/"
+    "$binary" -set_cover_merge=1 -max_len=32768 -timeout=30 "$merged" Fuzz/seeds/found "$work/corpus" \
+        >"$work/merge.log" 2>&1
     rm -rf Fuzz/seeds/found && mkdir -p Fuzz/seeds/found
-    for f in "$work/merged-final"/*; do
-        [ -e "$f" ] || continue
-        # Keep only what came from the merged finds, not the hand-made seeds themselves.
-        name=$(basename "$f")
-        [ -e "$merged/$name" ] && cp "$f" Fuzz/seeds/found/
+    for f in "$merged"/*; do
+        [ -e "Fuzz/seeds/$(basename "$f")" ] || cp "$f" Fuzz/seeds/found/
     done
-    echo "fuzz: Fuzz/seeds/found: $(find Fuzz/seeds/found -type f | wc -l) inputs, $(du -sh Fuzz/seeds/found | cut -f1)"
+    echo "fuzz: Fuzz/seeds/found: $(find Fuzz/seeds/found -type f | wc -l) inputs, $(du -sb Fuzz/seeds/found | cut -f1) bytes"
 fi
 
 echo "fuzz: passed: ${executed:-?} inputs (corpus and $runs mutations), 0 crashes, 0 AddressSanitizer reports," \
