@@ -87,6 +87,6 @@ if $merge; then
     echo "fuzz: Fuzz/seeds/found: $(find Fuzz/seeds/found -type f | wc -l) inputs, $(du -sb Fuzz/seeds/found | cut -f1) bytes"
 fi
 
-echo "fuzz: passed: ${executed:-?} inputs (corpus and $runs mutations), 0 crashes, 0 AddressSanitizer reports," \
+echo "fuzz: passed: ${executed:-?} inputs (the corpus, then mutations), 0 crashes, 0 AddressSanitizer reports," \
     "0 leaks (LeakSanitizer on); coverage $coverage, peak RSS ${peak:-?} MB;" \
     "build $((built - started)) s, run $((finished - built)) s"
