@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProgressLine
 
 extension Bufprobe {
     /// Usage of the root command, the line under a usage error that names no subcommand.
@@ -8,10 +9,14 @@ extension Bufprobe {
     /// The subcommands' names, in help order.
     static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }
 
-    /// Runs bufprobe with the process's arguments and exits with its code (the executable's whole body).
-    public static func runAndExit() async -> Never {
+    /// Runs bufprobe with the process's arguments and ends the process through `Termination`, the one
+    /// owner of the exit status (a signal handler or a failed write to stdout may claim it first).
+    /// ArgumentParser's own `main()` would call `exit` itself, racing the Ctrl-C handler; its messages
+    /// (help, usage errors) go through bufprobe's writers here instead, so a full or closed stdout is an
+    /// error, not a trap. The executable calls `StandardStreams.prepare()` before it.
+    public static func runAndExit() async {
         let code = await execute(Array(CommandLine.arguments.dropFirst()))
-        Foundation.exit(code)
+        Termination.exit(code)
     }
 
     /// Parses `arguments`, runs the command and returns the exit code. Help, `--version` and completion

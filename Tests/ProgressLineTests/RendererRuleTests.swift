@@ -122,12 +122,29 @@ struct RendererRuleTests {
         #expect(render(shared, width: 18, style: style) == "Paused  -----!----")
     }
 
+    @Test("a title that tells rows apart takes the room of the realtime factor and throughput before it goes")
+    func keptTitle() {
+        var snapshot = ProgressSnapshot(
+            state: .playing, title: "http://127.0.0.1:8080/media/h264-aac.mp4", currentTime: 3, duration: 10,
+            loaded: [0..<6], bufferedAhead: 3, throughputBitsPerSecond: 2_000_000, realtimeFactor: 1.5)
+        let style = Fixtures.style(.ascii)
+        let plain = render(snapshot, width: 79, style: style)
+        #expect(!plain.contains("h264"), "one row: the title goes first: \(plain)")
+        #expect(plain.contains("1.5x"))
+        snapshot.keepsTitle = true
+        let kept = render(snapshot, width: 79, style: style)
+        #expect(kept.contains(" 127.0.0.~/h264-aac.mp4 "), "\(kept)")
+        #expect(!kept.contains("1.5x"), "\(kept)")
+        #expect(kept.contains("00:03 / 00:10") && kept.contains("buf"), "\(kept)")
+        #expect(TerminalWidth.columns(of: kept) == 79)
+    }
+
     @Test("control characters in a title cannot reach the terminal")
     func titleSanitized() {
         let snapshot = ProgressSnapshot(state: .playing, title: "a\u{1B}[2Jb\u{7}", currentTime: 0, duration: 10)
         let line = render(snapshot, width: 80, style: Fixtures.style(.ascii))
         #expect(!line.contains("\u{1B}"))
-        #expect(line.contains("a?[2Jb?"))
+        #expect(line.contains(#"a\x1b[2Jb\x07"#))
     }
 
     @Test("the plain status line carries every known field and no bar")

@@ -141,12 +141,15 @@ public struct Check: AsyncParsableCommand {
         FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
 
         let running = RunningChecks()
-        let interrupt = InterruptHandler.install(line: line) { running.cancelAll() }
+        // The cancelled checks return promptly and the code below ends the run with 128 + the
+        // signal; the grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { running.cancelAll() }
         defer { interrupt.uninstall() }
         line.show()
         let ticker = Task {
             while !Task.isCancelled {
-                if let session = running.all.first { line.update(session.progress().snapshot) }
+                // One row per running input, titled with its source (cut in the middle if long).
+                line.update(rows: running.all.map { $0.progress().snapshot })
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -169,21 +172,27 @@ public struct Check: AsyncParsableCommand {
             }
             while next < min(parallel, inputs.count) { launch() }
             var final: ProgressSnapshot?
+            var finished = 0
             for await (index, report, progress) in group {
                 results[index] = report
-                final = progress.snapshot
+                finished += 1
+                var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
-                if report.verdict == .fail { final?.state = .failed }
+                if report.verdict == .fail { frame.state = .failed }
+                // Several inputs: the title tells their final frames apart.
+                frame.keepsTitle = inputs.count > 1
+                // Each input's final frame stays on screen: above the others while they go on, and the
+                // last one as the line's final frame.
+                if finished < inputs.count { line.printFinalAbove(frame) } else { final = frame }
                 if next < inputs.count { launch() }
             }
             ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
-        // Ctrl-C: the interrupt handler draws the Interrupted frame and exits 130; the checks it
-        // cancelled may finish first, and must not print a verdict for a run the user stopped.
-        if running.isCancelled {
+        // Ctrl-C: the checks it cancelled must not print a verdict for a run the user stopped.
+        if let status = interrupt.exitStatus {
             line.finishInterrupted()
-            throw ExitCode(InterruptHandler.exitCode)
+            throw ExitCode(status)
         }
         line.finish(final: final)
 

@@ -11,6 +11,11 @@ package struct CheckReading {
     package let variants: [CheckReport.Variant]
     /// Streams received (the chosen variant's, or all); every other stream is discarded.
     package let kept: Set<Int>
+    /// Whether every stream is received (no variant chosen), including streams the demuxer adds while
+    /// reading; with a variant chosen, a stream added later is discarded.
+    private let keepsEveryStream: Bool
+    /// How many streams the input had when the discard flags were last set.
+    private var streamCount: Int
     /// Streams the player plays: best video and best audio among `kept`.
     package let playable: [Int]
     /// Whether the input declares no duration (live).
@@ -50,14 +55,17 @@ package struct CheckReading {
         let candidates = isPlaylist ? Self.variants(of: input) : []
         let chosen = settings.variant.select(bandwidths: candidates.map(\.bandwidth))
         variants = candidates.enumerated().map { position, candidate in
-            let video = candidate.streams.lazy.map { input.streams[$0] }.first { $0.type == .video && !$0.isAttachedPicture }
+            let infos = candidate.streams.compactMap { input.streams.indices.contains($0) ? input.streams[$0] : nil }
+            let video = infos.first { $0.type == .video && !$0.isAttachedPicture }
             return CheckReport.Variant(
                 index: position, bandwidth: candidate.bandwidth, width: video?.width, height: video?.height,
-                codecs: candidate.streams.map { input.streams[$0].codec }, streams: candidate.streams,
+                codecs: infos.map(\.codec), streams: candidate.streams,
                 selected: position == chosen)
         }
         let keptStreams: [Int] = chosen.map { candidates[$0].streams } ?? input.streams.map(\.index)
         kept = Set(keptStreams)
+        keepsEveryStream = chosen == nil
+        streamCount = input.streams.count
         playable = Self.playableStreams(input: input, among: keptStreams)
         isLive = input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
@@ -100,9 +108,22 @@ package struct CheckReading {
     private static func playableStreams(input: MediaInput, among kept: [Int]) -> [Int] {
         func pick(_ best: Int?, _ type: MediaType) -> Int? {
             if let best, kept.contains(best) { return best }
-            return kept.first { input.streams[$0].type == type && !input.streams[$0].isAttachedPicture }
+            return kept.first { index in
+                guard input.streams.indices.contains(index) else { return false }
+                return input.streams[index].type == type && !input.streams[index].isAttachedPicture
+            }
         }
         return [pick(input.bestVideoStream, .video), pick(input.bestAudioStream, .audio)].compactMap { $0 }
+    }
+
+    /// Whether `packet` belongs to a received stream. A stream the demuxer added since the last packet is
+    /// received when every stream is, else discarded from now on (it is no part of the chosen variant).
+    package mutating func receives(_ packet: Packet) -> Bool {
+        if input.streams.count != streamCount {
+            streamCount = input.streams.count
+            if !keepsEveryStream { input.discardAllStreams(except: kept) }
+        }
+        return keepsEveryStream || kept.contains(packet.stream)
     }
 
     /// Playable media received so far.

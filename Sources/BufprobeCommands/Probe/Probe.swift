@@ -16,8 +16,8 @@ public struct Probe: AsyncParsableCommand {
             diagnostics to stderr.
 
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
-            3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
-            with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
+            3 reading started but stopped early (truncated or damaged, a URL that sent nothing for --timeout \
+            seconds; --json still holds what was read, with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
             interrupted. With several inputs the worst wins (2 over 3 over 0).
 
             Buffering diagnostics: for a progressive download in file order, the bandwidth needed to start \
@@ -30,7 +30,8 @@ public struct Probe: AsyncParsableCommand {
             Progress: on a terminal, one live line on stderr shows each file's loaded ranges growing (holes \
             stay visible), the read position and, for slow inputs, the read rate; it is erased before the \
             summary is printed. Piped or TERM=dumb: a plain status line every 5 s for long reads, none for \
-            short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
+            short ones. Ctrl-C stops reading, leaves a final frame saying Interrupted, writes the report of what \
+            was read ("complete": false) and exits 130.
             """)
 
     @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"), completion: .file())
@@ -46,6 +47,14 @@ public struct Probe: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "URLs: longest bufprobe waits for data (connect, open, packet, playlist) before giving up (default 10s).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    var timeout = Seconds(10)
 
     @Option(
         parsing: .unconditional,
@@ -82,6 +91,9 @@ public struct Probe: AsyncParsableCommand {
                 throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
             }
         }
+        if timeout.value <= 0 {
+            throw ValidationError("--timeout must be more than 0 seconds, got \(timeout).")
+        }
         if plotStartupDelay.value <= 0 {
             throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
         }
@@ -97,20 +109,27 @@ public struct Probe: AsyncParsableCommand {
             }, uniquingKeysWith: { _, last in last })
 
         let line = progressOptions.makeLiveLine(thumbByDefault: false)
+        // Ctrl-C cancels this one; each input gets a child with its own timeout.
         let interrupter = Interrupter(timeout: nil)
-        InterruptHandler.install(line: line) { interrupter.cancel() }
+        // Ctrl-C (or SIGTERM...) stops the read; the loop below then reports what was read, complete
+        // false, and exits 128 + the signal. The grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { interrupter.cancel() }
         defer { line.finish(keep: false) }
 
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
         var plotFailed = false
-        for input in inputs {
+        for input in inputs where interrupt.exitStatus == nil {
             let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
             line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
             line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
-            reader.interrupter = interrupter
+            // Local files block in the kernel, where FFmpeg does not poll: only URLs wait on a peer.
+            reader.interrupter = InputCheck.isURL(input)
+                ? Interrupter(timeout: .milliseconds(Int64((timeout.value * 1000).rounded())), parent: interrupter, input: input)
+                : interrupter
+            reader.timeout = timeout.value
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
             reader.diagnostics.latency = latency.value
@@ -118,7 +137,8 @@ public struct Probe: AsyncParsableCommand {
             reader.diagnostics.collectTimeline = plot != nil
             let (report, outcome, timeline) = reader.readWithTimeline()
             // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
-            line.hide()
+            // Interrupted: the final frame says so, and stays above the partial report.
+            if interrupt.exitStatus != nil { line.finishInterrupted() } else { line.hide() }
             if let plot, let timeline,
                 let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay.value, to: plot)
             {
@@ -128,6 +148,8 @@ public struct Probe: AsyncParsableCommand {
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
+            } else if interrupt.exitStatus != nil {
+                Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
             } else if outcome == .incomplete {
                 Diagnostics.warning("\(input) was not read to the end; see the warnings in the report.")
             }
@@ -141,6 +163,7 @@ public struct Probe: AsyncParsableCommand {
             let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
             Diagnostics.standardOutput(text + "\n")
         }
+        if let status = interrupt.exitStatus { throw ExitCode(status) }
         if worst != .complete { throw ExitCode(worst.rawValue) }
         if plotFailed { throw ExitCode(1) }
     }

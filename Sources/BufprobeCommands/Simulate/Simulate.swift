@@ -97,7 +97,7 @@ public struct Simulate: AsyncParsableCommand {
     @Flag(help: "Write JSON instead of text.")
     var json = false
 
-    @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line, events printed above it.")
+    @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line; the report follows on stdout.")
     var realtime = false
 
     @Option(
@@ -166,20 +166,25 @@ public struct Simulate: AsyncParsableCommand {
         }
     }
 
-    /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr and
-    /// printing each event above it as it happens; with a keyboard, keys act on the player.
+    /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its
+    /// state word and markers show the events; the timeline itself is the report's, on stdout, once);
+    /// with a keyboard, keys act on the player.
     private func play(
         _ engine: inout SimulationEngine, speed: Double, title: String, keyboard: SimulationKeyboard?
     ) async throws {
         let line = progressOptions.makeLiveLine()
+        // Any ending signal gives the terminal back before the final frame; Ctrl-Z gives it back
+        // while stopped and takes it again on `fg`.
         InterruptHandler.install(line: line, onInterrupt: { keyboard?.restore() })
+        if let keyboard {
+            TerminalSuspend.install(line: line, beforeStop: { keyboard.restore() }, afterContinue: { keyboard.enterRawMode() })
+        }
         line.show()
         if keyboard != nil {
             line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop; click the bar to seek there")
         }
         let clock = ContinuousClock()
         let start = clock.now
-        var printed = 0
         while true {
             engine.run(until: start.duration(to: clock.now).seconds * speed)
             var quit = false
@@ -204,10 +209,6 @@ public struct Simulate: AsyncParsableCommand {
                     }
                 }
             }
-            for event in engine.events[printed...] {
-                line.printAbove(SimulateText.line(for: event).trimmingCharacters(in: .newlines))
-            }
-            printed = engine.events.count
             line.update(SimulationSnapshot.make(engine, title: title, speed: speed))
             if engine.isFinished || quit { break }
             try await Task.sleep(for: .milliseconds(40))

@@ -39,11 +39,6 @@ enum SimulateText {
         String(format: "%10.3f %10.3f  ", event.time, event.position) + describe(event) + "\n"
     }
 
-    /// One timeline line for an engine event (live output).
-    static func line(for event: SimulationEvent) -> String {
-        line(for: SimulateReport.Event(time: event.time, type: event.kind.rawValue, position: event.position, value: event.value))
-    }
-
     private static func describe(_ event: SimulateReport.Event) -> String {
         let value = event.value ?? 0
         switch event.type {
