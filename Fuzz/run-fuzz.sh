@@ -45,7 +45,7 @@ export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:${ASAN_OPTIONS:-
 symbolizer=$(dirname "$(command -v swift)")/llvm-symbolizer
 [ -x "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH="$symbolizer"
 
-echo "fuzz: running the corpus and $runs inputs (log: $log)"
+echo "fuzz: running $runs inputs, the corpus first (log: $log)"
 status=0
 # New inputs go to the first directory, a scratch one: the committed corpus changes only with --merge.
 # libFuzzer reads directories recursively: Fuzz/seeds includes Fuzz/seeds/found.
