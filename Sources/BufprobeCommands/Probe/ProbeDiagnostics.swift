@@ -37,6 +37,8 @@ package struct ProbeDiagnostics {
     let options: Options
     let source: String
     let formatName: String
+    // A memory input has no playlist files to read for the segmented view.
+    let inMemory: Bool
     /// The MP4 boxes, when the input is a local MP4/MOV whose headers could be read.
     let boxes: MP4BoxLayout?
     private var analyzer: ProgressiveDownloadAnalyzer?
@@ -44,16 +46,28 @@ package struct ProbeDiagnostics {
     private var profile = BitRateProfile()
     // Playlists: only the played rendition is downloaded, so only its streams count in the profile.
     private let profiledStreams: Set<Int>?
+    private var lastProfiledTime: Double?
     /// The plot data, when `options.collectTimeline`.
     package private(set) var timeline: BitRateTimeline?
 
-    /// Prepares the diagnostics for an opened input: reads the MP4 box headers when they matter.
-    package init(options: Options, source: String, formatName: String, playableStreams: [Int], video: Int?, audio: Int?) {
+    /// Prepares the diagnostics for an opened input: reads the MP4 box headers when they matter, from
+    /// `bytes` when the input is held in memory (then `source` is only its name and no file is read).
+    package init(
+        options: Options, source: String, bytes: [UInt8]? = nil, formatName: String, playableStreams: [Int],
+        video: Int?, audio: Int?
+    ) {
         self.options = options
         self.source = source
         self.formatName = formatName
+        inMemory = bytes != nil
         let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
-        boxes = isMP4 && !InputCheck.isURL(source) && source != "-" ? try? MP4BoxLayout.scan(path: source) : nil
+        if !isMP4 {
+            boxes = nil
+        } else if let bytes {
+            boxes = MP4BoxLayout.scan(bytes: bytes)
+        } else {
+            boxes = InputKind(source).localPath.flatMap { try? MP4BoxLayout.scan(path: $0) }
+        }
         if !FormatInfo.readsOtherResources(formatName: formatName) {
             var layouts = [DownloadLayout.sequential]
             if boxes?.isFastStart == false, let index = boxes?.index {
@@ -75,7 +89,13 @@ package struct ProbeDiagnostics {
         analyzer?.add(packet)
         skew?.add(packet)
         if profiledStreams?.contains(packet.stream) ?? true {
-            profile.add(packet)
+            // A packet without timestamps (audio frames split out of one PES before the parser knows
+            // the codec) is placed at the last decode time seen: the profile's average counts its bytes,
+            // so its windows must too, or a peak could read below the average.
+            var placed = packet
+            if placed.dts == nil, placed.pts == nil { placed.dts = lastProfiledTime }
+            lastProfiledTime = placed.dts ?? placed.pts ?? lastProfiledTime
+            profile.add(placed)
             timeline?.add(packet)
         }
     }
@@ -122,13 +142,15 @@ package struct ProbeDiagnostics {
         report.bitRateProfile = ProbeReport.BitRateProfile(
             averageBps: average?.rounded(),
             peaks: profile.peaks.map { peak in
-                ProbeReport.Peak(
-                    window: peak.window, peakBps: peak.bitsPerSecond?.rounded(),
-                    peakToAverage: peak.bitsPerSecond.flatMap { value in
+                // The busiest window carries at least the average rate: never report a peak below it.
+                let bitsPerSecond = peak.bitsPerSecond.map { max($0, average ?? 0) }
+                return ProbeReport.Peak(
+                    window: peak.window, peakBps: bitsPerSecond?.rounded(),
+                    peakToAverage: bitsPerSecond.flatMap { value in
                         average.flatMap { $0 > 0 ? (value / $0 * 1000).rounded() / 1000 : nil }
                     })
             })
-        if formatName == "hls" {
+        if formatName == "hls", !inMemory {
             report.hls = HLSSegmentView.build(source: source, options: options)
         }
     }
