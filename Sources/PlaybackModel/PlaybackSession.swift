@@ -52,6 +52,20 @@ public struct PlaybackSession: Sendable {
     /// The end of the media counted from the playable start, when the duration is known.
     public var presentationDuration: Double? { player.item.mediaEnd.map { $0 - origin } }
 
+    /// The player's QoE report with every media position (stalls, seeks) counted from the playable start.
+    public var report: QoEReport {
+        var report = player.report
+        for index in report.stalls.indices { report.stalls[index].position -= origin }
+        for index in report.seeks.indices {
+            report.seeks[index].from -= origin
+            report.seeks[index].to -= origin
+        }
+        return report
+    }
+
+    /// Every hole the player jumped so far, in media time.
+    public private(set) var skippedGaps: [TimeRange] = []
+
     // MARK: Stream choice
 
     /// One stream as the playable-stream rule sees it.
@@ -100,12 +114,12 @@ public struct PlaybackSession: Sendable {
     /// actions.
     public mutating func receive(_ packet: MediaPacket, now: Double) -> [PlayerAction] {
         let streams = tracker.playableStreams
-        guard streams.isEmpty || streams.contains(packet.stream) else { return player.advance(to: now) }
+        guard streams.isEmpty || streams.contains(packet.stream) else { return note(player.advance(to: now)) }
         tracker.add(packet)
         guard let time = packet.pts ?? packet.dts,
             let grown = tracker.ranges(forStream: packet.stream).range(containing: time)
                 ?? tracker.ranges(forStream: packet.stream).firstRange(startingAtOrAfter: time)
-        else { return player.advance(to: now) }
+        else { return note(player.advance(to: now)) }
         var pieces = [grown]
         let others = streams.isEmpty ? tracker.seenStreams : streams
         for other in others where other != packet.stream {
@@ -117,7 +131,7 @@ public struct PlaybackSession: Sendable {
                 }
             }
             pieces = clipped
-            if pieces.isEmpty { return player.advance(to: now) }
+            if pieces.isEmpty { return note(player.advance(to: now)) }
         }
         var actions: [PlayerAction] = []
         let keepFrom = player.item.currentTime - player.item.policy.backBuffer
@@ -130,7 +144,7 @@ public struct PlaybackSession: Sendable {
         }
         if actions.isEmpty { actions = player.advance(to: now) }
         actions += startAtFirstData(now: now)
-        return actions
+        return note(actions)
     }
 
     /// Playable time for every played stream at once arrived (a whole segment).
@@ -139,7 +153,7 @@ public struct PlaybackSession: Sendable {
         deliveredPlayableEnd = Swift.max(deliveredPlayableEnd, range.end)
         var actions = player.loaded(range, now: now)
         actions += startAtFirstData(now: now)
-        return actions
+        return note(actions)
     }
 
     /// A new request starts: packets already held are forgotten, so evicted time the request brings again
@@ -151,7 +165,7 @@ public struct PlaybackSession: Sendable {
 
     /// No more data will arrive.
     public mutating func endOfStream(now: Double) -> [PlayerAction] {
-        player.endOfStream(now: now)
+        note(player.endOfStream(now: now))
     }
 
     /// After `endOfStream`: plays out what is loaded on the player's own deadlines, to the end (or until a
@@ -163,31 +177,37 @@ public struct PlaybackSession: Sendable {
             actions += player.advance(to: deadline)
             steps += 1
         }
-        return actions
+        return note(actions)
     }
 
     // MARK: Player events
 
     /// Moves the clock to `now`.
-    public mutating func advance(to now: Double) -> [PlayerAction] { player.advance(to: now) }
+    public mutating func advance(to now: Double) -> [PlayerAction] { note(player.advance(to: now)) }
 
     /// The viewer seeks to media time `target`; a seek before playback starts chooses the start.
     public mutating func seek(to target: Double, now: Double) -> [PlayerAction] {
         playheadIsDeclaredStart = false
-        return player.seek(to: target, now: now)
+        return note(player.seek(to: target, now: now))
     }
 
     /// The viewer presses play.
-    public mutating func play(now: Double) -> [PlayerAction] { player.play(now: now) }
+    public mutating func play(now: Double) -> [PlayerAction] { note(player.play(now: now)) }
 
     /// The viewer pauses.
-    public mutating func pause(now: Double) -> [PlayerAction] { player.pause(now: now) }
+    public mutating func pause(now: Double) -> [PlayerAction] { note(player.pause(now: now)) }
 
     /// The viewer changes the rate.
-    public mutating func setRate(_ rate: Double, now: Double) -> [PlayerAction] { player.setRate(rate, now: now) }
+    public mutating func setRate(_ rate: Double, now: Double) -> [PlayerAction] { note(player.setRate(rate, now: now)) }
 
     /// Playback failed for `reason`.
-    public mutating func failed(_ reason: String, now: Double) -> [PlayerAction] { player.failed(reason, now: now) }
+    public mutating func failed(_ reason: String, now: Double) -> [PlayerAction] { note(player.failed(reason, now: now)) }
+
+    /// Keeps what the session reports from the player's actions (the holes it jumped).
+    private mutating func note(_ actions: [PlayerAction]) -> [PlayerAction] {
+        for case .skippedGap(let range) in actions { skippedGaps.append(range) }
+        return actions
+    }
 
     /// The start-at-first-data rule (see the type's rules).
     private mutating func startAtFirstData(now: Double) -> [PlayerAction] {
@@ -207,6 +227,6 @@ public struct PlaybackSession: Sendable {
         }
         origin = target
         playheadIsDeclaredStart = false
-        return player.seek(to: target, now: now)
+        return note(player.seek(to: target, now: now))
     }
 }

@@ -84,7 +84,7 @@ package struct ProbeReader {
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
         }
-        let playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
+        let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         var tracker = LoadedRangeTracker(playableStreams: playable)
         let segmentStarts = input.format.name == "hls" ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and

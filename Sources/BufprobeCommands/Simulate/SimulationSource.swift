@@ -70,7 +70,7 @@ package struct SimulationSource: Sendable {
             // A damaged tail still leaves the packets before it: simulate what a player would get.
             if packets.isEmpty { throw Failure(sentence: error.sentence(for: input, opening: false), isUsage: false) }
         }
-        let playable = [opened.bestVideoStream, opened.bestAudioStream].compactMap { $0 }
+        let playable = PlaybackSession.playableStreams(from: opened.streamCandidates())
         guard !packets.isEmpty, !playable.isEmpty else {
             throw Failure(sentence: "\(input) holds no audio or video packets to play.", isUsage: false)
         }

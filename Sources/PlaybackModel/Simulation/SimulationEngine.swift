@@ -33,8 +33,10 @@ public struct SimulationEngine: Sendable {
     public let network: NetworkModel
     /// The policy the player runs with.
     public let policy: BufferPolicy
+    /// The packet-to-player pipeline: the range tracker, the player, the presentation origin.
+    public private(set) var session: PlaybackSession
     /// The player being driven.
-    public private(set) var player: Player
+    public var player: Player { session.player }
     /// The session clock, in seconds.
     public private(set) var clock: Double = 0
     /// The timeline so far.
@@ -59,11 +61,8 @@ public struct SimulationEngine: Sendable {
     private var transferAtLastCompletion: NetworkModel.Transfer?
     private var pendingCompletion: Double?
     private var sequenceStart: Double
-    private var tracker: LoadedRangeTracker
     private var announcedEndOfStream = false
     private var indexArrived = false
-    /// The end of the latest playable time handed to the player in the current request sequence.
-    private var deliveredPlayableEnd = -Double.infinity
 
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
@@ -79,7 +78,7 @@ public struct SimulationEngine: Sendable {
 
     /// Prepares a session at clock 0. Bandwidth, outage and latency steps are applied to `network` here;
     /// seek, pause, play and rate steps act on the player at their time. Steps at the same time run in the
-    /// order given. Seek targets are media seconds from the media's start.
+    /// order given. Seek targets are seconds from the playable start (the presentation origin).
     ///
     /// With `autoplay` false the player opens paused and loads up to the forward target until a `play`
     /// step: "preload for D seconds, then press play", which is what `ProgressiveDownloadNeeds` calls a startup
@@ -110,20 +109,17 @@ public struct SimulationEngine: Sendable {
         self.queue = queue
         self.network = network
         self.sequenceStart = media.startTime
-        self.tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
-        self.player = Player(
-            duration: .finite(media.duration), policy: policy, mediaStart: media.startTime,
-            autoplay: autoplay, timeObserverInterval: nil, now: 0)
-        // The engine reads the returned actions, never the observation outbox.
-        player.recordsEvents = false
+        self.session = PlaybackSession(
+            playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
+            mediaStart: media.startTime, autoplay: autoplay, now: 0)
         record(.session, value: nil)
-        handle(player.advance(to: 0))
+        handle(session.advance(to: 0))
     }
 
     /// What the session produced so far.
     public var result: SimulationResult {
         SimulationResult(
-            events: events, report: player.report, duration: clock, bytesReceived: bytesReceived,
+            events: events, report: session.report, duration: clock, bytesReceived: bytesReceived,
             requests: requests, finished: isFinished)
     }
 
@@ -151,7 +147,7 @@ public struct SimulationEngine: Sendable {
             if next > limit {
                 if limit > clock {
                     clock = limit
-                    handle(player.advance(to: limit))
+                    handle(session.advance(to: limit))
                 }
                 return
             }
@@ -167,7 +163,7 @@ public struct SimulationEngine: Sendable {
                 performStep(queue[queueIndex])
                 queueIndex += 1
             } else {
-                handle(player.advance(to: clock))
+                handle(session.advance(to: clock))
             }
             if player.state.isTerminal, !hasPendingViewerStep {
                 isFinished = true
@@ -188,15 +184,13 @@ public struct SimulationEngine: Sendable {
     /// network is fixed when the engine is made.
     public mutating func perform(_ action: SimulationStep.Action) {
         guard !isFinished else { return }
-        handle(player.advance(to: clock))
+        handle(session.advance(to: clock))
         switch action {
         case .seek(let offset):
-            let target = min(max(media.startTime + offset, media.startTime), media.endTime)
-            record(.seek, value: target)
-            handle(player.seek(to: target, now: clock))
+            seek(to: offset)
         case .pause(let duration):
             record(.pause, value: duration.isFinite ? duration : nil)
-            handle(player.pause(now: clock))
+            handle(session.pause(now: clock))
             if duration.isFinite {
                 let resume = Scheduled(time: clock + duration, order: Int.max, kind: .resume)
                 let index = queue[queueIndex...].firstIndex { ($0.time, $0.order) > (resume.time, resume.order) }
@@ -204,13 +198,21 @@ public struct SimulationEngine: Sendable {
             }
         case .play:
             record(.play, value: nil)
-            handle(player.play(now: clock))
+            handle(session.play(now: clock))
         case .rate(let rate):
             record(.rate, value: rate)
-            handle(player.setRate(rate, now: clock))
+            handle(session.setRate(rate, now: clock))
         case .bandwidth, .outage, .latency:
             break
         }
+    }
+
+    /// Seeks to `offset` seconds from the playable start, clamped to the media; the event shows the
+    /// target on the same scale.
+    private mutating func seek(to offset: Double) {
+        let target = min(max(media.startTime + offset, media.startTime), media.endTime)
+        record(.seek, value: session.presentationTime(target))
+        handle(session.seek(to: target, now: clock))
     }
 
     // MARK: Script
@@ -218,31 +220,29 @@ public struct SimulationEngine: Sendable {
     private mutating func performStep(_ scheduled: Scheduled) {
         switch scheduled.kind {
         case .resume:
-            handle(player.advance(to: clock))
+            handle(session.advance(to: clock))
             record(.resume, value: nil)
-            handle(player.play(now: clock))
+            handle(session.play(now: clock))
         case .outageEnd:
-            handle(player.advance(to: clock))
+            handle(session.advance(to: clock))
             record(.outageEnd, value: nil)
         case .step(let action):
-            handle(player.advance(to: clock))
+            handle(session.advance(to: clock))
             switch action {
             case .bandwidth(let bitsPerSecond): record(.bandwidth, value: bitsPerSecond)
             case .outage(let duration): record(.outageStart, value: duration)
             case .latency(let latency): record(.latency, value: latency)
             case .seek(let offset):
-                let target = min(media.startTime + offset, media.endTime)
-                record(.seek, value: target)
-                handle(player.seek(to: target, now: clock))
+                seek(to: offset)
             case .pause(let duration):
                 record(.pause, value: duration)
-                handle(player.pause(now: clock))
+                handle(session.pause(now: clock))
             case .rate(let rate):
                 record(.rate, value: rate)
-                handle(player.setRate(rate, now: clock))
+                handle(session.setRate(rate, now: clock))
             case .play:
                 record(.play, value: nil)
-                handle(player.play(now: clock))
+                handle(session.play(now: clock))
             }
         }
     }
@@ -266,9 +266,11 @@ public struct SimulationEngine: Sendable {
         }
     }
 
+    /// Adds an event; `position` is a media time, shown from the playable start like every time a user sees.
     private mutating func record(_ kind: SimulationEvent.Kind, position: Double? = nil, value: Double?) {
+        let mediaTime = position ?? player.item.currentTime
         events.append(
-            SimulationEvent(time: clock, kind: kind, position: position ?? player.item.currentTime, value: value))
+            SimulationEvent(time: clock, kind: kind, position: session.presentationTime(mediaTime), value: value))
     }
 
     // MARK: Downloader
@@ -279,7 +281,7 @@ public struct SimulationEngine: Sendable {
         case .segmented:
             return nextUnit < media.units.count ? media.units[nextUnit].start : media.endTime
         case .progressive:
-            return max(sequenceStart, deliveredPlayableEnd)
+            return max(sequenceStart, session.deliveredPlayableEnd)
         }
     }
 
@@ -309,8 +311,7 @@ public struct SimulationEngine: Sendable {
         if isDownloading { noteAbandonedBytes() }
         nextUnit = unit
         sequenceStart = position
-        tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
-        deliveredPlayableEnd = -.infinity
+        session.restartDelivery()
         isDownloading = true
         let origin = media.units[unit].byteStart
         deliveredEnd = origin
@@ -379,13 +380,18 @@ public struct SimulationEngine: Sendable {
         if needed >= media.indexByteEnd { indexArrived = true }
         switch media.layout {
         case .segmented:
-            handle(player.loaded(TimeRange(start: unit.start, duration: unit.duration), now: clock))
+            handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
             if nextUnit < media.units.count, isDownloading {
                 sendRequest(from: media.units[nextUnit].byteStart)
             }
         case .progressive:
-            if let stream = unit.stream, media.playableStreams.contains(stream) {
-                deliver(stream: stream, unit: unit)
+            if let stream = unit.stream {
+                handle(
+                    session.receive(
+                        MediaPacket(
+                            stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0,
+                            position: nil, isKeyframe: unit.isKeyframe),
+                        now: clock))
             }
         }
         guard nextUnit >= media.units.count else { return }
@@ -395,34 +401,7 @@ public struct SimulationEngine: Sendable {
         record(.downloadComplete, value: Double(bytesReceived))
         if !player.item.isLoadedThroughEnd, !announcedEndOfStream, !player.state.isTerminal {
             announcedEndOfStream = true
-            handle(player.endOfStream(now: clock))
-        }
-    }
-
-    /// Adds a packet to the per-stream ranges and gives the player the playable time it adds: the merged
-    /// range now holding the packet, intersected with every other played stream, minus evicted time.
-    private mutating func deliver(stream: Int, unit: SimulationMedia.Unit) {
-        tracker.add(
-            MediaPacket(
-                stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0, position: nil,
-                isKeyframe: unit.isKeyframe))
-        guard let grown = tracker.ranges(forStream: stream).range(containing: unit.start) else { return }
-        let keepFrom = player.item.currentTime - policy.backBuffer
-        var pieces = [TimeRange(start: max(grown.start, keepFrom), end: grown.end)]
-        for other in media.playableStreams where other != stream {
-            let ranges = tracker.ranges(forStream: other)
-            var clipped: [TimeRange] = []
-            for piece in pieces where !piece.isEmpty {
-                for range in ranges where range.end > piece.start && range.start < piece.end {
-                    if let common = piece.clamped(to: range) { clipped.append(common) }
-                }
-            }
-            pieces = clipped
-            if pieces.isEmpty { return }
-        }
-        for piece in pieces where !piece.isEmpty {
-            deliveredPlayableEnd = max(deliveredPlayableEnd, piece.end)
-            handle(player.loaded(piece, now: clock))
+            handle(session.endOfStream(now: clock))
         }
     }
 }
