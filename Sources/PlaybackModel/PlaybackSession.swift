@@ -221,7 +221,13 @@ public struct PlaybackSession: Sendable {
         }
         let item = player.item
         let ranges = item.loadedTimeRanges
-        guard !ranges.isEmpty, !ranges.contains(item.currentTime) else { return [] }
+        guard !ranges.isEmpty else { return [] }
+        playheadIsDeclaredStart = false
+        // The player itself snaps onto data a sliver away; either way the playhead is the playable start.
+        if ranges.contains(item.currentTime) {
+            origin = item.currentTime
+            return []
+        }
         guard let target = ranges.firstRange(startingAtOrAfter: item.currentTime)?.start ?? ranges.start else {
             return []
         }

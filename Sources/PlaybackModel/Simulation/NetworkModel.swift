@@ -125,6 +125,19 @@ public struct NetworkModel: Sendable, Hashable {
         return result
     }
 
+    /// Whether no data flows at any time from `time` on: no later scripted change lets data through, and
+    /// the bandwidth in force (the latest change, else the base constant or every step of the trace) is 0.
+    func isSilentForever(from time: Double) -> Bool {
+        if changes.contains(where: { $0.time > time && $0.bitsPerSecond > 0 }) { return false }
+        if let index = Self.lastIndex(in: changes, atOrBefore: time, key: { $0.time }) {
+            return changes[index].bitsPerSecond <= 0
+        }
+        switch base {
+        case .constant(let bitsPerSecond): return bitsPerSecond <= 0
+        case .trace(let trace): return trace.isSilent
+        }
+    }
+
     /// The constant-bandwidth stretch holding `time`: its bounds and value.
     func piece(at time: Double) -> Piece {
         // An outage overrides everything inside it.
@@ -220,6 +233,9 @@ public struct NetworkModel: Sendable, Hashable {
                 if piece.bitsPerSecond > 0 {
                     let finish = anchorTime + (bits - anchorBits) / piece.bitsPerSecond
                     if finish <= piece.end { return max(finish, anchorTime) }
+                } else if network.isSilentForever(from: anchorTime) {
+                    // A looped all-zero trace has finite steps forever: walking them would never end.
+                    return .infinity
                 }
                 guard piece.end.isFinite else { return .infinity }
                 anchorBits += (piece.end - anchorTime) * piece.bitsPerSecond
