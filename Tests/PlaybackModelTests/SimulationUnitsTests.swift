@@ -117,3 +117,33 @@ struct SyntheticMediaTests {
         #expect(generator.next() == 0x6E78_9E6A_A1B9_65F4)
     }
 }
+
+@Suite("Synthetic media generated lazily")
+struct LazySyntheticMediaTests {
+    static let cases: [SyntheticMedia] = [
+        SyntheticMedia(bitsPerSecond: 1_000_000, duration: 61.3),
+        SyntheticMedia(bitsPerSecond: 3_000_000, duration: 20, variation: 0.4, seed: 7),
+        SyntheticMedia(bitsPerSecond: 64_000, duration: 0.5),
+    ]
+
+    @Test("the lazy media has the same units, start, end, size and restart points as the stored packets", arguments: cases)
+    func sameAsStored(synthetic: SyntheticMedia) {
+        let stored = SimulationMedia.progressive(
+            packets: synthetic.packets(), playableStreams: [SyntheticMedia.videoStream, SyntheticMedia.audioStream])
+        let lazy = SimulationMedia.synthetic(synthetic)
+        #expect(lazy.unitCount == stored.unitCount)
+        #expect(lazy.units == stored.units)
+        #expect(lazy.startTime == stored.startTime)
+        #expect(lazy.endTime == stored.endTime)
+        #expect(lazy.totalBytes == stored.totalBytes)
+        for time in stride(from: -1.0, through: synthetic.duration + 1, by: 0.37) {
+            #expect(lazy.restartUnit(for: time) == stored.restartUnit(for: time), "at \(time)")
+        }
+        // Reading backwards (a seek) regenerates the same units.
+        var reader = lazy.makeReader()
+        let last = lazy.unitCount - 1
+        let late = reader.unit(last)
+        #expect(reader.unit(0) == stored.units[0])
+        #expect(reader.unit(last) == late)
+    }
+}

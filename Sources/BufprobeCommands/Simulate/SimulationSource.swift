@@ -32,9 +32,7 @@ package struct SimulationSource: Sendable {
         if variation > 0 { description += ", variation \(variation), seed \(seed)" }
         return SimulationSource(
             description: description, kind: "synthetic",
-            media: .progressive(
-                packets: synthetic.packets(),
-                playableStreams: [SyntheticMedia.videoStream, SyntheticMedia.audioStream]))
+            media: .synthetic(synthetic))
     }
 
     /// A local file or URL libavformat opens (read completely, as fast as possible), or a local HLS

@@ -50,6 +50,8 @@ public struct SimulationEngine: Sendable {
 
     private var queue: [Scheduled] = []
     private var queueIndex = 0
+    /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
+    private var units: SimulationMedia.UnitReader
 
     // Download state.
     private var isDownloading = false
@@ -88,6 +90,7 @@ public struct SimulationEngine: Sendable {
         autoplay: Bool = true
     ) {
         self.media = media
+        self.units = media.makeReader()
         self.policy = policy
         var network = network
         var queue: [Scheduled] = []
@@ -276,10 +279,10 @@ public struct SimulationEngine: Sendable {
     // MARK: Downloader
 
     /// Where the current request's data reaches in media time: loading from there continues it.
-    private var sequenceFrontier: Double {
+    private mutating func sequenceFrontier() -> Double {
         switch media.layout {
         case .segmented:
-            return nextUnit < media.units.count ? media.units[nextUnit].start : media.endTime
+            return nextUnit < media.unitCount ? units.unit(nextUnit).start : media.endTime
         case .progressive:
             return max(sequenceStart, session.deliveredPlayableEnd)
         }
@@ -290,7 +293,7 @@ public struct SimulationEngine: Sendable {
         // The request carries on only when the position needed is where its data has reached: earlier
         // data was delivered already (so it was evicted), later data is a jump. Once the last unit is in,
         // any new need is for evicted data. Each of those takes a new request.
-        let continues = nextUnit < media.units.count && abs(position - sequenceFrontier) <= tolerance
+        let continues = nextUnit < media.unitCount && abs(position - sequenceFrontier()) <= tolerance
         if continues {
             guard !isDownloading else { return }
             isDownloading = true
@@ -301,19 +304,19 @@ public struct SimulationEngine: Sendable {
                 requestOrigin = deliveredEnd
                 pendingCompletion = nil
             } else {
-                sendRequest(from: media.layout == .segmented ? media.units[nextUnit].byteStart : deliveredEnd)
+                sendRequest(from: media.layout == .segmented ? units.unit(nextUnit).byteStart : deliveredEnd)
             }
             return
         }
         // A new position: abandon the current request and ask for the seek point's bytes.
         let unit = media.restartUnit(for: position)
-        guard unit < media.units.count else { return }
+        guard unit < media.unitCount else { return }
         if isDownloading { noteAbandonedBytes() }
         nextUnit = unit
         sequenceStart = position
         session.restartDelivery()
         isDownloading = true
-        let origin = media.units[unit].byteStart
+        let origin = units.unit(unit).byteStart
         deliveredEnd = origin
         record(.request, value: Double(origin))
         sendRequest(from: origin)
@@ -339,9 +342,9 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func noteAbandonedBytes() {
-        guard let snapshot = transferAtLastCompletion, nextUnit < media.units.count else { return }
+        guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
         let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
-        let reached = min(max(arrived, deliveredEnd), media.units[nextUnit].byteEnd)
+        let reached = min(max(arrived, deliveredEnd), units.unit(nextUnit).byteEnd)
         bytesReceived += reached - deliveredEnd
         deliveredEnd = reached
         transfer = nil
@@ -351,7 +354,7 @@ public struct SimulationEngine: Sendable {
     private mutating func completionTime() -> Double {
         if let pendingCompletion { return pendingCompletion }
         guard var current = transfer else { return .infinity }
-        let unit = media.units[nextUnit]
+        let unit = units.unit(nextUnit)
         // Bytes already here (an index at the end brought everything before it) complete at once.
         guard neededEnd(for: unit) > deliveredEnd else {
             pendingCompletion = clock
@@ -371,7 +374,7 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func completeUnit() {
-        let unit = media.units[nextUnit]
+        let unit = units.unit(nextUnit)
         let needed = neededEnd(for: unit)
         nextUnit += 1
         pendingCompletion = nil
@@ -381,8 +384,8 @@ public struct SimulationEngine: Sendable {
         switch media.layout {
         case .segmented:
             handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
-            if nextUnit < media.units.count, isDownloading {
-                sendRequest(from: media.units[nextUnit].byteStart)
+            if nextUnit < media.unitCount, isDownloading {
+                sendRequest(from: units.unit(nextUnit).byteStart)
             }
         case .progressive:
             if let stream = unit.stream {
@@ -394,7 +397,7 @@ public struct SimulationEngine: Sendable {
                         now: clock))
             }
         }
-        guard nextUnit >= media.units.count else { return }
+        guard nextUnit >= media.unitCount else { return }
         isDownloading = false
         connectionOpen = false
         transfer = nil
