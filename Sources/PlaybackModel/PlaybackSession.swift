@@ -116,35 +116,61 @@ public struct PlaybackSession: Sendable {
         let streams = tracker.playableStreams
         guard streams.isEmpty || streams.contains(packet.stream) else { return note(player.advance(to: now)) }
         tracker.add(packet)
+        let own = tracker.ranges(forStream: packet.stream)
         guard let time = packet.pts ?? packet.dts,
-            let grown = tracker.ranges(forStream: packet.stream).range(containing: time)
-                ?? tracker.ranges(forStream: packet.stream).firstRange(startingAtOrAfter: time)
+            let grown = own.range(containing: time) ?? own.firstRange(startingAtOrAfter: time)
         else { return note(player.advance(to: now)) }
-        var pieces = [grown]
-        let others = streams.isEmpty ? tracker.seenStreams : streams
-        for other in others where other != packet.stream {
-            let ranges = tracker.ranges(forStream: other)
-            var clipped: [TimeRange] = []
-            for piece in pieces {
-                for range in ranges where range.end > piece.start && range.start < piece.end {
-                    if let common = piece.clamped(to: range), !common.isEmpty { clipped.append(common) }
-                }
-            }
-            pieces = clipped
-            if pieces.isEmpty { return note(player.advance(to: now)) }
+        let played = streams.isEmpty ? tracker.seenStreams : streams
+        var otherCount = 0
+        var firstOther = 0
+        for stream in played where stream != packet.stream {
+            if otherCount == 0 { firstOther = stream }
+            otherCount += 1
         }
         var actions: [PlayerAction] = []
-        let keepFrom = player.item.currentTime - player.item.policy.backBuffer
-        for piece in pieces {
-            received.insert(piece)
-            let kept = TimeRange(start: Swift.max(piece.start, keepFrom), end: piece.end)
-            guard !kept.isEmpty else { continue }
-            deliveredPlayableEnd = Swift.max(deliveredPlayableEnd, kept.end)
-            actions += player.loaded(kept, now: now)
+        var delivered = false
+        switch otherCount {
+        case 0:
+            delivered = deliver(grown, now: now, into: &actions)
+        case 1:
+            // The usual case (video and audio): no intermediate lists, one call per common piece.
+            let ranges = tracker.ranges(forStream: firstOther)
+            var index = ranges.firstIndex(endingAfter: grown.start)
+            while index < ranges.count, ranges[index].start < grown.end {
+                if let common = grown.clamped(to: ranges[index]), !common.isEmpty {
+                    delivered = deliver(common, now: now, into: &actions) || delivered
+                }
+                index += 1
+            }
+        default:
+            var pieces = [grown]
+            for other in played where other != packet.stream {
+                let ranges = tracker.ranges(forStream: other)
+                var clipped: [TimeRange] = []
+                for piece in pieces {
+                    for range in ranges where range.end > piece.start && range.start < piece.end {
+                        if let common = piece.clamped(to: range), !common.isEmpty { clipped.append(common) }
+                    }
+                }
+                pieces = clipped
+            }
+            for piece in pieces { delivered = deliver(piece, now: now, into: &actions) || delivered }
         }
-        if actions.isEmpty { actions = player.advance(to: now) }
-        actions += startAtFirstData(now: now)
+        if !delivered { actions = player.advance(to: now) }
+        if playheadIsDeclaredStart { actions += startAtFirstData(now: now) }
         return note(actions)
+    }
+
+    /// Records `piece` as received and hands the part the back buffer keeps to the player; whether the
+    /// player was called.
+    private mutating func deliver(_ piece: TimeRange, now: Double, into actions: inout [PlayerAction]) -> Bool {
+        received.insert(piece)
+        let kept = TimeRange(start: Swift.max(piece.start, player.currentTime - player.policy.backBuffer), end: piece.end)
+        guard !kept.isEmpty else { return false }
+        deliveredPlayableEnd = Swift.max(deliveredPlayableEnd, kept.end)
+        let result = player.loaded(kept, now: now)
+        if actions.isEmpty { actions = result } else { actions += result }
+        return true
     }
 
     /// Playable time for every played stream at once arrived (a whole segment).
@@ -205,7 +231,7 @@ public struct PlaybackSession: Sendable {
 
     /// Keeps what the session reports from the player's actions (the holes it jumped).
     private mutating func note(_ actions: [PlayerAction]) -> [PlayerAction] {
-        for case .skippedGap(let range) in actions { skippedGaps.append(range) }
+        for action in actions { if case .skippedGap(let range) = action { skippedGaps.append(range) } }
         return actions
     }
 

@@ -96,6 +96,12 @@ public struct Player: Sendable {
     /// The playback rate, media seconds per clock second.
     public var rate: Double { current.rate }
 
+    /// The playhead (`item.currentTime` without copying the item, for per-packet drivers).
+    public var currentTime: Double { current.currentTime }
+
+    /// The buffer policy in force.
+    public var policy: BufferPolicy { current.policy }
+
     /// Whether the player wants data now (the rule `startLoading`/`stopLoading` follow).
     public var wantsMoreData: Bool { computeWantsMoreData(current.status, refillDue: false) }
 

@@ -84,42 +84,57 @@ public struct SimulationMedia: Sendable {
         indexByteEnd: Int64 = 0
     ) -> SimulationMedia {
         let streams = playableStreams.isEmpty ? Array(Set(packets.map(\.stream))).sorted() : playableStreams
-        var placed: [(position: Int64, order: Int, packet: MediaPacket)] = []
-        placed.reserveCapacity(packets.count)
+        // Files are nearly always in byte order already: then the packets are read once, with no copy.
         var nextPosition: Int64 = 0
+        var lastPosition = Int64.min
         var sorted = true
-        for (order, packet) in packets.enumerated() {
-            guard packet.pts ?? packet.dts != nil else { continue }
+        var count = 0
+        for packet in packets where packet.pts ?? packet.dts != nil {
             let position = packet.position ?? nextPosition
-            if let last = placed.last, position < last.position { sorted = false }
-            placed.append((position, order, packet))
+            if position < lastPosition { sorted = false }
+            lastPosition = position
             nextPosition = position + Int64(packet.size)
-        }
-        if !sorted {
-            placed.sort { $0.position != $1.position ? $0.position < $1.position : $0.order < $1.order }
+            count += 1
         }
         var units: [Unit] = []
-        units.reserveCapacity(placed.count)
+        units.reserveCapacity(count)
         var reached: Int64 = 0
         // Per played stream (indexed as in `streams`): first time, end of the last packet, and the last
         // positive duration (for packets that carry none).
         var firsts = [Double](repeating: .infinity, count: streams.count)
         var ends = [Double](repeating: -.infinity, count: streams.count)
         var lastDurations = [Double](repeating: 0, count: streams.count)
-        for item in placed {
-            let packet = item.packet
-            reached = max(reached, item.position + Int64(packet.size))
+        func place(_ packet: MediaPacket, at position: Int64) {
+            reached = max(reached, position + Int64(packet.size))
             let time = packet.pts ?? packet.dts ?? 0
             let length = max(packet.duration ?? 0, 0)
             units.append(
                 Unit(
-                    byteStart: item.position, byteEnd: reached, stream: packet.stream, start: time,
+                    byteStart: position, byteEnd: reached, stream: packet.stream, start: time,
                     duration: length, isKeyframe: packet.isKeyframe))
             if let index = streams.firstIndex(of: packet.stream) {
                 if length > 0 { lastDurations[index] = length }
                 firsts[index] = min(firsts[index], time)
                 ends[index] = max(ends[index], time + (length > 0 ? length : lastDurations[index]))
             }
+        }
+        nextPosition = 0
+        if sorted {
+            for packet in packets where packet.pts ?? packet.dts != nil {
+                let position = packet.position ?? nextPosition
+                place(packet, at: position)
+                nextPosition = position + Int64(packet.size)
+            }
+        } else {
+            var placed: [(position: Int64, order: Int, packet: MediaPacket)] = []
+            placed.reserveCapacity(count)
+            for (order, packet) in packets.enumerated() where packet.pts ?? packet.dts != nil {
+                let position = packet.position ?? nextPosition
+                placed.append((position, order, packet))
+                nextPosition = position + Int64(packet.size)
+            }
+            placed.sort { $0.position != $1.position ? $0.position < $1.position : $0.order < $1.order }
+            for item in placed { place(item.packet, at: item.position) }
         }
         // The playable time is where every played stream has data: from the latest first packet (an audio
         // stream's negative priming timestamps do not move the start) to the earliest last end.
@@ -249,37 +264,42 @@ public struct SimulationMedia: Sendable {
 
     /// Reads units by index; cheapest in increasing order.
     public struct UnitReader: Sendable {
-        let media: SimulationMedia
+        // Held apart from the enum so that reading a stored unit costs no reference counting.
+        private let stored: [Unit]
+        private let synthetic: SyntheticMedia?
         private var iterator: SyntheticMedia.PacketIterator?
         private var current: (index: Int, unit: Unit)?
 
         init(media: SimulationMedia) {
-            self.media = media
+            switch media.storage {
+            case .stored(let units):
+                stored = units
+                synthetic = nil
+            case .synthetic(let media):
+                stored = []
+                synthetic = media
+            }
         }
 
         /// Unit `index`, which must be below `unitCount`.
         public mutating func unit(_ index: Int) -> Unit {
-            switch media.storage {
-            case .stored(let units):
-                return units[index]
-            case .synthetic(let synthetic):
-                if let current, current.index == index { return current.unit }
-                if iterator == nil || (current.map { $0.index > index } ?? false) {
-                    iterator = synthetic.makeIterator()
-                    current = nil
-                }
-                while var generator = iterator, let packet = generator.next() {
-                    iterator = generator
-                    let position = packet.position ?? 0
-                    let unit = Unit(
-                        byteStart: position, byteEnd: position + Int64(packet.size), stream: packet.stream,
-                        start: packet.pts ?? 0, duration: max(packet.duration ?? 0, 0), isKeyframe: packet.isKeyframe)
-                    current = (generator.index - 1, unit)
-                    if generator.index - 1 == index { return unit }
-                }
-                // Past the last unit: callers check `unitCount` first, so this is unreachable in use.
-                return current?.unit ?? Unit(byteStart: 0, byteEnd: 0, stream: nil, start: 0, duration: 0, isKeyframe: true)
+            guard let synthetic else { return stored[index] }
+            if let current, current.index == index { return current.unit }
+            if iterator == nil || (current.map { $0.index > index } ?? false) {
+                iterator = synthetic.makeIterator()
+                current = nil
             }
+            while var generator = iterator, let packet = generator.next() {
+                iterator = generator
+                let position = packet.position ?? 0
+                let unit = Unit(
+                    byteStart: position, byteEnd: position + Int64(packet.size), stream: packet.stream,
+                    start: packet.pts ?? 0, duration: max(packet.duration ?? 0, 0), isKeyframe: packet.isKeyframe)
+                current = (generator.index - 1, unit)
+                if generator.index - 1 == index { return unit }
+            }
+            // Past the last unit: callers check `unitCount` first, so this is unreachable in use.
+            return current?.unit ?? Unit(byteStart: 0, byteEnd: 0, stream: nil, start: 0, duration: 0, isKeyframe: true)
         }
     }
 }
