@@ -83,69 +83,10 @@ public struct SimulationMedia: Sendable {
         packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil,
         indexByteEnd: Int64 = 0
     ) -> SimulationMedia {
-        let streams = playableStreams.isEmpty ? Array(Set(packets.map(\.stream))).sorted() : playableStreams
-        // Files are nearly always in byte order already: then the packets are read once, with no copy.
-        var nextPosition: Int64 = 0
-        var lastPosition = Int64.min
-        var sorted = true
-        var count = 0
-        for packet in packets where packet.pts ?? packet.dts != nil {
-            let position = packet.position ?? nextPosition
-            if position < lastPosition { sorted = false }
-            lastPosition = position
-            nextPosition = position + Int64(packet.size)
-            count += 1
-        }
-        var units: [Unit] = []
-        units.reserveCapacity(count)
-        var reached: Int64 = 0
-        // Per played stream (indexed as in `streams`): first time, end of the last packet, and the last
-        // positive duration (for packets that carry none).
-        var firsts = [Double](repeating: .infinity, count: streams.count)
-        var ends = [Double](repeating: -.infinity, count: streams.count)
-        var lastDurations = [Double](repeating: 0, count: streams.count)
-        func place(_ packet: MediaPacket, at position: Int64) {
-            reached = max(reached, position + Int64(packet.size))
-            let time = packet.pts ?? packet.dts ?? 0
-            let length = max(packet.duration ?? 0, 0)
-            units.append(
-                Unit(
-                    byteStart: position, byteEnd: reached, stream: packet.stream, start: time,
-                    duration: length, isKeyframe: packet.isKeyframe))
-            if let index = streams.firstIndex(of: packet.stream) {
-                if length > 0 { lastDurations[index] = length }
-                firsts[index] = min(firsts[index], time)
-                ends[index] = max(ends[index], time + (length > 0 ? length : lastDurations[index]))
-            }
-        }
-        nextPosition = 0
-        if sorted {
-            for packet in packets where packet.pts ?? packet.dts != nil {
-                let position = packet.position ?? nextPosition
-                place(packet, at: position)
-                nextPosition = position + Int64(packet.size)
-            }
-        } else {
-            var placed: [(position: Int64, order: Int, packet: MediaPacket)] = []
-            placed.reserveCapacity(count)
-            for (order, packet) in packets.enumerated() where packet.pts ?? packet.dts != nil {
-                let position = packet.position ?? nextPosition
-                placed.append((position, order, packet))
-                nextPosition = position + Int64(packet.size)
-            }
-            placed.sort { $0.position != $1.position ? $0.position < $1.position : $0.order < $1.order }
-            for item in placed { place(item.packet, at: item.position) }
-        }
-        // The playable time is where every played stream has data: from the latest first packet (an audio
-        // stream's negative priming timestamps do not move the start) to the earliest last end.
-        var start = firsts.max() ?? 0
-        var end = ends.min() ?? start
-        if !start.isFinite { start = 0 }
-        if !(end > start), let duration, duration.isFinite, duration > 0 { end = start + duration }
-        if !end.isFinite || end < start { end = start }
-        return SimulationMedia(
-            units: units, layout: .progressive, playableStreams: streams, startTime: start, endTime: end,
-            totalBytes: max(totalBytes ?? reached, reached, indexByteEnd), indexByteEnd: indexByteEnd)
+        var builder = ProgressiveBuilder()
+        for packet in packets { builder.add(packet) }
+        return builder.finish(
+            playableStreams: playableStreams, totalBytes: totalBytes, duration: duration, indexByteEnd: indexByteEnd)
     }
 
     /// A segmented stream: `(duration seconds, size bytes)` per segment, in playlist order, starting at
