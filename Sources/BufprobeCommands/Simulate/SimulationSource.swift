@@ -60,7 +60,11 @@ package struct SimulationSource: Sendable {
             throw Failure(sentence: problem, isUsage: false)
         }
         // Packets go straight into the media's units: a long file is never held twice.
-        var builder = SimulationMedia.ProgressiveBuilder()
+        let declared = opened.streams.reduce(0) { total, stream in
+            // Each figure comes from the file: bounded before adding, so no sum can overflow.
+            min(total + Int(min(max(stream.declaredFrames ?? 0, 0), 20_000_000)), 20_000_000)
+        }
+        var builder = SimulationMedia.ProgressiveBuilder(expectedCount: declared)
         var extent = ByteExtent()
         do {
             while let packet = try opened.readPacket() {

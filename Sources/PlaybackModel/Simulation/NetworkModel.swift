@@ -188,6 +188,15 @@ public struct NetworkModel: Sendable, Hashable {
         return low == 0 ? nil : low - 1
     }
 
+    /// One network held by reference, for transfers made one after another on it.
+    final class Shared: Sendable {
+        let network: NetworkModel
+
+        init(_ network: NetworkModel) {
+            self.network = network
+        }
+    }
+
     /// A constant-bandwidth stretch `[start, end)` of session time.
     struct Piece: Sendable, Hashable {
         var start: Double
@@ -199,7 +208,10 @@ public struct NetworkModel: Sendable, Hashable {
     /// computing within each constant stretch from the stretch's start so that a constant network gives
     /// exactly `start + bits / bandwidth` with no accumulated rounding.
     public struct Transfer: Sendable {
-        let network: NetworkModel
+        // Behind one reference: a transfer is copied several times per packet in a long simulation, and
+        // the model's arrays would each be retained on every copy.
+        private let shared: Shared
+        private var network: NetworkModel { shared.network }
         /// Start of the current stretch as seen by this transfer, and the bits delivered by then.
         private var anchorTime: Double
         private var anchorBits: Double = 0
@@ -207,9 +219,14 @@ public struct NetworkModel: Sendable, Hashable {
 
         /// A transfer whose first byte may flow at session time `start` (after the request's latency).
         public init(network: NetworkModel, start: Double) {
-            self.network = network
+            self.init(shared: Shared(network), start: start)
+        }
+
+        /// A transfer on a network many transfers share.
+        init(shared: Shared, start: Double) {
+            self.shared = shared
             self.anchorTime = start
-            self.piece = network.piece(at: start)
+            self.piece = shared.network.piece(at: start)
         }
 
         /// The bits delivered (counted from the transfer's start) by session time `time`, which must not be

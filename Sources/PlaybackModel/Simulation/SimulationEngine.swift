@@ -50,6 +50,8 @@ public struct SimulationEngine: Sendable {
 
     private var queue: [Scheduled] = []
     private var queueIndex = 0
+    /// `network`, shared by every transfer.
+    private let sharedNetwork: NetworkModel.Shared
     /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
     private var units: SimulationMedia.UnitReader
 
@@ -111,6 +113,7 @@ public struct SimulationEngine: Sendable {
         queue.sort { ($0.time, $0.order) < ($1.time, $1.order) }
         self.queue = queue
         self.network = network
+        self.sharedNetwork = NetworkModel.Shared(network)
         self.sequenceStart = media.startTime
         self.session = PlaybackSession(
             playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
@@ -142,11 +145,11 @@ public struct SimulationEngine: Sendable {
         while !isFinished {
             let completion = isDownloading ? completionTime() : .infinity
             let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
-            let deadline = player.nextDeadline ?? .infinity
+            let deadline = session.player.nextDeadline ?? .infinity
             var next = min(completion, step, deadline)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
-            if !next.isFinite, limit.isFinite, case .paused = player.state { next = limit.nextUp }
+            if !next.isFinite, limit.isFinite, case .paused = session.player.state { next = limit.nextUp }
             if next > limit {
                 if limit > clock {
                     clock = limit
@@ -168,14 +171,14 @@ public struct SimulationEngine: Sendable {
             } else {
                 handle(session.advance(to: clock))
             }
-            if player.state.isTerminal, !hasPendingViewerStep {
+            if session.player.state.isTerminal, !hasPendingViewerStep {
                 isFinished = true
             }
         }
     }
 
     private var hasPendingViewerStep: Bool {
-        if case .failed = player.state { return false }
+        if case .failed = session.player.state { return false }
         for index in queueIndex..<queue.count {
             if case .step(.seek) = queue[index].kind { return true }
         }
@@ -271,7 +274,7 @@ public struct SimulationEngine: Sendable {
 
     /// Adds an event; `position` is a media time, shown from the playable start like every time a user sees.
     private mutating func record(_ kind: SimulationEvent.Kind, position: Double? = nil, value: Double?) {
-        let mediaTime = position ?? player.item.currentTime
+        let mediaTime = position ?? session.player.currentTime
         events.append(
             SimulationEvent(time: clock, kind: kind, position: session.presentationTime(mediaTime), value: value))
     }
@@ -299,7 +302,7 @@ public struct SimulationEngine: Sendable {
             isDownloading = true
             if media.layout == .progressive, connectionOpen {
                 // The open connection carries on from the bytes already here.
-                transfer = NetworkModel.Transfer(network: network, start: clock)
+                transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock)
                 transferAtLastCompletion = transfer
                 requestOrigin = deliveredEnd
                 pendingCompletion = nil
@@ -328,7 +331,7 @@ public struct SimulationEngine: Sendable {
         requestOrigin = origin
         deliveredEnd = origin
         let firstByte = clock + network.requestLatency(at: clock)
-        transfer = NetworkModel.Transfer(network: network, start: firstByte)
+        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: firstByte)
         transferAtLastCompletion = transfer
         pendingCompletion = nil
     }
@@ -402,7 +405,7 @@ public struct SimulationEngine: Sendable {
         connectionOpen = false
         transfer = nil
         record(.downloadComplete, value: Double(bytesReceived))
-        if !player.item.isLoadedThroughEnd, !announcedEndOfStream, !player.state.isTerminal {
+        if !session.player.item.isLoadedThroughEnd, !announcedEndOfStream, !session.player.state.isTerminal {
             announcedEndOfStream = true
             handle(session.endOfStream(now: clock))
         }

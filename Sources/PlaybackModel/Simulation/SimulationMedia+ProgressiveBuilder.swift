@@ -9,8 +9,11 @@ extension SimulationMedia {
         private var isSorted = true
         private var streamsSeen: [Int] = []
 
-        /// An empty builder.
-        public init() {}
+        /// An empty builder, with room for `expectedCount` packets when the container declares how many
+        /// it holds (capped, as the figure comes from the file).
+        public init(expectedCount: Int = 0) {
+            units.reserveCapacity(min(max(expectedCount, 0), 20_000_000))
+        }
 
         /// Adds the next packet in reading order; a packet with no timestamp is skipped.
         public mutating func add(_ packet: MediaPacket) {
