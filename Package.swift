@@ -32,10 +32,13 @@ let package = Package(
                 .brew(["ffmpeg"]),
             ]
         ),
+        // C code Swift cannot write (the av_log callback takes a va_list); compiled, not a header of inlines.
+        .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
         .target(
             name: "MediaIO",
             dependencies: [
                 "CFFmpeg",
+                "CFFmpegShims",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -71,7 +74,10 @@ let package = Package(
         ),
         // Helpers shared by the test targets: sample paths, ffprobe reference figures, running the binary.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: upcoming),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "MediaIOTests",
+            dependencies: ["MediaIO", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming),
         .testTarget(
             name: "PlaybackModelTests",
             dependencies: [

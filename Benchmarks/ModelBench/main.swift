@@ -41,7 +41,7 @@ struct ModelResult {
 
 func runModel(packets: Int) -> ModelResult {
     let (ranges, rangesTime) = measure {
-        var ranges = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+        var ranges = TimeRanges()
         for i in 0..<packets {
             let start = Double(i) * packetDuration
             ranges.insert(start: start, end: start + packetDuration)

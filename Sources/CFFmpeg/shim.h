@@ -13,7 +13,6 @@
 #include <libavutil/log.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 // AVERROR(e) negates a POSIX errno; a function-like macro, so Swift cannot see it.
@@ -49,27 +48,6 @@ static inline void cffmpeg_strerror(int code, char *buffer, size_t size) {
     }
 }
 
-// Swift cannot form a @convention(c) function that takes a va_list on Linux, so the av_log
-// callback lives here: it formats the line with av_log_format_line2 and hands the text to a sink
-// Swift can implement. Both functions are static inline and must be referenced from ONE Swift file
-// only: each Swift object file gets its own copy of the static sink pointer.
-typedef void (*cffmpeg_log_sink)(int level, const char *line);
-
-static cffmpeg_log_sink cffmpeg_current_log_sink = 0;
-
-static inline void cffmpeg_log_trampoline(void *context, int level, const char *format, va_list arguments) {
-    // Keeps the "[h264 @ 0x...]" prefix decision across partial lines, like FFmpeg's default callback.
-    static int print_prefix = 1;
-    char line[1024];
-    cffmpeg_log_sink sink = cffmpeg_current_log_sink;
-    if (!sink || level > av_log_get_level()) return;
-    av_log_format_line2(context, level, format, arguments, line, sizeof line, &print_prefix);
-    sink(level, line);
-}
-
-static inline void cffmpeg_install_log_sink(cffmpeg_log_sink sink) {
-    cffmpeg_current_log_sink = sink;
-    av_log_set_callback(cffmpeg_log_trampoline);
-}
+// The av_log callback (it takes a va_list) lives in the CFFmpegShims C target, behind a mutex.
 
 #endif

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CFFmpegShims
 public import Logging
 import Synchronization
 

@@ -12,15 +12,8 @@
 ///   positive difference between the timestamps of consecutive packets seen so far (with B-frames that is
 ///   still one frame). Until a stream has shown either, its undated packets wait in a small bounded list and
 ///   are placed as soon as the step is known.
-/// - Merge tolerance: `defaultTolerance` (0.1 s) unless given. See there for why.
+/// - Merge tolerance: `TimeRanges.defaultTolerance` (0.1 s) unless given. See there for why.
 public struct LoadedRangeTracker: Sendable {
-    /// The default merge tolerance, 0.1 s. Timestamp rounding leaves holes of at most one tick between
-    /// packets (11 µs at 90 kHz, 1 ms in millisecond time bases such as FLV, Matroska and RTMP, where
-    /// 1024/44100 s AAC frames and 1/30 s video frames do not land on whole ticks), and a single dropped
-    /// frame leaves at most ~42 ms at 24 fps: none of those is a hole a viewer sees as a freeze, so they must
-    /// never show as gaps. A real hole of 0.5 s or more always does.
-    public static let defaultTolerance = 0.1
-
     /// Undated packets waiting for a stream's step to become known; beyond this many, the oldest is dropped
     /// (only a stream that sends a long run of packets with one identical timestamp and no duration gets here).
     static let maxPendingPackets = 64
@@ -36,7 +29,7 @@ public struct LoadedRangeTracker: Sendable {
 
     /// Creates a tracker for a player that plays `playableStreams`; every other stream is still tracked
     /// for `ranges(forStream:)` but does not limit `playable`. An empty list means every stream seen plays.
-    public init(playableStreams: [Int], tolerance: Double = LoadedRangeTracker.defaultTolerance) {
+    public init(playableStreams: [Int], tolerance: Double = TimeRanges.defaultTolerance) {
         self.playableStreams = playableStreams
         self.tolerance = tolerance
     }

@@ -31,10 +31,10 @@ public struct PlaybackItem: Sendable, Hashable {
     var defersStallFlag = false
 
     /// Creates an item with its playhead at `mediaStart` and the given loaded ranges (none by default,
-    /// merged with `LoadedRangeTracker.defaultTolerance`).
+    /// merged with `TimeRanges.defaultTolerance`).
     public init(
         duration: MediaDuration, mediaStart: Double = 0, policy: BufferPolicy = .default,
-        loadedTimeRanges: TimeRanges = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+        loadedTimeRanges: TimeRanges = TimeRanges()
     ) {
         self.duration = duration
         self.mediaStart = mediaStart

@@ -36,7 +36,7 @@ public struct PlaybackSession: Sendable {
         autoplay: Bool = true, timeObserverInterval: Double? = nil, now: Double
     ) {
         tracker = LoadedRangeTracker(playableStreams: playableStreams)
-        received = TimeRanges(tolerance: LoadedRangeTracker.defaultTolerance)
+        received = TimeRanges()
         origin = mediaStart
         player = Player(
             duration: duration, policy: policy, mediaStart: mediaStart, autoplay: autoplay,

@@ -6,19 +6,27 @@
 /// time order (the common case: packets arriving in order) is O(1) amortized; any other insert is
 /// O(log n) to find its place plus the cost of merging.
 public struct TimeRanges: Sendable, Hashable {
-    /// The merge tolerance in seconds used when this set was created, 0.001 s unless given.
+    /// The one default merge tolerance for loaded ranges, 0.1 s, used by every set and tracker unless
+    /// given. Timestamp rounding leaves holes of at most one tick between packets (11 µs at 90 kHz, 1 ms in
+    /// millisecond time bases such as FLV, Matroska and RTMP, where 1024/44100 s AAC frames and 1/30 s video
+    /// frames do not land on whole ticks), and a single dropped frame leaves at most ~42 ms at 24 fps: none
+    /// of those is a hole a viewer sees as a freeze, so they must never show as gaps. A real hole of 0.5 s
+    /// or more always does.
+    public static let defaultTolerance = 0.1
+
+    /// The merge tolerance in seconds used when this set was created, `defaultTolerance` unless given.
     public let tolerance: Double
     /// The ranges, sorted by start, disjoint, and separated by gaps wider than `tolerance`.
     public private(set) var ranges: [TimeRange]
 
     /// Creates an empty set whose inserts merge across gaps no wider than `tolerance` seconds.
-    public init(tolerance: Double = 0.001) {
+    public init(tolerance: Double = TimeRanges.defaultTolerance) {
         self.tolerance = tolerance.isFinite ? Swift.max(0, tolerance) : 0
         self.ranges = []
     }
 
     /// Creates a set holding the union of `ranges`, merged with `tolerance`.
-    public init(_ ranges: some Sequence<TimeRange>, tolerance: Double = 0.001) {
+    public init(_ ranges: some Sequence<TimeRange>, tolerance: Double = TimeRanges.defaultTolerance) {
         self.init(tolerance: tolerance)
         for range in ranges { insert(range) }
     }

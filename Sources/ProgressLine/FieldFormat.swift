@@ -25,7 +25,8 @@ enum FieldFormat {
         return "\(Int(value.rounded()))"
     }
 
-    /// A rate with SI prefixes: `850 kb/s`, `4.2 Mb/s`.
+    /// A rate with SI prefixes: `850 kbit/s`, `4.2 Mbit/s` for `unit` "bit", `13 MB/s` for "B". Bits are
+    /// always spelled `bit` (as every summary and option writes them): `kb/s` beside `kB/s` reads alike.
     static func rate(_ value: Double, unit: String) -> String {
         var value = value
         var prefix = ""

@@ -9,6 +9,8 @@ import Dispatch
 import Synchronization
 
 /// The one status line of the process: any number of producers post snapshots, one owner draws them.
+/// Several jobs at once (`update(rows:)`) get a row each, redrawn together; a job that ends while
+/// others go on leaves its final frame above them (`printFinalAbove(_:)`).
 ///
 /// - `show()` / `hide()` are idempotent; `update(_:)` before `show()` only records the state.
 /// - tty mode: redraws at most once per `minimumInterval` (1/15 s by default); an update that arrives
@@ -41,13 +43,21 @@ public final class LiveLine: Sendable {
     private struct State {
         var shown = false
         var finished = false
-        var latest: ProgressSnapshot?
+        /// One snapshot per row, top to bottom (several inputs at once); empty before the first update.
+        var rows: [ProgressSnapshot] = []
         var pending = false
         var onScreen: String?
+        var rowsOnScreen = 0
+        /// The first row: the line's state for everything that has one (plain mode, clicks, finish).
+        var latest: ProgressSnapshot? {
+            get { rows.first }
+            set { rows = newValue.map { [$0] } ?? [] }
+        }
         var lastDraw = -Double.infinity
         var lastTick: Int?
         var lastPlain: Double?
         var lastPlainState: PlaybackStateWord?
+        var lastPlainText: String?
         var shownAt: Double?
         var sources: [DispatchSourceBox] = []
     }
@@ -120,17 +130,29 @@ public final class LiveLine: Sendable {
             guard !s.finished, s.shown else { return }
             s.shown = false
             guard mode == .tty else { return }
-            sink.write((s.onScreen != nil ? "\r\u{1B}[K" : "") + "\u{1B}[?25h")
+            sink.write((s.onScreen != nil ? erase(s) : "") + "\u{1B}[?25h")
             sink.cursorVisibilityChanged(hidden: false)
             s.onScreen = nil
+            s.rowsOnScreen = 0
         }
     }
 
     /// Posts the newest state; drawn now if the rate limit allows, else by the next `refresh()`.
     public func update(_ snapshot: ProgressSnapshot) {
+        update(rows: [snapshot])
+    }
+
+    /// Posts the newest state of several jobs at once (inputs checked in parallel), one row each, top
+    /// to bottom, like indicatif's MultiProgress; the rows are redrawn together in one write, and
+    /// plain mode prints one status line per row. An empty list keeps the previous rows.
+    public func update(rows: [ProgressSnapshot]) {
+        guard !rows.isEmpty else { return }
         state.withLock { s in
             guard !s.finished else { return }
-            s.latest = snapshot
+            s.rows = rows
+            // With several rows the title is what tells them apart.
+            if rows.count > 1 { for index in s.rows.indices { s.rows[index].keepsTitle = true } }
+            let snapshot = s.rows[0]
             s.pending = true
             guard s.shown else { return }
             let time = now()
@@ -171,12 +193,12 @@ public final class LiveLine: Sendable {
     /// indeterminate snapshot, the periodic plain line. The real line's timer calls it.
     public func refresh() {
         state.withLock { s in
-            guard !s.finished, s.shown, let latest = s.latest else { return }
+            guard !s.finished, s.shown, !s.rows.isEmpty else { return }
             let time = now()
             switch mode {
             case .tty:
                 guard time - s.lastDraw >= minimumInterval else { return }
-                let animating = latest.isIndeterminate && s.lastTick != tick(at: time)
+                let animating = s.rows.contains(where: \.isIndeterminate) && s.lastTick != tick(at: time)
                 if s.pending || animating, let text = frame(&s, at: time, force: false) {
                     sink.write(text)
                 }
@@ -203,35 +225,53 @@ public final class LiveLine: Sendable {
     }
 
     /// Prints `text` (a log line, a warning) on its own line above the status line: erase, print,
-    /// redraw, in one write. Control characters other than tab and newline are removed in every mode,
-    /// so a log line can neither tear the status line nor smuggle escape codes into plain output.
+    /// redraw, in one write. Control characters other than newline are written as visible escapes
+    /// (`TerminalText`) in every mode, so a log line can neither tear the status line nor smuggle
+    /// escape codes into plain output.
     public func printAbove(_ text: String) {
-        var clean = String(String.UnicodeScalarView(text.unicodeScalars.filter {
-            $0 == "\n" || $0 == "\t" || !TerminalWidth.isControl($0)
-        }))
+        var clean = TerminalText.escaped(text, keepingNewlines: true)
         if clean.hasSuffix("\n") { clean.removeLast() }
         state.withLock { s in
             if mode == .tty, !s.finished, s.shown, s.onScreen != nil {
-                sink.write("\r\u{1B}[K" + clean + "\n" + (frame(&s, at: now(), force: true) ?? ""))
+                sink.write(erase(s) + clean + "\n" + (frame(&s, at: now(), force: true) ?? ""))
             } else {
                 sink.write(clean + "\n")
             }
         }
     }
 
-    /// Ends the line: draws `final` (or the latest snapshot), then leaves it in place (`keep`) or
+    /// Ends the line: draws `final` (or the latest rows), then leaves it in place (`keep`) or
     /// erases it, and restores the cursor. Later calls of any method draw nothing.
     public func finish(final: ProgressSnapshot? = nil, keep: Bool = true) {
-        finish(keep: keep, always: false) { latest in final ?? latest }
+        finish(keep: keep, always: false, final: final)
     }
 
-    /// Ends the line with the latest snapshot relabelled `Interrupted` (Ctrl-C).
+    /// Ends the line with every row relabelled `Interrupted` (Ctrl-C).
     public func finishInterrupted() {
-        finish(keep: true, always: true) { latest in
+        state.withLock { s in
+            guard !s.finished else { return }
             // With nothing measured yet there is no time to show, so the frame is the word alone.
-            var snapshot = latest ?? ProgressSnapshot(state: .interrupted, isIndeterminate: true)
-            snapshot.state = .interrupted
-            return snapshot
+            if s.rows.isEmpty { s.rows = [ProgressSnapshot(state: .interrupted, isIndeterminate: true)] }
+            for index in s.rows.indices { s.rows[index].state = .interrupted }
+        }
+        finish(keep: true, always: true, final: nil)
+    }
+
+    /// Prints the frame of `snapshot` (a job that finished while others go on) above the live rows,
+    /// where it stays; plain mode prints its status line, under the same quiet rule as the final line.
+    public func printFinalAbove(_ snapshot: ProgressSnapshot) {
+        state.withLock { s in
+            guard !s.finished else { return }
+            switch mode {
+            case .tty:
+                guard s.shown else { return }
+                let rendered = renderer.render(snapshot, width: max(0, width() - 1))
+                sink.write(erase(s) + rendered + "\u{1B}[K\n" + (frame(&s, at: now(), force: true) ?? ""))
+            case .plain:
+                if s.lastPlain != nil { sink.write(renderer.renderPlain(snapshot) + "\n") }
+            case .none:
+                break
+            }
         }
     }
 
@@ -247,20 +287,20 @@ public final class LiveLine: Sendable {
     /// Whether `finish` has been called.
     public var isFinished: Bool { state.withLock { $0.finished } }
 
-    private func finish(keep: Bool, always: Bool, final: (ProgressSnapshot?) -> ProgressSnapshot?) {
+    private func finish(keep: Bool, always: Bool, final: ProgressSnapshot?) {
         state.withLock { s in
             guard !s.finished else { return }
             s.finished = true
-            s.latest = final(s.latest)
+            if let final { s.rows = [final] }
             for source in s.sources { source.cancel() }
             s.sources.removeAll()
             switch mode {
             case .tty:
                 var out = ""
                 if keep, s.latest != nil {
-                    out += (frame(&s, at: now(), force: true) ?? "") + "\n"
+                    out += frame(&s, at: now(), force: true, endingBelow: true) ?? ""
                 } else if s.onScreen != nil {
-                    out += "\r\u{1B}[K"
+                    out += erase(s)
                 }
                 if s.shown { out += "\u{1B}[?25h" }
                 if !out.isEmpty { sink.write(out) }
@@ -268,37 +308,59 @@ public final class LiveLine: Sendable {
             case .plain:
                 // A job that never printed a status line ends silently too: a pipe or a CI log gets
                 // no progress chatter for work that took less than one interval.
-                if let latest = s.latest, always || s.lastPlain != nil {
-                    sink.write(renderer.renderPlain(latest) + "\n")
+                // The final line is not repeated when the last status line already said it (a state
+                // change to Ended is printed as it happens).
+                if !s.rows.isEmpty, always || s.lastPlain != nil {
+                    let text = s.rows.map(renderer.renderPlain).joined(separator: "\n")
+                    if text != s.lastPlainText { sink.write(text + "\n") }
                 }
             case .none:
                 break
             }
             s.shown = false
             s.onScreen = nil
+            s.rowsOnScreen = 0
         }
+    }
+
+    /// Erases what the line drew: its row, or every row from the first down.
+    private func erase(_ s: State) -> String {
+        s.rowsOnScreen > 1 ? "\r\u{1B}[J" : "\r\u{1B}[K"
     }
 
     private func tick(at time: Double) -> Int {
         Int((time / animationStep).rounded(.down))
     }
 
-    /// The text that draws the latest snapshot, or nil when it equals the frame on screen (unless
-    /// `force`); records what is on screen.
-    private func frame(_ s: inout State, at time: Double, force: Bool) -> String? {
-        guard var snapshot = s.latest else { return nil }
+    /// The text that draws the latest rows, or nil when it equals the frame on screen (unless
+    /// `force`); records what is on screen. The cursor ends at column 0 of the first row, or below the
+    /// last row when `endingBelow` (the final frame, which stays above what follows).
+    private func frame(_ s: inout State, at time: Double, force: Bool, endingBelow: Bool = false) -> String? {
+        guard !s.rows.isEmpty else { return nil }
         let step = tick(at: time)
-        if snapshot.isIndeterminate { snapshot.tick = step }
-        let rendered = renderer.render(snapshot, width: max(0, width() - 1))
+        let columns = max(0, width() - 1)
+        let rendered = s.rows.map { row in
+            var snapshot = row
+            if snapshot.isIndeterminate { snapshot.tick = step }
+            return renderer.render(snapshot, width: columns)
+        }
+        let joined = rendered.joined(separator: "\n")
         s.pending = false
         s.lastTick = step
-        if !force && rendered == s.onScreen { return nil }
-        s.onScreen = rendered
+        if !force && joined == s.onScreen { return nil }
+        let previousRows = s.rowsOnScreen
+        s.onScreen = joined
+        s.rowsOnScreen = rendered.count
         s.lastDraw = time
-        // The cursor is parked at column 0: an echoed ^C or keystroke then lands inside the frame (and
-        // is overwritten by the next one) instead of wrapping to a new row, and a terminal that
-        // reflows the line when it narrows keeps the cursor at the line's first row.
-        return "\r" + rendered + "\u{1B}[K\r"
+        var out = "\r" + rendered.joined(separator: "\u{1B}[K\n") + "\u{1B}[K"
+        // Fewer rows than before (an input finished): erase the rows left below.
+        if rendered.count > 1 || previousRows > 1 { out += "\u{1B}[J" }
+        if endingBelow { return out + "\r\n" }
+        // The cursor is parked at column 0 of the first row: an echoed ^C or keystroke then lands
+        // inside the frame (and is overwritten by the next one) instead of wrapping to a new row, and
+        // a terminal that reflows the line when it narrows keeps the cursor at the line's first row.
+        if rendered.count > 1 { out += "\u{1B}[\(rendered.count - 1)A" }
+        return out + "\r"
     }
 
     private func plainQuietPeriodOver(_ s: State, at time: Double) -> Bool {
@@ -307,7 +369,9 @@ public final class LiveLine: Sendable {
 
     private func plainLine(_ s: inout State, at time: Double) {
         guard let latest = s.latest else { return }
-        sink.write(renderer.renderPlain(latest) + "\n")
+        let text = s.rows.map(renderer.renderPlain).joined(separator: "\n")
+        sink.write(text + "\n")
+        s.lastPlainText = text
         s.lastPlain = time
         s.lastPlainState = latest.state
         s.pending = false

@@ -35,7 +35,7 @@ public struct LiveLineLogHandler: LogHandler {
         if let target = line ?? LiveLine.current {
             target.printAbove(text)
         } else {
-            fallback.write(text + "\n")
+            fallback.write(TerminalText.escaped(text) + "\n")
         }
     }
 

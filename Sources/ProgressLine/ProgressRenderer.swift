@@ -6,8 +6,10 @@
 ///
 /// As the width shrinks:
 /// 1. the title goes first: it only takes room the bar does not need (at most a third of the width,
-///    cut with `…`, or `~` in ASCII), is left out when fewer than 6 columns are left for it, and is
-///    left out whenever a field below had to be dropped;
+///    cut with `…`, or `~` in ASCII; a URL or path is cut in the middle, keeping the host and the
+///    file name), is left out when fewer than 6 columns are left for it, and is
+///    left out whenever a field below had to be dropped, except when it tells rows apart
+///    (`keepsTitle`): then it takes the room of the realtime factor, read rate and throughput first;
 /// 2. fields drop, first to last: realtime factor, read rate, throughput, buffered ahead, the
 ///    duration half of the time (`01:23 / 04:56` becomes `01:23`, `01:23 live` becomes `01:23`), the
 ///    segment index, the current time, the percentage, until the bar gets at least a quarter of the
@@ -24,6 +26,9 @@ public struct ProgressRenderer: Sendable {
 
     /// The narrowest bar the full form draws.
     public static let minimumBarWidth = 10
+
+    /// The columns a title that tells rows apart (`ProgressSnapshot.keepsTitle`) is given room for.
+    public static let keptTitleWidth = 16
 
     /// Creates a renderer with `style`.
     public init(style: ProgressStyle) {
@@ -75,12 +80,19 @@ public struct ProgressRenderer: Sendable {
         }
         if fixedWidth() + Self.minimumBarWidth > width { return nil }
 
+        let title = snapshot.title.map(TerminalWidth.sanitized) ?? ""
+        if snapshot.keepsTitle, !title.isEmpty {
+            let wanted = min(Self.keptTitleWidth, TerminalWidth.columns(of: title))
+            for field in [Field.realtime, .readRate, .throughput] where width - fixedWidth() - barFloor - 1 < wanted {
+                fields[field] = nil
+            }
+        }
         var titleText = ""
-        if fields == everyField, let title = snapshot.title.map(TerminalWidth.sanitized), !title.isEmpty {
+        if fields == everyField || snapshot.keepsTitle, !title.isEmpty {
             let room = min(width - fixedWidth() - barFloor - 1, max(6, width / 3))
             let wanted = TerminalWidth.columns(of: title)
             if room >= min(6, wanted) {
-                titleText = TerminalWidth.fit(title, width: min(room, wanted), ellipsis: style.ellipsis)
+                titleText = TerminalWidth.fitTitle(title, width: min(room, wanted), ellipsis: style.ellipsis)
             }
         }
         let titleWidth = titleText.isEmpty ? 0 : TerminalWidth.columns(of: titleText) + 1
@@ -189,7 +201,7 @@ public struct ProgressRenderer: Sendable {
             fields[.buffered] = FieldFormat.padLeft("buf " + FieldFormat.seconds(max(ahead, 0)), 9)
         }
         if let bits = s.throughputBitsPerSecond, bits.isFinite {
-            fields[.throughput] = FieldFormat.padLeft(FieldFormat.rate(bits, unit: "b"), 9)
+            fields[.throughput] = FieldFormat.padLeft(FieldFormat.rate(bits, unit: "bit"), 11)
         }
         if let factor = s.realtimeFactor, factor.isFinite {
             fields[.realtime] = FieldFormat.padLeft(FieldFormat.short(factor) + "x", 6)

@@ -35,6 +35,10 @@ public struct ProgressSnapshot: Sendable, Equatable {
     /// (probe reading a file): the bar then shows only the loaded ranges with their holes, while
     /// `currentTime` still gives the time, the percentage and the thumb.
     public var showsPlayed: Bool
+    /// Whether the title is what tells this row from the others (several inputs at once): it then
+    /// takes the room of the realtime factor, the read rate and the throughput, in that order, before
+    /// it is left out. `LiveLine.update(rows:)` sets it when there is more than one row.
+    public var keepsTitle: Bool = false
 
     /// Creates a snapshot; everything but the state is optional.
     public init(

@@ -111,9 +111,57 @@ public enum TerminalWidth {
         return result + String(repeating: " ", count: max(0, width - used))
     }
 
-    /// `text` with control characters replaced by `?`, so titles from media metadata cannot move the
-    /// cursor or inject escape codes.
+    /// A title (no escape codes) made exactly `width` columns. A URL or path is cut in the middle so
+    /// the host and the last path component stay (`127.0.0.1:8080/…/index.m3u8`): first the scheme
+    /// goes, then the middle of the path; when even the host and the last component do not fit, the
+    /// last component gets up to two thirds of the room. Other text is cut from the right (`fit`).
+    public static func fitTitle(_ text: String, width: Int, ellipsis: Character) -> String {
+        guard width > 0 else { return "" }
+        if columns(of: text) <= width { return fit(text, width: width) }
+        var rest = Substring(text)
+        if let scheme = text.firstRange(of: "://") { rest = text[scheme.upperBound...] }
+        if columns(of: String(rest)) <= width { return fit(String(rest), width: width) }
+        guard let lastSlash = rest.lastIndex(of: "/") else { return fit(String(rest), width: width, ellipsis: ellipsis) }
+        let head = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
+        let room = width - columns(of: ellipsis)
+        guard room > 1 else { return fit(String(rest), width: width, ellipsis: ellipsis) }
+        let headWant = columns(of: String(head))
+        let tailWant = columns(of: String(rest[lastSlash...]))
+        let tailRoom = headWant + tailWant <= room ? room - headWant : min(tailWant, max(room - room / 3, room - headWant))
+        let start = prefix(rest, columns: room - tailRoom)
+        let end = suffix(rest, columns: tailRoom)
+        return fit(start + String(ellipsis) + end, width: width)
+    }
+
+    /// The longest start of `text` that takes at most `columns` columns.
+    private static func prefix(_ text: Substring, columns limit: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in text {
+            let w = columns(of: character)
+            if used + w > limit { break }
+            result.append(character)
+            used += w
+        }
+        return result
+    }
+
+    /// The longest end of `text` that takes at most `columns` columns.
+    private static func suffix(_ text: Substring, columns limit: Int) -> String {
+        var result: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let w = columns(of: character)
+            if used + w > limit { break }
+            result.append(character)
+            used += w
+        }
+        return String(result.reversed())
+    }
+
+    /// `text` with control characters written as visible escapes (`TerminalText.escaped`), so titles
+    /// from media metadata cannot move the cursor or inject escape codes.
     public static func sanitized(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+        TerminalText.escaped(text)
     }
 }

@@ -1,9 +1,16 @@
 import BufprobeCommands
+import Dispatch
+import ProgressLine
 
 /// The executable is only the entry point; every command lives in BufprobeCommands.
 @main
 enum Entry {
-    static func main() async {
-        await Bufprobe.main()
+    // Synchronous on purpose: the standard descriptors must be checked before the concurrency runtime
+    // opens its own descriptors, which would otherwise take the number of a closed stdout.
+    static func main() {
+        StandardStreams.prepare()
+        // Bufprobe.runAndExit ends the process itself (Termination), so the main queue never has to stop.
+        Task { await Bufprobe.runAndExit() }
+        dispatchMain()
     }
 }

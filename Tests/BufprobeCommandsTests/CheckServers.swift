@@ -158,16 +158,17 @@ final class NginxServer {
     }
 }
 
-/// `Fixtures/fault_server.py`: an HTTP server that misbehaves on purpose (see the script's header).
+/// `Fixtures/fault_server.py`: an HTTP server that misbehaves on purpose (see the script's header);
+/// `script` picks another server of the same kind (`escape_server.py`).
 final class FaultServer {
     let port: Int
     private let process: Process
     private let input: Pipe
 
-    init() throws {
+    init(script: String = "fault_server.py") throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CheckServers.fixtures.appendingPathComponent("fault_server.py").path, "--root", CheckServers.samples]
+        process.arguments = ["python3", CheckServers.fixtures.appendingPathComponent(script).path, "--root", CheckServers.samples]
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
@@ -182,7 +183,7 @@ final class FaultServer {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             process.terminate()
-            throw CheckServers.ServerError("fault_server.py did not report its port (got '\(text)')")
+            throw CheckServers.ServerError("\(script) did not report its port (got '\(text)')")
         }
         self.port = port
         self.process = process

@@ -141,10 +141,10 @@ struct SimulationEngineBehaviourTests {
     @Test("the unit parser, trace and engine agree: a 1 Mbit/s, 10 s synthetic file at 2 Mbit/s starts after half a second")
     func syntheticStartup() throws {
         let media = SimulationMedia.progressive(
-            packets: SyntheticMedia(bitsPerSecond: try UnitParser.bitsPerSecond("1Mbit"), duration: 10).packets(),
+            packets: SyntheticMedia(bitsPerSecond: try BitRate(parsing: "1Mbit").bitsPerSecond, duration: 10).packets(),
             playableStreams: [0, 1])
         let result = SimulationEngine.run(
-            media: media, network: NetworkModel(bitsPerSecond: try UnitParser.bitsPerSecond("2Mbit")), policy: .default)
+            media: media, network: NetworkModel(bitsPerSecond: try BitRate(parsing: "2Mbit").bitsPerSecond), policy: .default)
         // One second of both streams is 125,000 bytes: 0.5 s, give or take the packet that completes it.
         #expect(abs(result.report.startupDelay - 0.5) < 0.02)
         #expect(result.report.stallCount == 0)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 @testable import ProgressLine
@@ -49,6 +52,34 @@ struct LiveLineTests {
         clock.set(0.2)
         live.refresh()
         #expect(frames().count == 2)
+    }
+
+    @Test("several rows are drawn together: each erased to its end, the rest of the screen cleared, the cursor back on the first row")
+    func rows() {
+        let live = line()
+        live.show()
+        let a = ProgressSnapshot(state: .playing, title: "a.ts", currentTime: 1, duration: 100)
+        let b = ProgressSnapshot(state: .loading, title: "b.ts", currentTime: 2, duration: 100)
+        sink.clear()
+        live.update(rows: [a, b])
+        #expect(sink.writes == ["\r" + frame(a) + "\u{1B}[K\n" + frame(b) + "\u{1B}[K\u{1B}[J\u{1B}[1A\r"])
+        // Back to one row: the second is erased by ESC[J.
+        clock.set(1)
+        sink.clear()
+        live.update(rows: [b])
+        #expect(sink.writes == ["\r" + frame(b) + "\u{1B}[K\u{1B}[J\r"])
+        // A job that finished leaves its frame above the rows still running.
+        clock.set(2)
+        live.update(rows: [a, b])
+        sink.clear()
+        var ended = a
+        ended.state = .ended
+        live.printFinalAbove(ended)
+        #expect(sink.writes == ["\r\u{1B}[J" + frame(ended) + "\u{1B}[K\n\r" + frame(a) + "\u{1B}[K\n" + frame(b) + "\u{1B}[K\u{1B}[J\u{1B}[1A\r"])
+        // The final frame of several rows ends below the last one, so what follows is not drawn over it.
+        sink.clear()
+        live.finish()
+        #expect(sink.writes == ["\r" + frame(a) + "\u{1B}[K\n" + frame(b) + "\u{1B}[K\u{1B}[J\r\n\u{1B}[?25h"])
     }
 
     @Test("a hundred updates in one second draw at most fifteen frames plus the last")
@@ -153,7 +184,7 @@ struct LiveLineTests {
         live.update(at(2))
         sink.clear()
         live.printAbove("warning: \u{1B}[31mred\u{1B}[0m\n")
-        #expect(sink.writes == ["\r\u{1B}[Kwarning: [31mred[0m\n\r" + frame(at(2)) + "\u{1B}[K\r"])
+        #expect(sink.writes == ["\r\u{1B}[Kwarning: \\x1b[31mred\\x1b[0m\n\r" + frame(at(2)) + "\u{1B}[K\r"])
     }
 
     @Test("an unchanged frame is not written again")
@@ -222,7 +253,7 @@ struct LiveLineTests {
         #expect(!sink.output.contains("\u{1B}"))
         #expect(sink.writes == [
             "Stalled  00:04 / 01:40  4%\n",
-            "log [1mline\n",
+            "log \\x1b[1mline\n",
             "Ended  01:40 / 01:40  100%\n",
         ])
     }
@@ -238,6 +269,19 @@ struct LiveLineTests {
         clock.set(7)
         live.update(ProgressSnapshot(state: .stalled, currentTime: 7, duration: 100))
         #expect(sink.writes == ["Playing  00:06 / 01:40  6%\n", "Stalled  00:07 / 01:40  7%\n"])
+    }
+
+    @Test("plain mode does not repeat a final line that the last status line already printed")
+    func plainModeFinalNotRepeated() {
+        let live = line(.plain)
+        live.show()
+        clock.set(6)
+        live.update(at(6))
+        clock.set(7)
+        let ended = ProgressSnapshot(state: .ended, currentTime: 100, duration: 100)
+        live.update(ended)
+        live.finish(final: ended)
+        #expect(sink.writes == ["Playing  00:06 / 01:40  6%\n", "Ended  01:40 / 01:40  100%\n"])
     }
 
     @Test("plain mode says nothing for a job shorter than one interval, not even a final line")
@@ -309,6 +353,51 @@ struct InterruptAndLogTests {
         #expect(sink.output.contains("\r" + render(interrupted, width: 40, style: ProgressStyle(glyphs: .ascii)) + "\u{1B}[K\r\n"))
         #expect(sink.output.contains("Interrupted"))
         #expect(!sink.cursorHidden)
+    }
+
+    @Test("SIGTERM, SIGHUP and SIGQUIT end like Ctrl-C, with 128 + their number", arguments: [
+        (SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGQUIT, Int32(131)), (SIGINT, Int32(130)),
+    ])
+    func otherSignals(signal: Int32, status: Int32) {
+        let sink = MemoryTerminalSink()
+        let line = LiveLine(mode: .tty, style: ProgressStyle(glyphs: .ascii), sink: sink, width: { 41 }, now: { 0 })
+        line.show()
+        let exits = Mutex<[Int32]>([])
+        let handler = InterruptHandler(line: line, onInterrupt: {}, exit: { code in exits.withLock { $0.append(code) } })
+        handler.handle(signal: signal)
+        #expect(exits.withLock { $0 } == [status])
+        #expect(handler.exitStatus == status)
+        #expect(sink.output.contains("Interrupted") && !sink.cursorHidden)
+    }
+
+    @Test("with a grace period the first signal only cancels (the command ends itself), a second one ends at once")
+    func gracePeriod() {
+        let sink = MemoryTerminalSink()
+        let line = LiveLine(mode: .tty, style: ProgressStyle(glyphs: .ascii), sink: sink, width: { 41 }, now: { 0 })
+        line.show()
+        let events = Mutex<[String]>([])
+        let handler = InterruptHandler(
+            line: line, grace: .seconds(600), onInterrupt: { events.withLock { $0.append("cancel") } },
+            exit: { code in events.withLock { $0.append("exit \(code)") } })
+        handler.handle(signal: SIGTERM)
+        #expect(events.withLock { $0 } == ["cancel"])
+        #expect(handler.exitStatus == 143 && !line.isFinished)
+        handler.handle(signal: SIGINT)
+        #expect(events.withLock { $0 } == ["cancel", "exit 143"], "the first signal decides the status")
+        #expect(line.isFinished)
+    }
+
+    @Test("a signal that arrives while the command is already exiting draws nothing and does not exit")
+    func oneExitOwner() {
+        let sink = MemoryTerminalSink()
+        let line = LiveLine(mode: .tty, style: ProgressStyle(glyphs: .ascii), sink: sink, width: { 41 }, now: { 0 })
+        line.show()
+        let exits = Mutex<[Int32]>([])
+        let handler = InterruptHandler(
+            line: line, onInterrupt: {}, claim: { false }, exit: { code in exits.withLock { $0.append(code) } })
+        handler.handleInterrupt()
+        #expect(exits.withLock { $0 }.isEmpty)
+        #expect(!sink.output.contains("Interrupted"))
     }
 
     @Test("an interrupt before any update still draws a frame saying Interrupted")

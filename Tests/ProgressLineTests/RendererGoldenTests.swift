@@ -56,9 +56,9 @@ private let goldens: [Golden] = [
     Golden(name: "full", snapshot: Fixtures.full, width: 60, glyphs: .unicode, thumb: true,
            expected: "Playing ████!████●▒×░░░░░░░ 1:02:05 / 2:00:00  51%  buf 275s"),
     Golden(name: "full", snapshot: Fixtures.full, width: 200, glyphs: .unicode, thumb: true,
-           expected: "Playing Big Buck Bunny " + r("█", 29) + "!" + r("█", 30) + "●" + r("▒", 4) + r("░", 8) + "×"
-               + r("░", 7) + r("▒", 2) + r("░", 34)
-               + " 1:02:05 / 2:00:00  51%  buf 275s  4.2 Mb/s   3.1x   13 MB/s"),
+           expected: "Playing Big Buck Bunny " + r("█", 28) + "!" + r("█", 30) + "●" + r("▒", 4) + r("░", 7) + "×"
+               + r("░", 8) + r("▒", 1) + r("░", 34)
+               + " 1:02:05 / 2:00:00  51%  buf 275s  4.2 Mbit/s   3.1x   13 MB/s"),
     // CJK title: 2 columns per character, cut with an ellipsis.
     Golden(name: "CJK title", snapshot: Fixtures.cjk, width: 60, glyphs: .unicode, thumb: true,
            expected: "Playing 東京の夜景 Tokyo… ███●▒▒▒▒░░░░░░░ 00:30 / 02:00  25%"),

@@ -63,7 +63,7 @@ struct RendererRuleTests {
             if line.contains("1:02:05") { found.append("time") }
             if line.contains("51%") { found.append("percent") }
             if line.contains("buf") { found.append("buffered") }
-            if line.contains("Mb/s") { found.append("throughput") }
+            if line.contains("Mbit/s") { found.append("throughput") }
             if line.contains("3.1x") { found.append("realtime") }
             if line.contains("MB/s") { found.append("read") }
             return found
@@ -122,19 +122,36 @@ struct RendererRuleTests {
         #expect(render(shared, width: 18, style: style) == "Paused  -----!----")
     }
 
+    @Test("a title that tells rows apart takes the room of the realtime factor and throughput before it goes")
+    func keptTitle() {
+        var snapshot = ProgressSnapshot(
+            state: .playing, title: "http://127.0.0.1:8080/media/h264-aac.mp4", currentTime: 3, duration: 10,
+            loaded: [0..<6], bufferedAhead: 3, throughputBitsPerSecond: 2_000_000, realtimeFactor: 1.5)
+        let style = Fixtures.style(.ascii)
+        let plain = render(snapshot, width: 79, style: style)
+        #expect(!plain.contains("h264"), "one row: the title goes first: \(plain)")
+        #expect(plain.contains("1.5x"))
+        snapshot.keepsTitle = true
+        let kept = render(snapshot, width: 79, style: style)
+        #expect(kept.contains(" 127.0.0.~/h264-aac.mp4 "), "\(kept)")
+        #expect(!kept.contains("1.5x"), "\(kept)")
+        #expect(kept.contains("00:03 / 00:10") && kept.contains("buf"), "\(kept)")
+        #expect(TerminalWidth.columns(of: kept) == 79)
+    }
+
     @Test("control characters in a title cannot reach the terminal")
     func titleSanitized() {
         let snapshot = ProgressSnapshot(state: .playing, title: "a\u{1B}[2Jb\u{7}", currentTime: 0, duration: 10)
         let line = render(snapshot, width: 80, style: Fixtures.style(.ascii))
         #expect(!line.contains("\u{1B}"))
-        #expect(line.contains("a?[2Jb?"))
+        #expect(line.contains(#"a\x1b[2Jb\x07"#))
     }
 
     @Test("the plain status line carries every known field and no bar")
     func plainLine() {
         let renderer = ProgressRenderer(style: Fixtures.style(.unicode))
         #expect(renderer.renderPlain(Fixtures.full)
-            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mb/s  3.1x  13 MB/s")
+            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mbit/s  3.1x  13 MB/s")
         #expect(renderer.renderPlain(Fixtures.live) == "Playing  10:00 live  buf 5.0s")
         #expect(renderer.renderPlain(Fixtures.phases) == "Loading  3/6 open")
     }

@@ -26,8 +26,24 @@ struct TerminalWidthTests {
         #expect(TerminalWidth.columns(of: TerminalWidth.fit("東京の夜景", width: 7, ellipsis: "…")) == 7)
     }
 
-    @Test("sanitized replaces every control character")
+    @Test("sanitized writes every C0, C1 and DEL character as a visible escape")
     func sanitized() {
-        #expect(TerminalWidth.sanitized("a\u{1B}b\u{7}c\u{9B}d\te") == "a?b?c?d?e")
+        #expect(TerminalWidth.sanitized("a\u{1B}b\u{7}c\u{9B}d\te\u{7F}\nf") == #"a\x1bb\x07c\u{9b}d\x09e\x7f\x0af"#)
+        #expect(TerminalText.escaped("one\ntwo\u{1B}", keepingNewlines: true) == "one\ntwo\\x1b")
+    }
+
+    @Test("a URL title is cut in the middle: the host and the last path component stay", arguments: [
+        ("http://127.0.0.1:18080/live/stream/index.m3u8", 30, "127.0.0.1:18080…eam/index.m3u8"),
+        ("http://127.0.0.1:18080/live/stream/index.m3u8", 27, "127.0.0.1:18080…/index.m3u8"),
+        ("http://127.0.0.1:18080/live/stream/index.m3u8", 16, "127.0…index.m3u8"),
+        ("https://cdn.example.com/a/b/c/very-long-segment-name.ts", 20, "cdn.ex…gment-name.ts"),
+        ("/home/user/media/clip.mp4", 14, "…edia/clip.mp4"),
+        ("http://h/x.ts", 13, "http://h/x.ts"),
+        ("Big Buck Bunny 1080p", 10, "Big Buck …"),
+    ])
+    func titleMiddleCut(title: String, width: Int, expected: String) {
+        let fitted = TerminalWidth.fitTitle(title, width: width, ellipsis: "…")
+        #expect(fitted == expected)
+        #expect(TerminalWidth.columns(of: fitted) == width)
     }
 }

@@ -28,17 +28,22 @@ public struct Check: AsyncParsableCommand {
             inputs the worst verdict wins.
             """)
 
-    @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"))
+    @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"), completion: .file())
     var inputs: [String]
 
-    @Option(help: ArgumentHelp(
-        "Longest any single connect, open or packet read may block, in seconds (for live HLS, keep it above the playlist's target duration).",
-        valueName: "seconds"))
-    var timeout: Double = 10
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Longest any connect, open or read may block (default 10s; live HLS: above the target duration).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    var timeout = Seconds(10)
 
-    @Option(help: ArgumentHelp(
-        "Stop receiving after this many seconds (default: the whole stream; 30 s for a live stream).", valueName: "seconds"))
-    var duration: Double?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Stop receiving after this long (default: all of a VOD, 30s of a live stream).", valueName: "duration"),
+        transform: Seconds.argument)
+    var duration: Seconds?
 
     @Option(
         name: .customLong("header"),
@@ -48,29 +53,33 @@ public struct Check: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The HTTP User-Agent to send.", valueName: "string"))
     var userAgent: String?
 
-    @Option(help: ArgumentHelp(
-        "HLS variant (DASH: video representation) to play: best, lowest, a 0-based position N (below 1000), or a bandwidth in bit/s (400000, 400k, 1.5M: the highest variant that fits).",
-        valueName: "best|lowest|N|bandwidth"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "HLS variant (DASH: video representation): best, lowest, a 0-based position below 1000, or a rate (400k, 2Mbit) for the highest variant that fits (default best).",
+            valueName: "best|lowest|N|rate"),
+        completion: .list(["best", "lowest"]),
+        transform: VariantChoice.argument)
     var variant: VariantChoice = .best
 
-    @Option(help: ArgumentHelp("Seconds buffered ahead before playback starts.", valueName: "seconds"))
-    var startThreshold: Double = BufferPolicy.default.startThreshold
+    @OptionGroup(title: "Buffer policy")
+    var policyOptions: BufferPolicyOptions
 
-    @Option(help: ArgumentHelp("Seconds buffered ahead before playback resumes after a stall.", valueName: "seconds"))
-    var resumeThreshold: Double = BufferPolicy.default.resumeThreshold
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Longest startup delay (opening included) that still passes (default 3s).", valueName: "duration"),
+        transform: Seconds.argument)
+    var maxStartup = Seconds(3)
 
-    @Option(help: ArgumentHelp("Seconds buffered ahead at which the player stops loading until it plays some.", valueName: "seconds"))
-    var maxBuffer: Double = BufferPolicy.default.forwardTarget
-
-    @Option(help: ArgumentHelp("Longest startup delay (opening included) that still passes, in seconds.", valueName: "seconds"))
-    var maxStartup: Double = 3
-
-    @Option(help: ArgumentHelp("Check up to N inputs at the same time.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Check up to N inputs at the same time (1 to 64).", valueName: "N"))
     var parallel: Int = 1
 
-    @Option(help: ArgumentHelp(
-        "Deliver local files at this pace, packet by packet: a multiple of real time (2x, 0.5x) or a bit rate (400k, 1.5M, 250000 bit/s).",
-        valueName: "rate"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Deliver local files at this pace: a multiple of real time (2x, 0.5x) or a rate (400k, 2Mbit).",
+            valueName: "rate"),
+        transform: ReadRate.argument)
     var rate: ReadRate?
 
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
@@ -86,35 +95,35 @@ public struct Check: AsyncParsableCommand {
 
     /// Rejects option values the check cannot use, with a sentence naming the option (exit 64).
     public func validate() throws {
-        for (name, value) in [("--timeout", timeout), ("--max-startup", maxStartup)] where !(value > 0 && value.isFinite) {
-            throw ValidationError("\(name) must be a positive number of seconds, got \(value).")
-        }
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration).")
+        for (name, value) in [("--timeout", timeout), ("--max-startup", maxStartup), ("--duration", duration)] {
+            if let value, value.value <= 0 { throw ValidationError("\(name) must be more than 0 seconds, got \(value).") }
         }
         for header in headers where !header.contains(":") {
             throw ValidationError("--header takes 'Name: value', got '\(header)'.")
         }
-        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1, got \(parallel).") }
+        guard (1...Self.maxParallel).contains(parallel) else {
+            throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
+        }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
         if rate != nil, let url = inputs.first(where: { InputCheck.isURL($0) && !$0.lowercased().hasPrefix("file:") }) {
             throw ValidationError("--rate paces local files only; \(url) is received at the speed the network delivers it.")
         }
     }
 
-    private var policy: BufferPolicy {
-        BufferPolicy(startThreshold: startThreshold, resumeThreshold: resumeThreshold, forwardTarget: maxBuffer)
-    }
+    /// The most inputs checked at once (`--parallel`): each holds a thread and a connection.
+    static let maxParallel = 64
+
+    private var policy: BufferPolicy { policyOptions.policy() }
 
     private var settings: CheckSettings {
         var settings = CheckSettings()
-        settings.timeout = timeout
-        settings.duration = duration
+        settings.timeout = timeout.value
+        settings.duration = duration?.value
         settings.headers = headers
         settings.userAgent = userAgent
         settings.variant = variant
         settings.policy = policy
-        settings.maxStartup = maxStartup
+        settings.maxStartup = maxStartup.value
         settings.rate = rate
         return settings
     }
@@ -132,12 +141,15 @@ public struct Check: AsyncParsableCommand {
         FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
 
         let running = RunningChecks()
-        let interrupt = InterruptHandler.install(line: line) { running.cancelAll() }
+        // The cancelled checks return promptly and the code below ends the run with 128 + the
+        // signal; the grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { running.cancelAll() }
         defer { interrupt.uninstall() }
         line.show()
         let ticker = Task {
             while !Task.isCancelled {
-                if let session = running.all.first { line.update(session.progress().snapshot) }
+                // One row per running input, titled with its source (cut in the middle if long).
+                line.update(rows: running.all.map { $0.progress().snapshot })
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -160,21 +172,27 @@ public struct Check: AsyncParsableCommand {
             }
             while next < min(parallel, inputs.count) { launch() }
             var final: ProgressSnapshot?
+            var finished = 0
             for await (index, report, progress) in group {
                 results[index] = report
-                final = progress.snapshot
+                finished += 1
+                var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
-                if report.verdict == .fail { final?.state = .failed }
+                if report.verdict == .fail { frame.state = .failed }
+                // Several inputs: the title tells their final frames apart.
+                frame.keepsTitle = inputs.count > 1
+                // Each input's final frame stays on screen: above the others while they go on, and the
+                // last one as the line's final frame.
+                if finished < inputs.count { line.printFinalAbove(frame) } else { final = frame }
                 if next < inputs.count { launch() }
             }
             ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
-        // Ctrl-C: the interrupt handler draws the Interrupted frame and exits 130; the checks it
-        // cancelled may finish first, and must not print a verdict for a run the user stopped.
-        if running.isCancelled {
+        // Ctrl-C: the checks it cancelled must not print a verdict for a run the user stopped.
+        if let status = interrupt.exitStatus {
             line.finishInterrupted()
-            throw ExitCode(InterruptHandler.exitCode)
+            throw ExitCode(status)
         }
         line.finish(final: final)
 

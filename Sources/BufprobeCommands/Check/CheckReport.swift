@@ -1,3 +1,4 @@
+package import MediaIO
 package import PlaybackModel
 
 /// The `bufprobe check --json` document for one input. Property names become snake_case keys
@@ -6,6 +7,10 @@ package import PlaybackModel
 package struct CheckReport: Sendable, Codable {
     /// Version of this JSON layout.
     package var schemaVersion = 1
+    /// The bufprobe version that wrote the document.
+    package var bufprobeVersion = BufprobeVersion.string
+    /// The FFmpeg libraries that read the media (`--version` lists the same).
+    package var ffmpegVersions = FFmpegVersions.current
     /// The URL or path as given.
     package var source: String
     /// `pass`, `degraded` or `fail`.

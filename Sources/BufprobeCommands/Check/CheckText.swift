@@ -1,28 +1,50 @@
 import Foundation
 
 /// The human summary of one check (text output for people; `--json` is the stable form).
+///
+/// Only what was measured is printed: a check that failed before any data arrived is its verdict and
+/// reason (and the open time, if opening finished), not a column of `n/a`; stalls are listed once the
+/// player started.
 package enum CheckText {
     /// Renders `report` as a few indented lines, ending with a newline.
     package static func render(_ report: CheckReport) -> String {
         var out = "\(report.source)\n"
         out += "  verdict:     \(report.verdict.rawValue.uppercased()): \(report.reason)\n"
-        func time(_ value: Double?) -> String { value.map(TextFormat.seconds) ?? "n/a" }
-        out += "  timing:      open \(time(report.openTime)), first packet \(time(report.firstPacketTime)), startup \(time(report.startupDelay))\n"
-        let throughput = report.throughputBps.map(TextFormat.bitRate) ?? "n/a"
-        let factor = report.realtimeFactor.map { String(format: "%.2fx real time", $0) } ?? "n/a"
-        let bytes = report.bytesReceived.map { " (\(TextFormat.bytes($0)))" } ?? ""
-        out += "  received:    \(throughput)\(bytes), \(factor), sampled \(TextFormat.seconds(report.sampledDuration))\(report.live ? " (live)" : "")\n"
-        let declared = report.declaredBitRate.map { "\(TextFormat.bitRate($0)) (\(report.declaredBitRateSource ?? "declared"))" } ?? "n/a"
-        let measured = report.measuredBitRate.map(TextFormat.bitRate) ?? "n/a"
-        let peak = report.peakBitRate.map(TextFormat.bitRate) ?? "n/a"
-        out += "  bit rate:    declared \(declared), measured \(measured), peak \(peak) (1 s windows)\n"
-        if report.stalls.isEmpty {
-            out += "  stalls:      none\n"
-        } else {
+        var timing: [String] = []
+        if let open = report.openTime { timing.append("open \(TextFormat.seconds(open))") }
+        if let first = report.firstPacketTime { timing.append("first packet \(TextFormat.seconds(first))") }
+        if let startup = report.startupDelay {
+            timing.append("startup \(TextFormat.seconds(startup))")
+        } else if report.firstPacketTime != nil {
+            timing.append("playback never started")
+        }
+        if !timing.isEmpty { out += "  timing:      \(timing.joined(separator: ", "))\n" }
+        let receivedAnything = report.firstPacketTime != nil || (report.bytesReceived ?? 0) > 0
+        if receivedAnything {
+            var received: [String] = []
+            if let throughput = report.throughputBps {
+                received.append(TextFormat.bitRate(throughput) + (report.bytesReceived.map { " (\(TextFormat.bytes($0)))" } ?? ""))
+            } else if let bytes = report.bytesReceived {
+                received.append(TextFormat.bytes(bytes))
+            }
+            if let factor = report.realtimeFactor { received.append(String(format: "%.2fx real time", factor)) }
+            received.append("sampled \(TextFormat.seconds(report.sampledDuration))\(report.live ? " (live)" : "")")
+            out += "  received:    \(received.joined(separator: ", "))\n"
+        }
+        var rates: [String] = []
+        if let declared = report.declaredBitRate {
+            rates.append("declared \(TextFormat.bitRate(declared)) (\(report.declaredBitRateSource ?? "declared"))")
+        }
+        if let measured = report.measuredBitRate { rates.append("measured \(TextFormat.bitRate(measured))") }
+        if let peak = report.peakBitRate { rates.append("peak \(TextFormat.bitRate(peak)) (1 s windows)") }
+        if !rates.isEmpty { out += "  bit rate:    \(rates.joined(separator: ", "))\n" }
+        if !report.stalls.isEmpty {
             let list = report.stalls.map { "at \(TextFormat.seconds($0.position)) for \(TextFormat.seconds($0.duration))" }
             out += "  stalls:      \(report.stallCount), \(TextFormat.seconds(report.stallTime)) in total: \(list.joined(separator: ", "))\n"
+        } else if report.startupDelay != nil {
+            out += "  stalls:      none\n"
         }
-        out += "  loaded:      \(TextFormat.ranges(report.loadedRanges))\n"
+        if receivedAnything { out += "  loaded:      \(TextFormat.ranges(report.loadedRanges))\n" }
         for variant in report.variants {
             let size = variant.width.flatMap { w in variant.height.map { "\(w)x\($0)" } } ?? "audio"
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+package import PlaybackModel
 
 /// How fast `check` delivers a local file (`--rate`), so a file can stand in for a slow network in tests
 /// and demos: a multiple of real time (`2x`, `0.5x`) or a bit rate (`400k`, `1.5M`, `250000` bit/s).
@@ -15,17 +16,23 @@ package enum ReadRate: Sendable, Hashable, ExpressibleByArgument, CustomStringCo
     /// Bits delivered per wall second.
     case bitsPerSecond(Double)
 
-    /// Parses `2x`, `0.5x`, `400k`, `1.5M`, `2G` or a plain number of bit/s.
-    package init?(argument: String) {
-        let text = argument.trimmingCharacters(in: .whitespaces)
-        if text.lowercased().hasSuffix("x") {
-            guard let value = Double(text.dropLast()), value > 0, value.isFinite else { return nil }
-            self = .realtime(value)
+    /// Parses `2x`, `0.5x` (a multiple, `Factor`) or a rate in the one grammar of `BitRate` (`400k`,
+    /// `1.5Mbit`, `250kB/s`); `nil` for anything else.
+    package init?(argument: String) { try? self.init(parsing: argument) }
+
+    /// Parses like `init?(argument:)`, refusing with the `UnitError` sentence (a rate must be above 0).
+    package init(parsing text: String) throws(UnitError) {
+        if text.trimmingCharacters(in: .whitespaces).lowercased().hasSuffix("x") {
+            self = .realtime(try Factor(parsing: text).value)
             return
         }
-        guard let value = BitRateArgument.parse(text), value > 0 else { return nil }
-        self = .bitsPerSecond(value)
+        let rate = try BitRate(parsing: text).bitsPerSecond
+        guard rate > 0 else { throw UnitError(quantity: .bitRate, text: text, reason: "must be greater than 0") }
+        self = .bitsPerSecond(rate)
     }
+
+    /// The `transform:` of `--rate`.
+    package static func argument(_ text: String) throws -> ReadRate { try ReadRate(parsing: text) }
 
     /// `2x` or `400 kbit/s`.
     package var description: String {

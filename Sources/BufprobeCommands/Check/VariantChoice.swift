@@ -1,4 +1,5 @@
 import ArgumentParser
+import PlaybackModel
 
 /// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
 package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
@@ -15,7 +16,8 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
     /// Numbers below this are variant positions; from it on (or with a `k`/`M`/`G` suffix), bandwidths.
     package static let smallestBandwidth = 1000
 
-    /// Parses `best`, `lowest`, a position (`0`, `1`...) or a bandwidth (`500000`, `500k`, `1.2M`).
+    /// Parses `best`, `lowest`, a position (`0`, `1`...) or a bandwidth in the one rate grammar of `BitRate`
+    /// (`500000`, `500k`, `1.2Mbit`).
     package init?(argument: String) {
         switch argument.lowercased() {
         case "best": self = .best
@@ -23,12 +25,26 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
         default:
             if let position = Int(argument), position >= 0, position < Self.smallestBandwidth {
                 self = .index(position)
-            } else if let rate = BitRateArgument.parse(argument), rate >= Double(Self.smallestBandwidth) {
-                self = .bandwidth(rate)
+            } else if let rate = BitRate(argument: argument), rate.bitsPerSecond >= Double(Self.smallestBandwidth) {
+                self = .bandwidth(rate.bitsPerSecond)
             } else {
                 return nil
             }
         }
+    }
+
+    /// The `transform:` of `--variant`: the choice, the rate grammar's sentence for a rate it refuses
+    /// (`-1`, `1e19`), or a sentence listing the accepted forms.
+    package static func argument(_ text: String) throws -> VariantChoice {
+        if let choice = VariantChoice(argument: text) { return choice }
+        if case .failure(let error) = Result(catching: { () throws(UnitError) in try BitRate(parsing: text) }),
+            error.reason != nil
+        {
+            throw error
+        }
+        throw UnitError(
+            quantity: .bitRate, text: text,
+            reason: "is not best, lowest, a 0-based position below \(smallestBandwidth) or a bandwidth")
     }
 
     /// `best`, `lowest`, `2`, `500 kbit/s`.

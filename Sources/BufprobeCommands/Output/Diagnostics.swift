@@ -2,25 +2,29 @@ import Foundation
 package import Logging
 import ProgressLine
 
-/// Where bufprobe's words go: results to stdout, `error:`/`warning:` sentences and logs to stderr.
+/// Where bufprobe's words go: results to stdout, `error:`/`warning:` sentences and logs to stderr,
+/// each through its one writer (`StandardStreams`), with every control character from outside made
+/// visible on the way (`TerminalText`), so a server or a file's metadata can never drive the terminal.
 package enum Diagnostics {
-    /// Writes `text` to stdout as is.
+    /// Writes `text` (a text report or a JSON document) to stdout, control characters other than
+    /// newlines escaped; a failed write ends the process with one sentence and exit status 74.
     package static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Termination.writeOutput(TerminalText.escaped(text, keepingNewlines: true))
     }
 
     /// Writes `error: <sentence>` to stderr.
-    package static func error(_ sentence: String) { standardError("error: \(sentence)\n") }
+    package static func error(_ sentence: String) { standardError("error: \(TerminalText.escaped(sentence))\n") }
 
     /// Writes `warning: <sentence>` to stderr.
-    package static func warning(_ sentence: String) { standardError("warning: \(sentence)\n") }
+    package static func warning(_ sentence: String) { standardError("warning: \(TerminalText.escaped(sentence))\n") }
 
-    /// Writes `text` to stderr: above the live line while one is drawn, so it never tears it.
+    /// Writes `text` to stderr (control characters other than newlines escaped): above the live line
+    /// while one is drawn, so it never tears it.
     package static func standardError(_ text: String) {
         if let line = LiveLine.current, !line.isFinished {
             line.printAbove(text)
         } else {
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardStreams.writeError(TerminalText.escaped(text, keepingNewlines: true))
         }
     }
 

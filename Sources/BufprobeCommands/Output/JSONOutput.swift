@@ -11,7 +11,23 @@ package enum JSONOutput {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return escapingC1(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// DEL and the C1 controls (U+007F...U+009F) as `\u00XX`: the encoder escapes only C0, and a
+    /// terminal in UTF-8 mode obeys a raw U+009B as CSI. Outside strings JSON is ASCII, so every such
+    /// scalar is inside a string, where the escape means the same character.
+    static func escapingC1(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                out.append(contentsOf: "\\u00\(String(scalar.value, radix: 16))".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// A decoder matching `string(_:)`, for tests and tools that read bufprobe's JSON back.

@@ -4,7 +4,8 @@ import Foundation
 package enum TextFormat {
     /// `12.345 s`, or `1:02:03.500` from one hour on.
     package static func seconds(_ value: Double) -> String {
-        guard value.isFinite else { return "unknown" }
+        // Beyond 2^53 s no Int conversion below is exact, and past Int.max it would trap.
+        guard value.isFinite, abs(value) < 0x1p53 else { return "unknown" }
         if abs(value) < 3600 { return String(format: "%.3f s", value) }
         let sign = value < 0 ? "-" : ""
         let total = abs(value)

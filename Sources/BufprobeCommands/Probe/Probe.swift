@@ -10,6 +10,7 @@ import ProgressLine
 public struct Probe: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         abstract: "Read every packet of media files and report streams, loaded ranges, gaps and problems.",
+        usage: "bufprobe probe [<options>] <file> ...",
         discussion: """
             Inputs are local paths or any URL libavformat opens. Results go to stdout, progress and \
             diagnostics to stderr.
@@ -29,10 +30,11 @@ public struct Probe: AsyncParsableCommand {
             Progress: on a terminal, one live line on stderr shows each file's loaded ranges growing (holes \
             stay visible), the read position and, for slow inputs, the read rate; it is erased before the \
             summary is printed. Piped or TERM=dumb: a plain status line every 5 s for long reads, none for \
-            short ones. Ctrl-C stops at once, leaves a final frame saying Interrupted and exits 130.
+            short ones. Ctrl-C stops reading, leaves a final frame saying Interrupted, writes the report of what \
+            was read ("complete": false) and exits 130.
             """)
 
-    @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Media files or URLs to read.", valueName: "file"), completion: .file())
     var inputs: [String]
 
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
@@ -46,19 +48,25 @@ public struct Probe: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
-    @Option(help: ArgumentHelp(
-        "Latency per request, in seconds, assumed by the connection needs.", valueName: "seconds"))
-    var latency: Double = 0
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Latency per request assumed by the connection needs (default 0).", valueName: "duration"),
+        transform: Seconds.argument)
+    var latency = Seconds(0)
 
     @Option(help: ArgumentHelp(
         "Write an SVG plot of the bit rate per second, keyframes and needed bandwidth (one input only).",
-        valueName: "file.svg"))
+        valueName: "file.svg"),
+        completion: .file(extensions: ["svg"]))
     var plot: String?
 
-    @Option(help: ArgumentHelp(
-        "A startup delay to add to the needs table, whose bandwidth --plot draws, in seconds.",
-        valueName: "seconds"))
-    var plotStartupDelay: Double = 2
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "A startup delay to add to the needs table, whose bandwidth --plot draws (default 2s).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    var plotStartupDelay = Seconds(2)
 
     @OptionGroup(title: "Progress line")
     var progressOptions: ProgressOptions
@@ -75,8 +83,7 @@ public struct Probe: AsyncParsableCommand {
                 throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
             }
         }
-        if !(latency >= 0 && latency.isFinite) { throw ValidationError("--latency must be 0 or more seconds.") }
-        if !(plotStartupDelay > 0 && plotStartupDelay.isFinite) {
+        if plotStartupDelay.value <= 0 {
             throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
         }
     }
@@ -92,13 +99,15 @@ public struct Probe: AsyncParsableCommand {
 
         let line = progressOptions.makeLiveLine(thumbByDefault: false)
         let interrupter = Interrupter(timeout: nil)
-        InterruptHandler.install(line: line) { interrupter.cancel() }
+        // Ctrl-C (or SIGTERM...) stops the read; the loop below then reports what was read, complete
+        // false, and exits 128 + the signal. The grace period covers a call that never returns.
+        let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { interrupter.cancel() }
         defer { line.finish(keep: false) }
 
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
         var plotFailed = false
-        for input in inputs {
+        for input in inputs where interrupt.exitStatus == nil {
             let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
             line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
             line.show()
@@ -107,14 +116,15 @@ public struct Probe: AsyncParsableCommand {
             reader.interrupter = interrupter
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
-            reader.diagnostics.latency = latency
-            reader.diagnostics.extraStartupDelay = plotStartupDelay
+            reader.diagnostics.latency = latency.value
+            reader.diagnostics.extraStartupDelay = plotStartupDelay.value
             reader.diagnostics.collectTimeline = plot != nil
             let (report, outcome, timeline) = reader.readWithTimeline()
             // The summary goes to stdout, the line lives on stderr: erase it first so both stay clean.
-            line.hide()
+            // Interrupted: the final frame says so, and stays above the partial report.
+            if interrupt.exitStatus != nil { line.finishInterrupted() } else { line.hide() }
             if let plot, let timeline,
-                let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay, to: plot)
+                let problem = ProbePlotFile.write(timeline, report: report, startupDelay: plotStartupDelay.value, to: plot)
             {
                 Diagnostics.error(problem)
                 plotFailed = true
@@ -122,6 +132,8 @@ public struct Probe: AsyncParsableCommand {
             worst = max(worst, outcome)
             if let error = report.error {
                 Diagnostics.error(error)
+            } else if interrupt.exitStatus != nil {
+                Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
             } else if outcome == .incomplete {
                 Diagnostics.warning("\(input) was not read to the end; see the warnings in the report.")
             }
@@ -135,6 +147,7 @@ public struct Probe: AsyncParsableCommand {
             let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
             Diagnostics.standardOutput(text + "\n")
         }
+        if let status = interrupt.exitStatus { throw ExitCode(status) }
         if worst != .complete { throw ExitCode(worst.rawValue) }
         if plotFailed { throw ExitCode(1) }
     }

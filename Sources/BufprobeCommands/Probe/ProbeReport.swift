@@ -1,9 +1,15 @@
+package import MediaIO
+
 /// The `bufprobe probe --json` document for one input. Property names become snake_case keys
 /// (`JSONOutput`), missing values are written as `null`; keys are stable: new ones may be added,
 /// existing ones keep their meaning (`schema_version` changes otherwise).
 package struct ProbeReport: Sendable, Codable {
     /// Version of this JSON layout.
     package var schemaVersion = 1
+    /// The bufprobe version that wrote the document.
+    package var bufprobeVersion = BufprobeVersion.string
+    /// The FFmpeg libraries that read the media (`--version` lists the same).
+    package var ffmpegVersions = FFmpegVersions.current
     /// The path or URL as given on the command line.
     package var source: String
     /// The container's own figures; `nil` when the input could not be opened.

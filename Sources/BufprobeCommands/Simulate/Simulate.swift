@@ -18,21 +18,23 @@ public struct Simulate: AsyncParsableCommand {
             --resume-threshold, stop loading at --max-buffer (defaults 1 s, 2 s, 50 s, as Media3's \
             DefaultLoadControl; --constrained lowers the target to 15 s, a data-saver network).
 
-            Units: durations 250ms, 1.5s, 2m, 1h or 1:30; bit rates 500kbit, 2Mbit, 1Gbit (per second), \
-            250kB/s, 1MB/s, or plain bits per second.
+            Units: durations 250ms, 1.5s, 2m, 1h, 1h30m, 1:30 or plain seconds; rates 400k \
+            (bit/s), 500kbit, 2Mbit, 2Mbps, 250kB/s (bytes); the same in scripts.
 
             Script (YAML or JSON; command-line options override it):
-              media: clip.mp4            # or synthetic: { bitrate: 3Mbit, duration: 10m, variation: 0.2, seed: 7 }
-              network: { bandwidth: 2Mbit, latency: 40ms }   # or trace: FILE; constrained: true
+              media: clip.mp4   # or synthetic: { bitrate: 3Mbit, duration: 10m }
+              network: { bandwidth: 2Mbit, latency: 40ms }   # or trace: FILE
               policy: { start: 1s, resume: 2s, max_buffer: 50s, back_buffer: 0s }
-              timeline:                  # at = session time since play was pressed
+              timeline:         # at = session time since play was pressed
                 - { at: 30s, bandwidth: 500kbit }
                 - { at: 60s, outage: 10s }
                 - { at: 90s, seek: 2m }
                 - { at: 100s, pause: 5s }
                 - { at: 120s, rate: 1.5 }
                 - { at: 130s, latency: 100ms }
-              # autoplay: false opens paused (preloading) until a step - { at: 5s, play }
+              # synthetic also takes variation: 0.2, seed: 7; network takes
+              # constrained: true; autoplay: false opens paused until
+              # - { at: 5s, play }
 
             Traces (--trace or network.trace): two columns "seconds Mbit/s" per line (Pensieve, FCC, HSDPA), \
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
@@ -42,59 +44,67 @@ public struct Simulate: AsyncParsableCommand {
             not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
             """)
 
-    @Argument(help: ArgumentHelp("A media file or local HLS playlist (omit with --bitrate/--duration).", valueName: "media"))
+    @Argument(help: ArgumentHelp("A media file or local HLS playlist (omit with --bitrate/--duration).", valueName: "media"),
+        completion: .file())
     var media: String?
 
-    @Option(help: ArgumentHelp("A YAML or JSON script: media, network, policy, timeline.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A YAML or JSON script: media, network, policy, timeline.", valueName: "file"),
+        completion: .file(extensions: ["yaml", "yml", "json"]))
     var script: String?
 
-    @Option(help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"))
-    var bitrate: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"),
+        transform: BitRate.argument)
+    var bitrate: BitRate?
 
-    @Option(help: ArgumentHelp("Synthetic media's length, e.g. 10m.", valueName: "duration"))
-    var duration: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Synthetic media's length, e.g. 10m.", valueName: "duration"),
+        transform: Seconds.argument)
+    var duration: Seconds?
 
-    @Option(help: ArgumentHelp("Synthetic video frame size variation, 0 to 1 (0 = constant bit rate).", valueName: "fraction"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Synthetic video frame size variation, 0 to 1 (0 = constant bit rate).", valueName: "fraction"))
     var variation: Double?
 
-    @Option(help: ArgumentHelp("Seed of the synthetic variation.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the synthetic variation.", valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
     var variant: Int?
 
-    @Option(help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"))
-    var bandwidth: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"),
+        transform: BitRate.argument)
+    var bandwidth: BitRate?
 
-    @Option(help: ArgumentHelp("Latency of each request, e.g. 40ms (default 0).", valueName: "duration"))
-    var latency: String?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Latency of each request, e.g. 40ms (default 0).", valueName: "duration"),
+        transform: Seconds.argument)
+    var latency: Seconds?
 
-    @Option(help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"),
+        completion: .file())
     var trace: String?
 
-    @Flag(help: "A constrained (data-saver) network: the forward-buffer target drops to 15 s.")
-    var constrained = false
-
-    @Option(help: ArgumentHelp("Buffered media needed to start playing (default 1s).", valueName: "duration"))
-    var startThreshold: String?
-
-    @Option(help: ArgumentHelp("Buffered media needed to resume after a stall (default 2s).", valueName: "duration"))
-    var resumeThreshold: String?
-
-    @Option(help: ArgumentHelp("Forward-buffer target: loading stops there (default 50s).", valueName: "duration"))
-    var maxBuffer: String?
-
-    @Option(help: ArgumentHelp("Media kept behind the playhead (default 0s).", valueName: "duration"))
-    var backBuffer: String?
+    @OptionGroup(title: "Buffer policy (overrides the script's)")
+    var policyOptions: BufferPolicyOptions
 
     @Flag(help: "Write JSON instead of text.")
     var json = false
 
-    @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line, events printed above it.")
+    @Flag(help: "Play the simulation in real time (same as --speed 1) on the live line; the report follows on stdout.")
     var realtime = false
 
-    @Option(help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"))
-    var speed: Double?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Play the simulation at this many times real time on the live line.", valueName: "factor"),
+        transform: Factor.argument)
+    var speed: Factor?
 
     @Flag(help: "Watch it in a terminal and act: left/right arrow seek 10 s, space pauses and resumes, q stops (implies --realtime unless --speed is given).")
     var interactive = false
@@ -107,7 +117,7 @@ public struct Simulate: AsyncParsableCommand {
 
     /// Rejects option combinations that cannot mean anything, before any media is read.
     public func validate() throws {
-        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a number greater than 0.") }
+        if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant).") }
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
@@ -131,7 +141,7 @@ public struct Simulate: AsyncParsableCommand {
         var engine = SimulationEngine(
             media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
             autoplay: plan.autoplay)
-        let factor = speed ?? (realtime || interactive ? 1 : nil)
+        let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
         if let factor {
             var keyboard: SimulationKeyboard?
             if interactive {
@@ -156,20 +166,25 @@ public struct Simulate: AsyncParsableCommand {
         }
     }
 
-    /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr and
-    /// printing each event above it as it happens; with a keyboard, keys act on the player.
+    /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its
+    /// state word and markers show the events; the timeline itself is the report's, on stdout, once);
+    /// with a keyboard, keys act on the player.
     private func play(
         _ engine: inout SimulationEngine, speed: Double, title: String, keyboard: SimulationKeyboard?
     ) async throws {
         let line = progressOptions.makeLiveLine()
+        // Any ending signal gives the terminal back before the final frame; Ctrl-Z gives it back
+        // while stopped and takes it again on `fg`.
         InterruptHandler.install(line: line, onInterrupt: { keyboard?.restore() })
+        if let keyboard {
+            TerminalSuspend.install(line: line, beforeStop: { keyboard.restore() }, afterContinue: { keyboard.enterRawMode() })
+        }
         line.show()
         if keyboard != nil {
             line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop; click the bar to seek there")
         }
         let clock = ContinuousClock()
         let start = clock.now
-        var printed = 0
         while true {
             engine.run(until: start.duration(to: clock.now).seconds * speed)
             var quit = false
@@ -194,10 +209,6 @@ public struct Simulate: AsyncParsableCommand {
                     }
                 }
             }
-            for event in engine.events[printed...] {
-                line.printAbove(SimulateText.line(for: event).trimmingCharacters(in: .newlines))
-            }
-            printed = engine.events.count
             line.update(SimulationSnapshot.make(engine, title: title, speed: speed))
             if engine.isFinished || quit { break }
             try await Task.sleep(for: .milliseconds(40))

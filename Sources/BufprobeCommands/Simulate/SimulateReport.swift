@@ -1,3 +1,4 @@
+package import MediaIO
 package import PlaybackModel
 
 /// The `bufprobe simulate --json` document. Property names become snake_case keys (`JSONOutput`); missing
@@ -8,6 +9,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var schemaVersion = 1
     /// The bufprobe version that wrote the document.
     package var bufprobeVersion = BufprobeVersion.string
+    /// The FFmpeg libraries that read the media (`--version` lists the same).
+    package var ffmpegVersions = FFmpegVersions.current
     /// The media simulated.
     package var source: Source
     /// The network it was simulated over.

@@ -19,14 +19,14 @@ enum SimulateText {
         } else {
             networkLine += "trace \(network.trace ?? "?")"
         }
-        networkLine += ", latency \(UnitParser.format(seconds: network.latency))"
+        networkLine += ", latency \(Seconds(network.latency).description)"
         if network.constrained { networkLine += ", constrained" }
         text += networkLine + "\n"
         let policy = report.policy
-        text += "policy   start \(UnitParser.format(seconds: policy.startThreshold)), "
-        text += "resume \(UnitParser.format(seconds: policy.resumeThreshold)), "
-        text += "max buffer \(UnitParser.format(seconds: policy.maxBuffer)), "
-        text += "back buffer \(UnitParser.format(seconds: policy.backBuffer))\n\n"
+        text += "policy   start \(Seconds(policy.startThreshold).description), "
+        text += "resume \(Seconds(policy.resumeThreshold).description), "
+        text += "max buffer \(Seconds(policy.maxBuffer).description), "
+        text += "back buffer \(Seconds(policy.backBuffer).description)\n\n"
         text += header
         for event in report.events { text += line(for: event) }
         text += "\n"
@@ -39,11 +39,6 @@ enum SimulateText {
         String(format: "%10.3f %10.3f  ", event.time, event.position) + describe(event) + "\n"
     }
 
-    /// One timeline line for an engine event (live output).
-    static func line(for event: SimulationEvent) -> String {
-        line(for: SimulateReport.Event(time: event.time, type: event.kind.rawValue, position: event.position, value: event.value))
-    }
-
     private static func describe(_ event: SimulateReport.Event) -> String {
         let value = event.value ?? 0
         switch event.type {
@@ -53,14 +48,14 @@ enum SimulateText {
         case "stall_end": return String(format: "stall ends after %.3f s", value)
         case "seek": return String(format: "seek to %.3f", value)
         case "seek_complete": return String(format: "seek done after %.3f s", value)
-        case "pause": return event.value.map { "pause for \(UnitParser.format(seconds: $0))" } ?? "pause"
+        case "pause": return event.value.map { "pause for \(Seconds($0).description)" } ?? "pause"
         case "resume": return "resume"
         case "play": return "play pressed"
         case "rate": return "rate \(value)x"
         case "bandwidth": return "bandwidth \(TextFormat.bitRate(value))"
-        case "outage_start": return "outage for \(UnitParser.format(seconds: value))"
+        case "outage_start": return "outage for \(Seconds(value).description)"
         case "outage_end": return "outage ends"
-        case "latency": return "latency \(UnitParser.format(seconds: value))"
+        case "latency": return "latency \(Seconds(value).description)"
         case "request": return "new request from byte \(Int64(value))"
         case "download_complete": return "download complete (\(TextFormat.bytes(Int64(value))) received)"
         case "gap_skipped": return String(format: "skipped a %.3f s hole in the media", value)

@@ -29,6 +29,7 @@ final class SimulationKeyboard: Sendable {
     private static let mouseOff = "\u{1B}[?1000l\u{1B}[?1006l"
 
     private let saved: termios
+    private let raw: termios
 
     /// Puts stdin in raw mode; `nil` when stdin is not a terminal.
     init?() {
@@ -43,11 +44,18 @@ final class SimulationKeyboard: Sendable {
             cc[Int(VMIN)] = 0
             cc[Int(VTIME)] = 0
         }
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        self.raw = raw
+        enterRawMode()
+    }
+
+    /// Raw mode and mouse reporting again, after `restore()` (the process was continued after Ctrl-Z).
+    func enterRawMode() {
+        var settings = raw
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
         Self.writeToTerminal(Self.mouseOn)
     }
 
-    /// Gives the terminal back its settings; safe to repeat (Ctrl-C calls it before exiting).
+    /// Gives the terminal back its settings; safe to repeat (Ctrl-C, SIGTERM and Ctrl-Z call it).
     func restore() {
         Self.writeToTerminal(Self.mouseOff)
         var original = saved

@@ -33,8 +33,8 @@ struct SimulationPlan {
         let resolve = { (path: String) -> String in Self.resolve(path, in: scriptDirectory) }
 
         // Media: the command line's file or synthetic description, else the script's.
-        let bitrate = try Self.parse(options.bitrate, "bitrate", UnitParser.bitsPerSecond)
-        let length = try Self.parse(options.duration, "duration", UnitParser.seconds)
+        let bitrate = options.bitrate?.bitsPerSecond
+        let length = options.duration?.value
         if options.media != nil || bitrate != nil || length != nil {
             script.media = nil
             script.synthetic = nil
@@ -78,8 +78,8 @@ struct SimulationPlan {
         }
 
         // Network.
-        let bandwidth = try Self.parse(options.bandwidth, "bandwidth", UnitParser.bitsPerSecond)
-        let latency = try Self.parse(options.latency, "latency", UnitParser.seconds) ?? script.latency ?? 0
+        let bandwidth = options.bandwidth?.bitsPerSecond
+        let latency = options.latency?.value ?? script.latency ?? 0
         let tracePath = options.trace ?? (bandwidth == nil ? script.trace.map(resolve) : nil)
         if let tracePath {
             do {
@@ -105,26 +105,18 @@ struct SimulationPlan {
                 sentence: "The trace \(tracePath ?? "") gives each request its own latency (latency_ms), so --latency (or the script's network latency) cannot apply: drop one of them.",
                 exitCode: 64)
         }
-        let constrained = options.constrained || (script.constrained ?? false)
+        let constrained = options.policyOptions.constrained || (script.constrained ?? false)
         networkEcho = SimulateReport.Network(
             bandwidth: tracePath == nil ? (bandwidth ?? script.bandwidth) : nil, trace: tracePath,
             latency: latency, constrained: constrained)
 
         // Policy.
-        var policy = BufferPolicy.default
-        if let value = try Self.parse(options.startThreshold, "start-threshold", UnitParser.seconds) ?? script.startThreshold {
-            policy.startThreshold = value
-        }
-        if let value = try Self.parse(options.resumeThreshold, "resume-threshold", UnitParser.seconds) ?? script.resumeThreshold {
-            policy.resumeThreshold = value
-        }
-        if let value = try Self.parse(options.maxBuffer, "max-buffer", UnitParser.seconds) ?? script.maxBuffer {
-            policy.forwardTarget = value
-        }
-        if let value = try Self.parse(options.backBuffer, "back-buffer", UnitParser.seconds) ?? script.backBuffer {
-            policy.backBuffer = value
-        }
-        if constrained { policy = policy.constrained() }
+        var scriptPolicy = BufferPolicy.default
+        if let value = script.startThreshold { scriptPolicy.startThreshold = value }
+        if let value = script.resumeThreshold { scriptPolicy.resumeThreshold = value }
+        if let value = script.maxBuffer { scriptPolicy.forwardTarget = value }
+        if let value = script.backBuffer { scriptPolicy.backBuffer = value }
+        let policy = options.policyOptions.policy(over: scriptPolicy, constrained: constrained)
         do {
             try policy.validate()
         } catch {
@@ -139,7 +131,7 @@ struct SimulationPlan {
                 throw Failure(
                     sentence: SimulationScriptError(
                         file: file, line: located.line, field: located.field,
-                        reason: "seeks to \(UnitParser.format(seconds: offset)), past the end of the media (\(UnitParser.format(seconds: source.media.duration)))"
+                        reason: "seeks to \(Seconds(offset).description), past the end of the media (\(Seconds(source.media.duration).description))"
                     ).description, exitCode: 64)
             }
         }
@@ -151,17 +143,5 @@ struct SimulationPlan {
     static func resolve(_ path: String, in directory: String?) -> String {
         guard let directory, !directory.isEmpty, !path.hasPrefix("/"), !InputCheck.isURL(path) else { return path }
         return (directory as NSString).appendingPathComponent(path)
-    }
-
-    /// Parses an option's text with a unit parser; the error names the option.
-    static func parse<T>(_ text: String?, _ option: String, _ parser: (String) throws(UnitError) -> T)
-        throws(Failure) -> T?
-    {
-        guard let text else { return nil }
-        do {
-            return try parser(text)
-        } catch {
-            throw Failure(sentence: "--\(option): \(error.description)", exitCode: 64)
-        }
     }
 }

@@ -158,7 +158,7 @@ private struct Reader {
         let text = try string(node, field: field)
         let value: Double
         do {
-            value = try UnitParser.seconds(text)
+            value = try Seconds(parsing: text).value
         } catch {
             throw self.error(node, field, error.description)
         }
@@ -170,7 +170,7 @@ private struct Reader {
         let text = try string(node, field: field)
         let value: Double
         do {
-            value = try UnitParser.bitsPerSecond(text)
+            value = try BitRate(parsing: text).bitsPerSecond
         } catch {
             throw self.error(node, field, error.description)
         }
@@ -189,7 +189,7 @@ private struct Reader {
     func positiveNumber(_ node: Node, field: String) throws(SimulationScriptError) -> Double {
         let text = try string(node, field: field)
         do {
-            return try UnitParser.positiveNumber(text)
+            return try Factor(parsing: text).value
         } catch {
             throw self.error(node, field, error.description)
         }

@@ -28,7 +28,7 @@ package struct SimulationSource: Sendable {
         -> SimulationSource
     {
         let synthetic = SyntheticMedia(bitsPerSecond: bitsPerSecond, duration: duration, variation: variation, seed: seed)
-        var description = "synthetic \(UnitParser.format(bitsPerSecond: bitsPerSecond)) for \(UnitParser.format(seconds: duration))"
+        var description = "synthetic \(BitRate(bitsPerSecond: bitsPerSecond).description) for \(Seconds(duration).description)"
         if variation > 0 { description += ", variation \(variation), seed \(seed)" }
         return SimulationSource(
             description: description, kind: "synthetic",
@@ -145,7 +145,7 @@ package struct SimulationSource: Sendable {
                     isUsage: false)
             }
             mediaPath = HLSPlaylist.resolve(chosen.uri, against: path)
-            description = "\(path) variant \(index) (\(UnitParser.format(bitsPerSecond: Double(chosen.bandwidth))))"
+            description = "\(path) variant \(index) (\(BitRate(bitsPerSecond: Double(chosen.bandwidth)).description))"
             do {
                 playlist = try HLSPlaylist.load(path: mediaPath)
             } catch {

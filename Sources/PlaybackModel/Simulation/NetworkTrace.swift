@@ -33,7 +33,8 @@ public struct NetworkTrace: Sendable, Hashable {
     public var isSilent: Bool { steps.allSatisfy { $0.bitsPerSecond <= 0 } }
 
     /// Creates a trace from steps; throws when there are none, or one has a non-positive duration or a
-    /// negative or non-finite bandwidth or latency.
+    /// negative or non-finite bandwidth or latency, a bandwidth above `BitRate.maximum`, or a latency or
+    /// total length above `Seconds.maximum`.
     public init(steps: [Step]) throws(NetworkTraceError) {
         guard !steps.isEmpty else { throw NetworkTraceError(line: nil, reason: "the trace has no steps") }
         var starts: [Double] = []
@@ -48,6 +49,14 @@ public struct NetworkTrace: Sendable, Hashable {
             }
             if let latency = step.latency, !(latency >= 0 && latency.isFinite) {
                 throw NetworkTraceError(line: index + 1, reason: "step \(index + 1) has a negative or infinite latency")
+            }
+            // The same bounds as every duration and rate on the command line (`Seconds`, `BitRate`).
+            guard step.bitsPerSecond <= BitRate.maximum else {
+                throw NetworkTraceError(line: index + 1, reason: "step \(index + 1) has a bandwidth above 1 Tbit/s")
+            }
+            guard (step.latency ?? 0) <= Seconds.maximum, total + step.duration <= Seconds.maximum else {
+                throw NetworkTraceError(
+                    line: index + 1, reason: "step \(index + 1) reaches past 7 days, the longest trace or latency accepted")
             }
             starts.append(total)
             total += step.duration

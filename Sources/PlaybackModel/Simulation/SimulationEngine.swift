@@ -292,7 +292,7 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func startLoading(from position: Double) {
-        let tolerance = LoadedRangeTracker.defaultTolerance
+        let tolerance = TimeRanges.defaultTolerance
         // The request carries on only when the position needed is where its data has reached: earlier
         // data was delivered already (so it was evicted), later data is a jump. Once the last unit is in,
         // any new need is for evicted data. Each of those takes a new request.

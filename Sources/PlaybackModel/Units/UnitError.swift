@@ -1,14 +1,15 @@
-/// A value in a simulation script or option that is not a valid quantity, such as `3 parsecs` given as a
-/// duration. Its description is one sentence naming the text and the accepted units.
+/// A value on the command line or in a simulation script that is not a valid quantity, such as `3 parsecs`
+/// given as a duration. Its description is one sentence naming the text and the accepted forms; the
+/// command line puts the option's name in front, a script its `file:line: field`.
 public struct UnitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of quantity that was expected.
     public enum Quantity: String, Sendable, Hashable {
-        /// A span of time: `ms s m h`, `mm:ss`, or a plain number of seconds.
+        /// A span of time (`Seconds`).
         case duration
-        /// A bit rate: `bit kbit Mbit Gbit` (per second), `B/s kB/s MB/s GB/s`, or plain bits per second.
+        /// A rate in bits or bytes per second (`BitRate`, `ByteRate`).
         case bitRate
-        /// A plain positive number, such as a playback rate.
-        case number
+        /// A multiple such as a playback rate (`Factor`).
+        case factor
     }
 
     /// What the text should have been.
@@ -25,13 +26,18 @@ public struct UnitError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The accepted forms of `quantity`, as the sentence ends.
+    public static func accepted(_ quantity: Quantity) -> String {
+        switch quantity {
+        case .duration: "a duration such as 250ms, 1.5s, 2m, 1h, 1:30 or plain seconds"
+        case .bitRate: "a rate such as 400k (bit/s), 500kbit, 2Mbit, 2Mbps or 250kB/s"
+        case .factor: "a number such as 1.5 or 2x"
+        }
+    }
+
     /// One sentence: the text, what is wrong, and what is accepted.
     public var description: String {
-        let accepted = switch quantity {
-        case .duration: "a duration such as 250ms, 1.5s, 2m, 1h or 1:30"
-        case .bitRate: "a bit rate such as 500kbit, 2Mbit, 1Gbit, 250kB/s or 1MB/s"
-        case .number: "a number such as 1.5"
-        }
+        let accepted = Self.accepted(quantity)
         if let reason { return "'\(text)' \(reason); expected \(accepted)." }
         return "'\(text)' is not \(accepted)."
     }

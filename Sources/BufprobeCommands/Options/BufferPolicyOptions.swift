@@ -1,0 +1,53 @@
+public import ArgumentParser
+public import PlaybackModel
+
+/// The player's buffer policy on the command line, shared by `check` and `simulate`: start and resume
+/// thresholds, forward-buffer target, back buffer and the constrained (data-saver) network. Each option
+/// left out keeps the value below it (a simulate script's, else `BufferPolicy.default`).
+public struct BufferPolicyOptions: ParsableArguments {
+    /// `--start-threshold`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Buffered media needed to start playing (default \(Seconds(BufferPolicy.default.startThreshold))).", valueName: "duration"),
+        transform: Seconds.argument)
+    public var startThreshold: Seconds?
+
+    /// `--resume-threshold`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Buffered media needed to resume after a stall (default \(Seconds(BufferPolicy.default.resumeThreshold))).", valueName: "duration"),
+        transform: Seconds.argument)
+    public var resumeThreshold: Seconds?
+
+    /// `--max-buffer`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Forward-buffer target: loading stops there (default \(Seconds(BufferPolicy.default.forwardTarget))).", valueName: "duration"),
+        transform: Seconds.argument)
+    public var maxBuffer: Seconds?
+
+    /// `--back-buffer`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Media kept behind the playhead (default \(Seconds(BufferPolicy.default.backBuffer))).", valueName: "duration"),
+        transform: Seconds.argument)
+    public var backBuffer: Seconds?
+
+    /// `--constrained`.
+    @Flag(help: ArgumentHelp("A constrained (data-saver) network: the forward-buffer target drops to \(Seconds(BufferPolicy.constrainedForwardTarget))."))
+    public var constrained = false
+
+    /// Creates the options with nothing given.
+    public init() {}
+
+    /// `base` with every given option applied, then lowered for a constrained network when
+    /// `constrained` (this flag or the script's); the caller validates the result.
+    public func policy(over base: BufferPolicy = .default, constrained scriptConstrained: Bool = false) -> BufferPolicy {
+        var policy = base
+        if let startThreshold { policy.startThreshold = startThreshold.value }
+        if let resumeThreshold { policy.resumeThreshold = resumeThreshold.value }
+        if let maxBuffer { policy.forwardTarget = maxBuffer.value }
+        if let backBuffer { policy.backBuffer = backBuffer.value }
+        return constrained || scriptConstrained ? policy.constrained() : policy
+    }
+}

@@ -1,0 +1,86 @@
+/// A data rate from the command line or a script, in bits per second.
+///
+/// The one rate grammar: a number, then optionally a decimal prefix (`k`, `M`, `G`, `T`: 1 kbit = 1,000
+/// bits, as networks count), then a unit, then optionally `/s` or `ps`:
+/// - no unit: bits per second, as ffmpeg's `-b:v 400k` and iperf read it: `400k`, `1.5M`, `64000`;
+/// - `bit`/`bits` or `b`: bits (`500kbit`, `2Mbit/s`, `2Mbps`, `800bit`);
+/// - `B` or `byte`/`bytes`: bytes, 8 bits (`250kB/s`, `1MB/s`, `100Bps`).
+///
+/// Prefixes and spelled-out unit names are case-insensitive (`2mbit` is 2 Mbit/s: there is no millibit);
+/// only the one-letter unit tells bits (`b`) from bytes (`B`). Parsing refuses negative values, NaN,
+/// infinity and anything above `maximum` (1 Tbit/s). 0 is valid (an outage); commands that need more say so.
+public struct BitRate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The highest accepted rate: 1 Tbit/s, above any network bufprobe models and far below where a byte
+    /// count per second could overflow an `Int`.
+    public static let maximum = 1e12
+
+    /// Bits per second (0...`maximum` when parsed).
+    public var bitsPerSecond: Double
+
+    /// Wraps a number of bits per second (not checked: for defaults written in code).
+    public init(bitsPerSecond: Double) { self.bitsPerSecond = bitsPerSecond }
+
+    /// Parses `text` in the one rate grammar (see the type's description).
+    public init(parsing text: String) throws(UnitError) {
+        let (number, unit) = UnitText.split(UnitText.trim(text))
+        guard let scale = Self.scale(unit) else {
+            guard Double(number) != nil else { throw UnitError(quantity: .bitRate, text: text) }
+            throw UnitError(quantity: .bitRate, text: text, reason: "has an unknown unit '\(unit)'")
+        }
+        let rate = try UnitText.value(number, original: text, quantity: .bitRate) * scale
+        guard rate <= Self.maximum else {
+            throw UnitError(quantity: .bitRate, text: text, reason: "is more than 1 Tbit/s, the highest accepted")
+        }
+        bitsPerSecond = rate
+    }
+
+    /// Orders by speed.
+    public static func < (lhs: BitRate, rhs: BitRate) -> Bool { lhs.bitsPerSecond < rhs.bitsPerSecond }
+
+    /// For people, and parseable again, with the largest fitting prefix: `800bit/s`, `640kbit/s`,
+    /// `2.5Mbit/s`.
+    public var description: String {
+        let bps = bitsPerSecond
+        let (value, unit): (Double, String) =
+            if bps >= 1e9 { (bps / 1e9, "Gbit/s") } else if bps >= 1e6 { (bps / 1e6, "Mbit/s") } else if bps
+                >= 1e3 { (bps / 1e3, "kbit/s") } else { (bps, "bit/s") }
+        return "\(UnitText.trimZeros(value, digits: 3))\(unit)"
+    }
+
+    /// Bits per second per unit written, or `nil` when the unit is not one of the grammar's.
+    static func scale(_ unit: Substring) -> Double? {
+        var base = unit
+        let lower = unit.lowercased()
+        var perSecond = false
+        if lower.hasSuffix("/s") {
+            base = unit.dropLast(2)
+            perSecond = true
+        } else if lower.hasSuffix("ps"), let letter = unit.dropLast(2).last, letter == "b" || letter == "B" {
+            // `ps` only after a unit letter: `Mbps`, `kBps`; a bare `kps` is nothing.
+            base = unit.dropLast(2)
+            perSecond = true
+        }
+        var prefix = 1.0
+        if let first = base.first, base.count > 1 || !"bB".contains(first) {
+            switch first {
+            case "k", "K": prefix = 1e3
+            case "m", "M": prefix = 1e6
+            case "g", "G": prefix = 1e9
+            case "t", "T": prefix = 1e12
+            default: break
+            }
+            if prefix != 1 { base = base.dropFirst() }
+        }
+        switch base {
+        case "": return perSecond ? nil : prefix
+        case "b": return prefix
+        case "B": return prefix * 8
+        default:
+            switch base.lowercased() {
+            case "bit", "bits": return prefix
+            case "byte", "bytes": return prefix * 8
+            default: return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import BufprobeCommands
+import Foundation
+import MediaIO
+import Testing
+import TestSupport
+
+/// Help, usage errors and `--version`, through the real binary.
+@Suite("Command-line help and usage errors")
+struct CommandLineHelpTests {
+    static let helpInvocations: [[String]] = [
+        ["--help"], ["probe", "--help"], ["check", "--help"], ["simulate", "--help"], ["help"], ["help", "probe"],
+        ["help", "check"], ["help", "simulate"],
+    ]
+
+    @Test("help fits 80 columns, and no indented line wraps back to column 0", arguments: helpInvocations)
+    func helpFits(arguments: [String]) throws {
+        let run = try BufprobeProcess.run(arguments, environment: ["COLUMNS": "80"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 10)
+        var previous: Substring = ""
+        for line in lines {
+            #expect(line.count <= 80, "\(line.count) columns: \(line)")
+            // A column-0 line right after an indented one is an indented line the parser had to wrap.
+            let wrapped = !line.isEmpty && line.first != " " && previous.first == " "
+            #expect(!wrapped, "wrapped to column 0: \(previous) / \(line)")
+            previous = line
+        }
+    }
+
+    @Test(
+        "usage errors are one error: sentence and the command's usage line, exit 64",
+        arguments: [
+            (["prob", "x.ts"], "error: 'prob' is not a command; did you mean probe?", "usage: bufprobe <command>"),
+            (["chekc"], "error: 'chekc' is not a command; did you mean check?", "usage: bufprobe <command>"),
+            (["help", "nope"], "error: there is no command 'nope'; the commands are probe, check and simulate.",
+             "usage: bufprobe <command>"),
+            (["nonsense"], "error: 'nonsense' is not a command; the commands are probe, check and simulate.",
+             "usage: bufprobe <command>"),
+            (["probe"], "error: Missing expected argument '<file> ...'.", "usage: bufprobe probe [<options>] <file> ..."),
+            (["probe", "--nope", "x"], "error: Unknown option '--nope'.", "usage: bufprobe probe [<options>]"),
+            (["simulate", "--bandwidth", "-1"], "error: --bandwidth: '-1' must not be negative; expected a rate",
+             "usage: bufprobe simulate [<options>]"),
+            (["check", "--progress", "sometimes", "x"], "error: --progress does not take 'sometimes'",
+             "usage: bufprobe check [<options>] <url> ..."),
+            (["--nope"], "error: Unknown option '--nope'.", "usage: bufprobe <command>"),
+        ] as [([String], String, String)])
+    func usageError(arguments: [String], sentence: String, usage: String) throws {
+        let run = try BufprobeProcess.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(run.stderr)")
+        #expect(lines.first?.hasPrefix(sentence) == true, "\(run.stderr)")
+        #expect(lines.first?.hasSuffix(".") == true || lines.first?.hasSuffix("?") == true)
+        #expect(lines.last?.hasPrefix(usage) == true, "\(run.stderr)")
+    }
+
+    @Test("--version prints bufprobe's version and the FFmpeg libraries' versions")
+    func version() throws {
+        let run = try BufprobeProcess.run(["--version"])
+        #expect(run.status == 0)
+        let versions = FFmpegVersions.current
+        #expect(run.stdout.hasPrefix("bufprobe "))
+        for line in ["ffmpeg \(versions.ffmpeg)", "libavformat \(versions.libavformat)",
+                     "libavcodec \(versions.libavcodec)", "libavutil \(versions.libavutil)"] {
+            #expect(run.stdout.contains(line + "\n"), "\(run.stdout)")
+        }
+        #expect(versions.libavformat.split(separator: ".").count == 3)
+    }
+
+    @Test(
+        "the JSON reports carry bufprobe_version and ffmpeg_versions",
+        arguments: [
+            ["probe", "--json", BufprobeProcess.sample("h264-aac.ts")],
+            ["check", "--json", "--progress", "none", BufprobeProcess.sample("h264-aac.ts")],
+            ["simulate", "--json", "--bitrate", "1Mbit", "--duration", "5s", "--bandwidth", "2Mbit"],
+        ])
+    func jsonVersions(arguments: [String]) throws {
+        let run = try BufprobeProcess.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(object?["bufprobe_version"] as? String != nil)
+        let versions = object?["ffmpeg_versions"] as? [String: String]
+        #expect(versions?["libavformat"] == FFmpegVersions.current.libavformat)
+        #expect(versions?["ffmpeg"] == FFmpegVersions.current.ffmpeg)
+    }
+
+    @Test(
+        "completion scripts offer the values of --progress, --color and --variant and complete files",
+        arguments: ["bash", "zsh", "fish"])
+    func completions(shell: String) throws {
+        let run = try BufprobeProcess.run(["--generate-completion-script", shell])
+        #expect(run.status == 0)
+        for word in ["probe", "check", "simulate", "progress", "plain", "color", "truecolor", "variant", "lowest", "yaml"] {
+            #expect(run.stdout.contains(word), "\(shell) completion lacks \(word)")
+        }
+    }
+
+    @Test("the help the man page is generated from is a JSON document of every command")
+    func manualSource() throws {
+        let run = try BufprobeProcess.run(["--experimental-dump-help"])
+        #expect(run.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let command = object?["command"] as? [String: Any]
+        let names = (command?["subcommands"] as? [[String: Any]])?.compactMap { $0["commandName"] as? String }
+        #expect(names?.starts(with: ["probe", "check", "simulate"]) == true)
+    }
+}
