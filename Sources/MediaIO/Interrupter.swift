@@ -1,9 +1,14 @@
 internal import CFFmpeg
+import Foundation
 import Synchronization
 
-/// Decides when a blocking libavformat call must give up: a per-operation timeout (armed before each
-/// open or read) and a cancellation that any thread may request (Ctrl-C). Installed as the input's
-/// `AVIOInterruptCB`, which FFmpeg polls while it waits on the network.
+/// Decides when a blocking libavformat call must give up: a no-progress timeout (armed before each open
+/// or read, cleared when it returns what was asked for) and a cancellation that any thread may request
+/// (Ctrl-C). Installed as the input's `AVIOInterruptCB`, which FFmpeg polls while it waits on the network.
+///
+/// A timeout is final: once it tripped, every later poll aborts too. FFmpeg hands back the packets it
+/// had buffered when a read is interrupted (the MPEG-TS parser flushes at the end of a segment), and
+/// re-arming for the next read would give a stalled stream a second full timeout.
 public final class Interrupter: Sendable {
     /// Why a call was interrupted.
     public enum Reason: Sendable, Hashable {
@@ -11,6 +16,11 @@ public final class Interrupter: Sendable {
         case timeout
         /// `cancel()` was called.
         case cancelled
+        /// The input kept requesting the same playlist (a master that lists itself, two that list each
+        /// other): the URL.
+        case requestLoop(String)
+        /// A playlist was larger than `ResourceLimits.playlistBytes` (a body that never ends): the URL.
+        case playlistTooLarge(String)
     }
 
     /// The longest a single open or read may block, or `nil` for no limit.
@@ -21,19 +31,118 @@ public final class Interrupter: Sendable {
     // Nanoseconds since `origin`; Int64.max means "not armed".
     private let deadline = Atomic<Int64>(.max)
 
-    /// Creates an interrupter that aborts any call blocking for longer than `timeout`.
-    public init(timeout: Duration?) {
+    // A resource the input leads to (a variant playlist, a segment) may block for part of the timeout
+    // only; Int64.max means "no such call running".
+    private let nestedDeadline = Atomic<Int64>(.max)
+    private let nestedTimedOut = Atomic<Bool>(false)
+    // Set with `stopReason`; read on every poll without the lock.
+    private let stopped = Atomic<Bool>(false)
+    private let stopReason = Mutex<Reason?>(nil)
+    private let skips = Mutex<[SkippedResource]>([])
+    // Request tokens per origin (`pace`).
+    private let buckets = Mutex<[String: (tokens: Double, time: ContinuousClock.Instant)]>([:])
+    private let parent: Interrupter?
+
+    /// The protocols resources read on behalf of the input may use (`nil`: FFmpeg's defaults).
+    public let whitelist: ProtocolWhitelist?
+
+    /// Creates an interrupter that aborts any call blocking for longer than `timeout`, and every call
+    /// once `parent` (one interrupter for a whole run, which Ctrl-C cancels) is cancelled. With `input`,
+    /// the resources read for it follow `ProtocolWhitelist.forInput(input)`.
+    public init(timeout: Duration?, parent: Interrupter? = nil, input: String? = nil) {
         self.timeout = timeout
+        self.parent = parent
+        self.whitelist = input.flatMap(ProtocolWhitelist.forInput)
+    }
+
+    /// Resources the input led to that were refused or skipped (a protocol off the whitelist, a variant
+    /// that sent nothing), oldest first, for the report's warnings.
+    public var skipped: [SkippedResource] { skips.withLock { $0 } }
+
+    /// Why a resource that used up its share of `timeout` was skipped: `sent nothing within 5 s (half of
+    /// --timeout)`.
+    static func silentReason(timeout: Duration) -> String {
+        let seconds = (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18) / 2
+        return "sent nothing within \(String(format: "%g", seconds)) s (half of --timeout)"
+    }
+
+    /// Records a skipped resource (each one once, at most 64).
+    func skip(_ resource: SkippedResource) {
+        skips.withLock { skips in
+            if !skips.contains(resource), skips.count < 64 { skips.append(resource) }
+        }
+    }
+
+    /// Stops every call for good, for `reason` (the first reason wins).
+    func stop(_ reason: Reason) {
+        stopReason.withLock { if $0 == nil { $0 = reason } }
+        stopped.store(true, ordering: .releasing)
+    }
+
+    /// Runs `body` (opening a resource the input leads to) with at most half the timeout to answer, so
+    /// that one silent resource cannot use up the time of the others; returns whether that limit
+    /// tripped.
+    func withNestedDeadline(_ body: () -> Void) -> Bool {
+        guard let timeout else {
+            body()
+            return false
+        }
+        nestedTimedOut.store(false, ordering: .releasing)
+        nestedDeadline.store(elapsedNanoseconds() + Self.nanoseconds(timeout) / 2, ordering: .releasing)
+        body()
+        nestedDeadline.store(.max, ordering: .releasing)
+        return nestedTimedOut.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// Asks every blocking call to stop as soon as FFmpeg next polls. Safe from any thread.
     public func cancel() { cancelled.store(true, ordering: .releasing) }
 
+    private var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring) || (parent?.isCancelled ?? false)
+    }
+
     /// Why the last call was interrupted, or `nil` if nothing was.
     public var reason: Reason? {
-        if cancelled.load(ordering: .acquiring) { return .cancelled }
+        if isCancelled { return .cancelled }
+        if stopped.load(ordering: .acquiring), let reason = stopReason.withLock({ $0 }) { return reason }
         if timedOut.load(ordering: .acquiring) { return .timeout }
         return nil
+    }
+
+    /// Waits until a request to `url`'s origin fits `ResourceLimits.requestsPerSecond` after a burst of
+    /// `ResourceLimits.requestBurst`, for every request made on behalf of this input (FFmpeg's and
+    /// bufprobe's own); `false` when interrupted while waiting.
+    func pace(_ url: String) -> Bool {
+        let origin = Self.origin(of: url)
+        while true {
+            let wait: Double = buckets.withLock { buckets in
+                let now = ContinuousClock.now
+                var bucket = buckets[origin] ?? (ResourceLimits.requestBurst, now)
+                let elapsed = now - bucket.time
+                let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                    * ResourceLimits.requestsPerSecond
+                bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
+                bucket.time = now
+                defer { buckets[origin] = bucket }
+                if bucket.tokens >= 1 {
+                    bucket.tokens -= 1
+                    return 0
+                }
+                return (1 - bucket.tokens) / ResourceLimits.requestsPerSecond
+            }
+            if wait <= 0 { return true }
+            if shouldAbort() { return false }
+            Thread.sleep(forTimeInterval: min(wait, 0.01))
+        }
+    }
+
+    /// `scheme://host:port` of `url` (lowercased), the unit of pacing.
+    static func origin(of url: String) -> String {
+        var rest = Substring(url.lowercased())
+        for prefix in ["crypto+", "crypto:"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+        guard let scheme = rest.range(of: "://") else { return String(rest.prefix { $0 != ":" }) }
+        let authority = rest[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return String(rest[..<scheme.upperBound] + authority)
     }
 
     /// Starts the timeout for the next blocking call.
@@ -51,10 +160,17 @@ public final class Interrupter: Sendable {
 
     /// Called by FFmpeg's interrupt callback: `true` means "abort now".
     func shouldAbort() -> Bool {
-        if cancelled.load(ordering: .acquiring) { return true }
+        if isCancelled || timedOut.load(ordering: .acquiring) || stopped.load(ordering: .acquiring) { return true }
         let limit = deadline.load(ordering: .acquiring)
-        if limit != .max, elapsedNanoseconds() > limit {
+        let nested = nestedDeadline.load(ordering: .acquiring)
+        guard limit != .max || nested != .max else { return false }
+        let now = elapsedNanoseconds()
+        if now > limit {
             timedOut.store(true, ordering: .releasing)
+            return true
+        }
+        if now > nested {
+            nestedTimedOut.store(true, ordering: .releasing)
             return true
         }
         return false

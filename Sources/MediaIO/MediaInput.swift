@@ -10,10 +10,12 @@ public final class MediaInput {
     public let url: String
     /// The container's view of the input.
     public let format: FormatInfo
-    /// Every stream, indexed by `StreamInfo.index`.
-    public let streams: [StreamInfo]
-    /// Programs (HLS/DASH variants); empty for most files.
-    public let programs: [ProgramInfo]
+    /// Every stream, indexed by `StreamInfo.index`. Grows while reading when the demuxer adds a stream
+    /// (an MPEG-TS PID or PMT that appears later, a live stream gaining subtitles): `readPacket()` refreshes
+    /// it before returning a packet of a new stream, so `streams[packet.stream]` always exists.
+    public private(set) var streams: [StreamInfo]
+    /// Programs (HLS/DASH variants); empty for most files. Refreshed with `streams`.
+    public private(set) var programs: [ProgramInfo]
     /// The stream a player would show (`av_find_best_stream`), if any.
     public let bestVideoStream: Int?
     /// The stream a player would play as sound (`av_find_best_stream`, related to the video), if any.
@@ -27,6 +29,10 @@ public final class MediaInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let packet: PacketStorage
     private let interrupter: Interrupter?
+    // Set for demuxers whose timestamps may restart (AVFMT_TS_DISCONT: MPEG-TS, HLS...).
+    private var continuity: TimestampContinuity?
+    // Borrowed unretained by the context's callbacks: lives as long as the context.
+    private let gate: ResourceGate?
 
     /// Opens `url` with libavformat `options` (protocol and demuxer AVOptions such as `user_agent`,
     /// `headers`, `rw_timeout`) and reads enough to know its streams.
@@ -44,12 +50,24 @@ public final class MediaInput {
         guard ctx != nil else {
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avformat_alloc_context")
         }
-        if let interrupter {
-            // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
-            ctx!.pointee.interrupt_callback = interrupter.avioCallback
+        var ownOptions: [String: String] = [:]
+        if let interrupter, let whitelist = interrupter.whitelist {
+            // A remote input: every resource it leads to passes the gate. The HLS demuxer's keep-alive
+            // re-requests bypass io_open, so they are turned off: each request is then one open the
+            // gate paces and checks.
+            let gate = ResourceGate(interrupter: interrupter, input: url, context: ctx!)
+            gate.install()
+            self.gate = gate
+            ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]
+        } else {
+            gate = nil
+            if let interrupter {
+                // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
+                ctx!.pointee.interrupt_callback = interrupter.avioCallback
+            }
         }
         var dictionary: OpaquePointer? = nil
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in options.merging(ownOptions, uniquingKeysWith: { _, own in own }).sorted(by: { $0.key < $1.key }) {
             av_dict_set(&dictionary, key, value, 0)
         }
         defer { av_dict_free(&dictionary) }
@@ -59,12 +77,15 @@ public final class MediaInput {
         let opened = avformat_open_input(&ctx, url, nil, &dictionary)
         interrupter?.disarm()
         guard opened >= 0, let ctx else {
+            gate?.detach()
             throw FFmpegError(code: opened, operation: "avformat_open_input")
         }
         var unused: [String] = []
         var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
         while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            unused.append(String(cString: next.pointee.key))
+            let key = String(cString: next.pointee.key)
+            // bufprobe's own options apply to some demuxers only; the user did not ask for them.
+            if ownOptions[key] == nil || options[key] != nil { unused.append(key) }
             entry = next
         }
         unusedOptions = unused
@@ -73,6 +94,7 @@ public final class MediaInput {
         let found = avformat_find_stream_info(ctx, nil)
         interrupter?.disarm()
         if found < 0 {
+            gate?.detach()
             var closing: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&closing)
             throw FFmpegError(code: found, operation: "avformat_find_stream_info")
@@ -82,14 +104,8 @@ public final class MediaInput {
 
         let fc = ctx.pointee
         let count = Int(fc.nb_streams)
-        streams = (0..<count).map { StreamInfo(fc.streams[$0]!) }
-        programs = (0..<Int(fc.nb_programs)).compactMap { i in
-            guard let program = fc.programs[i]?.pointee else { return nil }
-            let indices = (0..<Int(program.nb_stream_indexes)).map { Int(program.stream_index[$0]) }
-            let rate = av_dict_get(program.metadata, "variant_bitrate", nil, 0)
-                .flatMap { Int64(String(cString: $0.pointee.value)) }
-            return ProgramInfo(id: Int(program.id), streams: indices, declaredBitRate: rate)
-        }
+        streams = (0..<count).compactMap { fc.streams[$0].map(StreamInfo.init) }
+        programs = Self.programs(of: ctx)
         let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         bestVideoStream = video >= 0 ? Int(video) : nil
         let audio = av_find_best_stream(ctx, AVMEDIA_TYPE_AUDIO, -1, video >= 0 ? video : -1, nil, 0)
@@ -101,6 +117,7 @@ public final class MediaInput {
             tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
             tag = next
         }
+        continuity = fc.iformat.pointee.flags & AVFMT_TS_DISCONT != 0 ? TimestampContinuity() : nil
         let timeBase = cffmpeg_time_base_q()
         // A pipe or FIFO answers avio_size with 0 (or an error): only a seekable input knows its size.
         let size: Int64? = fc.pb.flatMap { $0.pointee.seekable != 0 ? avio_size($0) : nil }.flatMap { $0 >= 0 ? $0 : nil }
@@ -128,11 +145,12 @@ public final class MediaInput {
     public func readPacket() throws(FFmpegError) -> Packet? {
         let pkt = packet.pointer
         var result: Int32
+        // One deadline for the whole wait: a demuxer that keeps answering EAGAIN makes no progress.
+        interrupter?.arm()
         repeat {
-            interrupter?.arm()
             result = av_read_frame(context, pkt)
-            interrupter?.disarm()
         } while result == cffmpeg_averror(EAGAIN) && interrupter?.reason == nil
+        interrupter?.disarm()
         if result == cffmpeg_averror_eof() {
             if interrupter?.reason != nil {
                 throw FFmpegError(code: cffmpeg_averror_exit(), operation: "av_read_frame")
@@ -149,16 +167,53 @@ public final class MediaInput {
         defer { av_packet_unref(pkt) }
         let p = pkt.pointee
         let index = Int(p.stream_index)
+        if index >= streams.count { refreshStreams() }
+        guard streams.indices.contains(index) else {
+            throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "av_read_frame")
+        }
         let timeBase = streams[index].timeBase
+        var pts = timeBase.seconds(p.pts)
+        var dts = timeBase.seconds(p.dts)
+        let duration = p.duration > 0 ? timeBase.seconds(p.duration) : nil
+        if let mapped = continuity?.map(stream: index, pts: pts, dts: dts, duration: duration) {
+            (pts, dts) = mapped
+        }
         return Packet(
             stream: index,
-            pts: timeBase.seconds(p.pts),
-            dts: timeBase.seconds(p.dts),
-            duration: p.duration > 0 ? timeBase.seconds(p.duration) : nil,
+            pts: pts,
+            dts: dts,
+            duration: duration,
             size: Int(p.size),
             position: p.pos >= 0 ? p.pos : nil,
             isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0,
             isCorrupt: p.flags & AV_PKT_FLAG_CORRUPT != 0)
+    }
+
+    /// Copies the streams the demuxer added since the list was last read, and the programs again (a new
+    /// stream may join one).
+    private func refreshStreams() {
+        let fc = context.pointee
+        let count = Int(fc.nb_streams)
+        guard count > streams.count else { return }
+        for index in streams.count..<count {
+            guard let stream = fc.streams[index] else { return }
+            streams.append(StreamInfo(stream))
+        }
+        programs = Self.programs(of: context)
+    }
+
+    /// The programs of `context`, with the stream indices each one holds.
+    private static func programs(of context: UnsafeMutablePointer<AVFormatContext>) -> [ProgramInfo] {
+        let fc = context.pointee
+        let streamCount = Int(fc.nb_streams)
+        return (0..<Int(fc.nb_programs)).compactMap { i in
+            guard let program = fc.programs[i]?.pointee else { return nil }
+            let indices = (0..<Int(program.nb_stream_indexes)).map { Int(program.stream_index[$0]) }
+                .filter { $0 < streamCount }
+            let rate = av_dict_get(program.metadata, "variant_bitrate", nil, 0)
+                .flatMap { Int64(String(cString: $0.pointee.value)) }
+            return ProgramInfo(id: Int(program.id), streams: indices, declaredBitRate: rate)
+        }
     }
 
     /// The byte offset the demuxer has read up to, when the input has an I/O context.
@@ -167,6 +222,10 @@ public final class MediaInput {
         let position = avio_tell(pb)
         return position >= 0 ? position : nil
     }
+
+    /// How many times the timestamps restarted or jumped and were mapped onto one continuous timeline
+    /// (`TimestampContinuity`); 0 for demuxers whose timestamps cannot restart.
+    public var timestampDiscontinuities: Int { continuity?.discontinuities ?? 0 }
 
     /// Bytes received from the network or disk so far, when the protocol counts them.
     public var bytesRead: Int64? {

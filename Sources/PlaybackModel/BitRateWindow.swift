@@ -1,7 +1,9 @@
 /// The peak bit rate over a sliding window of media time: for every packet, the bytes of all packets
 /// whose time lies in `(t - window, t]`, the largest of those sums kept. Packets are expected in
 /// (mostly) increasing time, as decode timestamps arrive; memory holds one window of packets, never
-/// the whole file.
+/// the whole file. Time that goes back by more than a window (timestamps that restart) starts a new
+/// run: what came before can no longer share a window with what follows, and keeping it would stop
+/// the window from ever expiring.
 public struct BitRateWindow: Sendable {
     /// The window length in seconds.
     public let window: Double
@@ -21,6 +23,11 @@ public struct BitRateWindow: Sendable {
 
     /// Adds a packet of `size` bytes at media time `time` (seconds).
     public mutating func add(time: Double, size: Int) {
+        if let newest = entries.last?.time, time < newest - window {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+            sum = 0
+        }
         entries.append((time, size))
         sum += size
         let oldest = time - window

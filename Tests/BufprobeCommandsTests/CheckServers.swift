@@ -159,7 +159,7 @@ final class NginxServer {
 }
 
 /// `Fixtures/fault_server.py`: an HTTP server that misbehaves on purpose (see the script's header);
-/// `script` picks another server of the same kind (`escape_server.py`).
+/// `script` picks another server of the same kind (`escape_server.py`, `hostile_server.py`).
 final class FaultServer {
     let port: Int
     private let process: Process

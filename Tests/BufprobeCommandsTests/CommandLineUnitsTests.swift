@@ -30,6 +30,7 @@ struct CommandLineUnitsTests {
     static let durationOptions: [Case] = [
         Case(command: "probe", option: "--latency", rest: ["x"]) { ($0 as? Probe)?.latency.value },
         Case(command: "probe", option: "--plot-startup-delay", rest: ["x"]) { ($0 as? Probe)?.plotStartupDelay.value },
+        Case(command: "probe", option: "--timeout", rest: ["x"]) { ($0 as? Probe)?.timeout.value },
         Case(command: "check", option: "--timeout", rest: ["x"]) { ($0 as? Check)?.timeout.value },
         Case(command: "check", option: "--duration", rest: ["x"]) { ($0 as? Check)?.duration?.value },
         Case(command: "check", option: "--max-startup", rest: ["x"]) { ($0 as? Check)?.maxStartup.value },

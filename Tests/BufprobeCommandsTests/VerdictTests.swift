@@ -34,6 +34,8 @@ struct VerdictTests {
             "has a 3.000 s hole in its media at 4.000 s"),
         ("broken playlist", measured { $0.brokenPlaylists = [("http://h/a.m3u8", 404), ("http://h/a.m3u8", 404)] }, .degraded,
             "x lists a variant playlist it cannot serve (http://h/a.m3u8 answered HTTP 404)."),
+        ("skipped resource", measured { $0.skippedResources = [("http://h/v1.m3u8", "sent nothing for 5.000 s")] }, .degraded,
+            "x leads to http://h/v1.m3u8, which sent nothing for 5.000 s."),
         ("several", measured(startup: 4, stalls: 1) { $0.realtimeFactor = 0.5 }, .degraded, ", took 4.000 s to start, more than the 3.000 s allowed (--max-startup) and arrived slower"),
     ]
 

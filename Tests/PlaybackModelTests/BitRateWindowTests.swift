@@ -39,4 +39,16 @@ struct BitRateWindowTests {
         }
         #expect(window.peakBytes == naivePeak(packets, window: length))
     }
+
+    @Test("time that restarts (a looping stream) starts a new run: each run's peak, never their sum")
+    func timeGoesBack() {
+        var window = BitRateWindow(window: 1)
+        // The same 10 s of 25 packets/s at 1000 bytes, three times over, timestamps restarting at 0.
+        let run = (0..<250).map { (time: Double($0) / 25, size: 1000) }
+        for _ in 0..<3 {
+            for packet in run { window.add(time: packet.time, size: packet.size) }
+        }
+        // Before, the restarted packets never expired and piled up (3 runs' bytes in one window).
+        #expect(window.peakBytes == naivePeak(run, window: 1))
+    }
 }

@@ -11,6 +11,11 @@ package struct CheckReading {
     package let variants: [CheckReport.Variant]
     /// Streams received (the chosen variant's, or all); every other stream is discarded.
     package let kept: Set<Int>
+    /// Whether every stream is received (no variant chosen), including streams the demuxer adds while
+    /// reading; with a variant chosen, a stream added later is discarded.
+    private let keepsEveryStream: Bool
+    /// How many streams the input had when the discard flags were last set.
+    private var streamCount: Int
     /// Streams the player plays: best video and best audio among `kept`.
     package let playable: [Int]
     /// Whether the input declares no duration (live).
@@ -48,14 +53,17 @@ package struct CheckReading {
         let candidates = isPlaylist ? Self.variants(of: input) : []
         let chosen = settings.variant.select(bandwidths: candidates.map(\.bandwidth))
         variants = candidates.enumerated().map { position, candidate in
-            let video = candidate.streams.lazy.map { input.streams[$0] }.first { $0.type == .video && !$0.isAttachedPicture }
+            let infos = candidate.streams.compactMap { input.streams.indices.contains($0) ? input.streams[$0] : nil }
+            let video = infos.first { $0.type == .video && !$0.isAttachedPicture }
             return CheckReport.Variant(
                 index: position, bandwidth: candidate.bandwidth, width: video?.width, height: video?.height,
-                codecs: candidate.streams.map { input.streams[$0].codec }, streams: candidate.streams,
+                codecs: infos.map(\.codec), streams: candidate.streams,
                 selected: position == chosen)
         }
         let keptStreams: [Int] = chosen.map { candidates[$0].streams } ?? input.streams.map(\.index)
         kept = Set(keptStreams)
+        keepsEveryStream = chosen == nil
+        streamCount = input.streams.count
         playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
         isLive = input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
@@ -93,6 +101,15 @@ package struct CheckReading {
         }
     }
 
+    /// Whether `packet` belongs to a received stream. A stream the demuxer added since the last packet is
+    /// received when every stream is, else discarded from now on (it is no part of the chosen variant).
+    package mutating func receives(_ packet: Packet) -> Bool {
+        if input.streams.count != streamCount {
+            streamCount = input.streams.count
+            if !keepsEveryStream { input.discardAllStreams(except: kept) }
+        }
+        return keepsEveryStream || kept.contains(packet.stream)
+    }
 
     /// Bytes received: the input's own count for a single resource, else the packets' payload (HLS/DASH,
     /// whose segments FFmpeg reads through I/O contexts of its own) or, for a paced local file, the bytes

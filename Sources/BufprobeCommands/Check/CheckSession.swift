@@ -45,7 +45,7 @@ package final class CheckSession: Sendable {
     package init(source: String, settings: CheckSettings) {
         self.source = source
         self.settings = settings
-        self.interrupter = Interrupter(timeout: .milliseconds(Int64((settings.timeout * 1000).rounded())))
+        self.interrupter = Interrupter(timeout: .milliseconds(Int64((settings.timeout * 1000).rounded())), input: source)
         self.started = clock.now
         self.shared = Mutex(Shared())
     }
@@ -110,6 +110,7 @@ package final class CheckSession: Sendable {
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
+            if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
             return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
         }
         report.openTime = JSONOutput.seconds(input.openDuration.seconds)
@@ -130,6 +131,7 @@ package final class CheckSession: Sendable {
         }
         if reading.playable.isEmpty {
             report.sampledDuration = JSONOutput.seconds(now())
+            if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
             if let http = lines.httpErrors.last, let url = http.url {
                 return failing(report, "\(source) could not be opened: \(url) answered HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)"), and nothing playable is left.")
             }
@@ -178,7 +180,7 @@ package final class CheckSession: Sendable {
                 return .failed(error)
             }
             guard let packet else { return .endOfFile }
-            guard reading.kept.contains(packet.stream) else { continue }
+            guard reading.receives(packet) else { continue }
             if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate, now: now()) {
                 guard wait(until: release) else { return interruption() }
             }
@@ -267,7 +269,7 @@ package final class CheckSession: Sendable {
         case .interrupted:
             failure = "\(source): interrupted after \(TextFormat.seconds(endTime))."
         case .failed(let error):
-            failure = CheckSentence.readFailure(
+            failure = resourceLimitSentence(opening: false) ?? CheckSentence.readFailure(
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
             failure = CheckSentence.earlyEnd(
@@ -321,7 +323,7 @@ package final class CheckSession: Sendable {
         }
         report.measuredBitRate = reading.averageBitRate?.rounded()
         report.peakBitRate = reading.peakBitRate?.rounded()
-        report.warnings = lines.problems
+        report.warnings = skippedWarnings + lines.problems
         if let failure { return failing(report, failure) }
         var measured = Verdict.Measurements(source: source, qoe: qoe)
         measured.sampled = { if case .sampled = end { true } else { false } }()
@@ -338,6 +340,8 @@ package final class CheckSession: Sendable {
             else { return nil }
             return (url, http.status)
         }
+        // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
+        measured.skippedResources = interrupter.skipped.filter { $0.kind != .failed }.map { ($0.url, $0.why) }
         (report.verdict, report.reason) = Verdict.decide(measured)
         return report
     }
@@ -346,7 +350,21 @@ package final class CheckSession: Sendable {
         var report = report
         report.verdict = .fail
         report.reason = reason
-        if report.warnings.isEmpty { report.warnings = lines.problems }
+        if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
         return report
+    }
+
+    /// The sentence for a stop that was not a timeout or Ctrl-C (a request loop, an oversized playlist).
+    private func resourceLimitSentence(opening: Bool) -> String? {
+        guard let reason = interrupter.reason else {
+            return opening ? interrupter.skipped.first(where: { $0.kind != .failed })?.openFailure(for: source) : nil
+        }
+        guard reason != .timeout, reason != .cancelled else { return nil }
+        return reason.sentence(for: source, timeout: settings.timeout, opening: opening)
+    }
+
+    /// Resources the input led to that were refused or skipped, as warnings.
+    private var skippedWarnings: [String] {
+        interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
     }
 }

@@ -8,7 +8,8 @@ package import PlaybackModel
 /// - Never started (the start threshold never arrived in the sampled time) is `degraded`.
 /// - Otherwise every problem found makes it `degraded`, all named in one sentence: stalls, a startup above
 ///   `--max-startup`, a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
-///   time, a hole in the received media, a variant playlist that cannot be served.
+///   time, a hole in the received media, a variant playlist that cannot be served, a resource it leads to
+///   that was refused or skipped.
 /// - None: `pass`.
 package enum Verdict {
     /// What the check measured, in presentation time (the playable start is 0).
@@ -37,6 +38,8 @@ package enum Verdict {
         package var received: [TimeRange] = []
         /// Variant playlists that failed to load, with the HTTP status they answered.
         package var brokenPlaylists: [(url: String, status: Int)] = []
+        /// Resources the input led to that were refused or skipped (a variant that sent nothing), with why.
+        package var skippedResources: [(url: String, why: String)] = []
 
         /// Measurements of a check of `source` whose player reported `qoe`.
         package init(source: String, qoe: QoEReport) {
@@ -83,6 +86,10 @@ package enum Verdict {
         for playlist in m.brokenPlaylists where !named.contains(playlist.url) {
             named.append(playlist.url)
             problems.append("lists a variant playlist it cannot serve (\(playlist.url) answered HTTP \(playlist.status))")
+        }
+        // A resource refused or skipped (a variant that sent nothing): FFmpeg played the others.
+        for skipped in m.skippedResources {
+            problems.append("leads to \(skipped.url), which \(skipped.why)")
         }
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")

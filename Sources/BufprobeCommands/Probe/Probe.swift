@@ -16,8 +16,8 @@ public struct Probe: AsyncParsableCommand {
             diagnostics to stderr.
 
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
-            3 reading started but stopped early (truncated or damaged; --json still holds what was read, \
-            with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
+            3 reading started but stopped early (truncated or damaged, a URL that sent nothing for --timeout \
+            seconds; --json still holds what was read, with "complete": false); 1 the --plot file could not be written; 64 usage error; 130 \
             interrupted. With several inputs the worst wins (2 over 3 over 0).
 
             Buffering diagnostics: for a progressive download in file order, the bandwidth needed to start \
@@ -47,6 +47,14 @@ public struct Probe: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "URLs: longest bufprobe waits for data (connect, open, packet, playlist) before giving up (default 10s).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    var timeout = Seconds(10)
 
     @Option(
         parsing: .unconditional,
@@ -83,6 +91,9 @@ public struct Probe: AsyncParsableCommand {
                 throw ValidationError("--plot writes SVG only: name the file .svg (convert it with rsvg-convert if you need PNG).")
             }
         }
+        if timeout.value <= 0 {
+            throw ValidationError("--timeout must be more than 0 seconds, got \(timeout).")
+        }
         if plotStartupDelay.value <= 0 {
             throw ValidationError("--plot-startup-delay must be more than 0 seconds.")
         }
@@ -98,6 +109,7 @@ public struct Probe: AsyncParsableCommand {
             }, uniquingKeysWith: { _, last in last })
 
         let line = progressOptions.makeLiveLine(thumbByDefault: false)
+        // Ctrl-C cancels this one; each input gets a child with its own timeout.
         let interrupter = Interrupter(timeout: nil)
         // Ctrl-C (or SIGTERM...) stops the read; the loop below then reports what was read, complete
         // false, and exits 128 + the signal. The grace period covers a call that never returns.
@@ -113,7 +125,11 @@ public struct Probe: AsyncParsableCommand {
             line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
-            reader.interrupter = interrupter
+            // Local files block in the kernel, where FFmpeg does not poll: only URLs wait on a peer.
+            reader.interrupter = InputCheck.isURL(input)
+                ? Interrupter(timeout: .milliseconds(Int64((timeout.value * 1000).rounded())), parent: interrupter, input: input)
+                : interrupter
+            reader.timeout = timeout.value
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
             reader.diagnostics.latency = latency.value

@@ -28,8 +28,10 @@ package struct ProbeReader {
     package var source: String
     /// libavformat options passed at open.
     package var options: [String: String] = [:]
-    /// Cancels reading from another thread (Ctrl-C).
+    /// Cancels reading from another thread (Ctrl-C), and bounds every wait on a URL (`--timeout`).
     package var interrupter: Interrupter?
+    /// The interrupter's timeout in seconds, for the sentence that names it.
+    package var timeout: Double?
     /// Called every `progressInterval` packets with the state so far, when `wantsProgress` agrees.
     package var onProgress: (@Sendable (Progress) -> Void)?
     /// Asked before building a progress value (the live line's rate limit), so the packet loop does
@@ -67,7 +69,9 @@ package struct ProbeReader {
         do {
             input = try MediaInput(url: source, options: options, interrupter: interrupter)
         } catch {
-            report.error = interrupter?.reason == .cancelled ? "\(source): interrupted while opening." : error.sentence(for: source)
+            report.error = interrupter?.reason?.sentence(for: source, timeout: timeout, opening: true)
+                ?? interrupter?.skipped.first?.openFailure(for: source) ?? error.sentence(for: source)
+            report.warnings += skippedWarnings
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
         }
@@ -103,7 +107,11 @@ package struct ProbeReader {
                 break
             }
             guard let packet else { break }
-            if packet.stream < tallies.count { tallies[packet.stream].add(packet) }
+            // The demuxer may add a stream while reading (a new MPEG-TS PID); the input's list has it by now.
+            while tallies.count < input.streams.count {
+                tallies.append(StreamTally(isVideo: input.streams[tallies.count].type == .video))
+            }
+            if tallies.indices.contains(packet.stream) { tallies[packet.stream].add(packet) }
             let modelPacket = packet.modelPacket
             tracker.add(modelPacket)
             diagnostics.add(modelPacket)
@@ -122,7 +130,10 @@ package struct ProbeReader {
             startTime: input.format.startTime.map(JSONOutput.seconds),
             bitRate: input.format.bitRate, size: input.format.size)
         report.playableStreams = playable
-        report.streams = input.streams.map { info in Self.streamReport(info, tallies[info.index], tracker) }
+        report.streams = input.streams.map { info in
+            let tally = tallies.indices.contains(info.index) ? tallies[info.index] : StreamTally(isVideo: info.type == .video)
+            return Self.streamReport(info, tally, tracker)
+        }
         let spans = tallies.compactMap(\.span)
         if let start = spans.map(\.start).min(), let end = spans.map(\.end).max() {
             report.packetSpan = ProbeReport.Span(
@@ -138,8 +149,8 @@ package struct ProbeReader {
 
         var truncated = false
         if let readError {
-            if readError.isInterrupted, interrupter?.reason == .cancelled {
-                report.warnings.append("\(source): reading was interrupted; the figures cover what was read.")
+            if readError.isInterrupted, let reason = interrupter?.reason {
+                report.warnings.append(reason.sentence(for: source, timeout: timeout, opening: false))
             } else {
                 report.warnings.append(readError.sentence(for: source, opening: false))
             }
@@ -163,11 +174,25 @@ package struct ProbeReader {
             report.warnings.append(
                 "\(source) looks truncated: a packet reaches byte \(byteEnd) but the input has only \(size) bytes.")
         }
-        if input.format.name == "mpegts", let size = input.format.size, size % 188 != 0, size % 192 != 0 {
+        if let size = input.format.size,
+            let problem = ContainerTail.problem(
+                path: InputCheck.isURL(source) ? nil : source, formatName: input.format.name, size: size)
+        {
+            truncated = true
+            report.warnings.append("\(source) looks truncated: \(problem)")
+        }
+        // FFmpeg's Matroska demuxer says so and still ends like a complete file.
+        if ffmpegErrors.contains(where: { $0.contains("File ended prematurely") }) { truncated = true }
+        // Only a single resource ends where its last packet does: an HLS segment boundary flags packets
+        // corrupt too (continuity counters restart).
+        for (index, tally) in tallies.enumerated() where tally.endsWithCorruptPacket && !readsOtherFiles {
             truncated = true
             report.warnings.append(
-                "\(source) looks truncated: its size (\(size) bytes) is not a whole number of 188-byte transport packets.")
+                "\(source) looks truncated: the last packet of stream \(index) is cut short (the input ends inside it).")
         }
+        report.warnings += skippedWarnings
+        // A resource the input leads to that failed (a segment answering 404): what it held is missing.
+        if interrupter?.skipped.contains(where: { $0.kind == .failed }) == true { truncated = true }
         for line in ffmpegErrors {
             report.warnings.append("FFmpeg reported while reading \(source): \(Self.withoutAddresses(line))")
         }
@@ -192,6 +217,9 @@ package struct ProbeReader {
         report.readTime = JSONOutput.seconds(seconds())
         return (report, truncated ? .incomplete : .complete, diagnostics.timeline)
     }
+
+    /// The resources the input led to that were refused or skipped, as warnings.
+    private var skippedWarnings: [String] { (interrupter?.skipped ?? []).map { $0.sentence(for: source) } }
 
     /// Segment start times of an HLS playlist, local or remote (a master playlist's first variant, the
     /// one libavformat lists first), or `nil` when it cannot be read.

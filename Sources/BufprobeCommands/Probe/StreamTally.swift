@@ -20,6 +20,9 @@ package struct StreamTally: Sendable {
     package private(set) var nonMonotonicDts = 0
     /// Largest byte end (`position + size`) seen, for partial-packet checks.
     package private(set) var maxByteEnd: Int64?
+    /// Whether the stream's last packet was flagged corrupt: FFmpeg read fewer bytes than the packet
+    /// declares, which at the end of a stream means the input ends inside it.
+    package private(set) var endsWithCorruptPacket = false
     private var lastDts: Double?
     private var gop = GOPStats()
     private var peak = BitRateWindow(window: 1)
@@ -34,6 +37,7 @@ package struct StreamTally: Sendable {
         packets += 1
         bytes += Int64(packet.size)
         if packet.isCorrupt { corruptPackets += 1 }
+        endsWithCorruptPacket = packet.isCorrupt
         if let position = packet.position {
             maxByteEnd = max(maxByteEnd ?? 0, position + Int64(packet.size))
         }

@@ -1,0 +1,229 @@
+internal import CFFmpeg
+import Foundation
+import Synchronization
+
+/// Every resource FFmpeg opens for one remote input passes here (`AVFormatContext.io_open`, which the
+/// HLS and DASH demuxers call for each playlist, segment and key): the protocol whitelist, a pace of at
+/// most `ResourceLimits.requestsPerSecond` per origin (`Interrupter.pace`), loop detection, a share of the timeout for each
+/// nested resource, and the playlist size cap (checked where FFmpeg polls the interrupt callback, before
+/// each transfer). Installed by `MediaInput` as the context's `io_open`/`io_close2` and interrupt
+/// callback; the context borrows it unretained and `MediaInput` keeps it alive.
+///
+/// FFmpeg calls all of it on the reading thread; the lock only makes that assumption safe.
+final class ResourceGate: Sendable {
+    typealias Open = @convention(c) (
+        UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+        UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32
+    typealias Close = @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32
+
+    private struct State {
+        /// Whether the context was freed (a failed open): nothing may read it any more.
+        var detached = false
+        /// Recent request times per playlist-like URL, for loop detection.
+        var recent: [String: [ContinuousClock.Instant]] = [:]
+        /// Whether the input itself is read by a playlist demuxer, once the demuxer is known.
+        var inputIsPlaylist: Bool?
+        /// Nested I/O contexts not yet classified or known to be playlists, with their URL.
+        /// Keyed by the context's address.
+        var watched: [UInt: (url: String, isPlaylist: Bool)] = [:]
+        /// URLs whose body turned out to be a playlist (a failing segment asked again is not a loop).
+        var playlistURLs: Set<String> = []
+    }
+
+    let interrupter: Interrupter
+    let input: String
+    private let state = Mutex(State())
+    // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
+    // decide whether the input is read as a playlist. Used on the reading thread only.
+    private let originalOpen: Open?
+    private let originalClose: Close?
+    nonisolated(unsafe) private let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// A gate for `input`, read through `context` (freshly allocated, not opened yet).
+    init(interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>) {
+        self.interrupter = interrupter
+        self.input = input
+        self.context = context
+        originalOpen = context.pointee.io_open
+        originalClose = context.pointee.io_close2
+    }
+
+    /// Hooks the context's resource opening and interrupt polling.
+    func install() {
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        context.pointee.opaque = opaque
+        context.pointee.io_open = gateOpen
+        context.pointee.io_close2 = gateClose
+        context.pointee.interrupt_callback = AVIOInterruptCB(callback: gateInterrupt, opaque: opaque)
+    }
+
+    /// `avformat_open_input` frees the context when it fails: forget it.
+    func detach() {
+        state.withLock { state in
+            state.detached = true
+            state.watched.removeAll()
+        }
+    }
+
+    // MARK: Opening
+
+    fileprivate func open(
+        _ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+        _ urlPointer: UnsafePointer<CChar>?, _ flags: Int32, _ options: UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32 {
+        guard let urlPointer, let original = originalOpen else { return cffmpeg_averror(EINVAL) }
+        let url = String(cString: urlPointer)
+        let isInput = url == input
+        if !isInput, let whitelist = interrupter.whitelist, !whitelist.allows(url) {
+            interrupter.skip(SkippedResource(
+                url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
+            return cffmpeg_averror(EACCES)
+        }
+        // A byte range of a file read in pieces is requested again and again by design; anything else
+        // requested over and over within a second is a playlist that leads back to itself.
+        let isRange = options.flatMap { av_dict_get($0.pointee, "offset", nil, 0) } != nil
+        if !isRange, isLoop(url, isInput: isInput) {
+            interrupter.stop(.requestLoop(url))
+            return cffmpeg_averror_exit()
+        }
+        // A resource that already sent nothing once is not waited for again (FFmpeg retries a broken
+        // variant playlist while it reads the others).
+        if !isInput, interrupter.skipped.contains(where: { $0.url == url }) { return cffmpeg_averror(ETIMEDOUT) }
+        guard interrupter.pace(url) else { return cffmpeg_averror_exit() }
+        var result: Int32 = 0
+        if isInput {
+            result = original(context, pb, urlPointer, flags, options)
+        } else {
+            let tripped = interrupter.withNestedDeadline { result = original(context, pb, urlPointer, flags, options) }
+            if tripped, interrupter.reason == nil, let timeout = interrupter.timeout {
+                interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout), kind: .silent))
+                if result >= 0, let opened = pb?.pointee {
+                    _ = close(context, opened)
+                    pb?.pointee = nil
+                }
+                return cffmpeg_averror(ETIMEDOUT)
+            }
+        }
+        if result < 0, !isInput, result != cffmpeg_averror_exit(), interrupter.reason == nil {
+            let error = FFmpegError(code: result, operation: "io_open")
+            let why = error.httpStatus.map { "answered HTTP \($0 == 400 ? "4xx" : String($0))" } ?? "could not be opened (\(error.message))"
+            interrupter.skip(SkippedResource(url: url, why: why, kind: .failed))
+        }
+        if result >= 0, !isInput, let opened = pb?.pointee {
+            let key = UInt(bitPattern: opened)
+            state.withLock { $0.watched[key] = (url, false) }
+        }
+        return result
+    }
+
+    fileprivate func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
+        let key = UInt(bitPattern: pb)
+        state.withLock { state in
+            Self.classify(key, in: &state)
+            state.watched[key] = nil
+        }
+        guard let original = originalClose else {
+            var closing = pb
+            return avio_closep(&closing)
+        }
+        return original(context, pb)
+    }
+
+    /// Records a request of `url`; `true` when `url` is a playlist and this is its
+    /// `ResourceLimits.loopRequests`-th request within a second.
+    private func isLoop(_ url: String, isInput: Bool) -> Bool {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            var times = state.recent[url, default: []].filter { now - $0 < .seconds(1) }
+            times.append(now)
+            state.recent[url] = times
+            if state.recent.count > 4096 {
+                state.recent = state.recent.filter { now - ($0.value.last ?? now) < .seconds(1) }
+            }
+            let isPlaylist = isInput ? state.inputIsPlaylist == true : state.playlistURLs.contains(url)
+            return isPlaylist && times.count >= ResourceLimits.loopRequests
+        }
+    }
+
+    /// Marks a watched context's URL as a playlist when its first bytes are one.
+    private static func classify(_ key: UInt, in state: inout State) {
+        guard let entry = state.watched[key], !entry.isPlaylist,
+            let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key)
+        else { return }
+        let read = pb.pointee.bytes_read
+        guard read > 0 else { return }
+        if read <= Int64(pb.pointee.buffer_size), startsLikePlaylist(pb) {
+            state.watched[key] = (entry.url, true)
+            if state.playlistURLs.count < 4096 { state.playlistURLs.insert(entry.url) }
+        } else {
+            state.watched[key] = nil
+        }
+    }
+
+    // MARK: Polling
+
+    fileprivate func shouldAbort() -> Bool {
+        if interrupter.shouldAbort() { return true }
+        if let tooLarge = oversizedPlaylist() {
+            interrupter.stop(.playlistTooLarge(tooLarge))
+            return true
+        }
+        return false
+    }
+
+    /// The URL of a playlist read past `ResourceLimits.playlistBytes`, if one is: the input itself once a
+    /// playlist demuxer reads it, and every nested resource whose first bytes are a playlist's.
+    private func oversizedPlaylist() -> String? {
+        state.withLock { state in
+            if !state.detached {
+                if state.inputIsPlaylist == nil, let format = context.pointee.iformat {
+                    state.inputIsPlaylist = FormatInfo.readsOtherResources(formatName: String(cString: format.pointee.name))
+                }
+                if state.inputIsPlaylist == true, let pb = context.pointee.pb,
+                    pb.pointee.bytes_read > ResourceLimits.playlistBytes
+                {
+                    return input
+                }
+            }
+            for (key, entry) in state.watched {
+                // Classified once, from the first bytes while they are still at the buffer's start.
+                if !entry.isPlaylist {
+                    Self.classify(key, in: &state)
+                    continue
+                }
+                guard let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key) else { continue }
+                if pb.pointee.bytes_read > ResourceLimits.playlistBytes { return entry.url }
+            }
+            return nil
+        }
+    }
+
+    private static func startsLikePlaylist(_ pb: UnsafeMutablePointer<AVIOContext>) -> Bool {
+        guard let buffer = pb.pointee.buffer, let end = pb.pointee.buf_end else { return false }
+        let count = min(end - buffer, 64)
+        guard count > 0 else { return false }
+        let head = Array(UnsafeBufferPointer(start: buffer, count: count)).drop { [0xEF, 0xBB, 0xBF, 0x20, 0x0A, 0x0D, 0x09].contains($0) }
+        return head.starts(with: Array("#EXTM3U".utf8)) || head.starts(with: Array("<?xml".utf8))
+            || head.starts(with: Array("<MPD".utf8))
+    }
+
+}
+
+private let gateOpen: ResourceGate.Open = { context, pb, url, flags, options in
+    guard let opaque = context?.pointee.opaque else { return cffmpeg_averror(EINVAL) }
+    return Unmanaged<ResourceGate>.fromOpaque(opaque).takeUnretainedValue().open(context, pb, url, flags, options)
+}
+
+private let gateClose: ResourceGate.Close = { context, pb in
+    guard let opaque = context?.pointee.opaque else {
+        var closing = pb
+        return avio_closep(&closing)
+    }
+    return Unmanaged<ResourceGate>.fromOpaque(opaque).takeUnretainedValue().close(context, pb)
+}
+
+private let gateInterrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque else { return 0 }
+    return Unmanaged<ResourceGate>.fromOpaque(opaque).takeUnretainedValue().shouldAbort() ? 1 : 0
+}

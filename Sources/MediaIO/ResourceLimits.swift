@@ -1,0 +1,15 @@
+/// Bounds on what a remote peer can make bufprobe do for one input (documented in the README's
+/// "Limits and safety").
+public enum ResourceLimits {
+    /// The most bytes read as one playlist (HLS or DASH, by FFmpeg or by bufprobe): 16 MiB. The largest
+    /// real playlists (a day of 1 s segments) are a few MiB; a body that never ends is refused here.
+    public static let playlistBytes: Int64 = 16 << 20
+    /// Requests per second to one origin (scheme, host and port) once the burst is spent.
+    public static let requestsPerSecond = 10.0
+    /// Requests to one origin that may go out at once before `requestsPerSecond` applies (a master with
+    /// its variants and first segments).
+    public static let requestBurst = 20.0
+    /// The same playlist URL requested this many times within one second is a loop: a live playlist is
+    /// reloaded at most every half target duration (at least 0.5 s).
+    public static let loopRequests = 4
+}
