@@ -38,6 +38,10 @@ extension Bufprobe {
             return 0
         } catch let exit as ExitCode {
             return exit.rawValue
+        } catch let usageError as UsageError {
+            // A mistake a command finds while running (a script's field, a missing option pair).
+            Diagnostics.standardError(usageError.description)
+            return UsageError.exitCode
         } catch {
             let code = exitCode(for: error)
             if code == .success {

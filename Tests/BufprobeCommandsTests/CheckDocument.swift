@@ -13,6 +13,7 @@ struct CheckDocument: Decodable {
         var width: Int?
         var height: Int?
         var selected: Bool
+        var fetched: String
     }
     var schemaVersion: Int
     var source: String

@@ -76,6 +76,18 @@ struct CheckNginxTests {
         // only the chosen variant is fetched.
         let high = Set(paths.filter { $0.hasPrefix("/hls/high/seg") })
         #expect(high.isSubset(of: ["/hls/high/seg000.ts", "/hls/high/seg001.ts"]), "\(paths)")
+        // ...and the report says exactly that.
+        #expect(document.variants.map(\.fetched) == ["all", "opening"])
+    }
+
+    @Test("check's text says which variant was read only while opening")
+    func textSaysWhatWasFetched() throws {
+        let server = try NginxServer()
+        let result = try BufprobeProcess.run(["check", "--progress", "none", "--variant", "lowest", server.url("hls/master.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains("variant ") && $0.contains("x") }
+        #expect(lines.contains { $0.contains("variant 0:") && $0.hasSuffix("(played)") }, "\(result.stdout)")
+        #expect(lines.contains { $0.contains("variant 1:") && $0.hasSuffix("(read while opening only: playlist, first segments)") }, "\(result.stdout)")
     }
 
     @Test("an HLS variant peaking more than 10% above its declared BANDWIDTH is degraded")

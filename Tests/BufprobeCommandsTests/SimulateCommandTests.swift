@@ -133,7 +133,7 @@ struct SimulateCommandTests {
     }
 
     @Test(
-        "usage and script mistakes exit 64 with one sentence; unopenable media exits 2",
+        "usage and script mistakes exit 64 with one sentence and the usage line; unopenable media exits 2 without it",
         arguments: [
             (["--bitrate", "1Mbit", "--duration", "1m", "--bandwidth", "2parsecs"], Int32(64), "error: --bandwidth: '2parsecs' has an unknown unit 'parsecs'"),
             (["--bitrate", "1Mbit", "--duration", "1m"], 64, "error: No network given"),
@@ -155,6 +155,10 @@ struct SimulateCommandTests {
         let root = BufprobeProcess.packageRoot.path + "/"
         #expect(run.stderr.replacingOccurrences(of: root, with: "").contains(message), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == (status == 64 ? 2 : 1), "\(run.stderr)")
+        #expect(lines.first?.hasPrefix("error: ") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("usage: bufprobe simulate ") == (status == 64 ? true : nil), "\(run.stderr)")
     }
 
     @Test("a script naming a file that is not media fails at the media line, exit 2")
@@ -174,7 +178,7 @@ struct SimulateCommandTests {
         defer { try? FileManager.default.removeItem(atPath: (script as NSString).deletingLastPathComponent) }
         let run = try BufprobeProcess.run(["simulate", "--script", script])
         #expect(run.status == 64)
-        #expect(run.stderr == "error: \(script):5: timeline[1].seek: seeks to 3m, past the end of the media (2m).\n")
+        #expect(run.stderr == "error: \(script):5: timeline[1].seek: seeks to 3m, past the end of the media (2m).\n\(simulateUsage)")
     }
 
     @Test("a script's trace that cannot be read fails at its line")
@@ -184,7 +188,7 @@ struct SimulateCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try BufprobeProcess.run(["simulate", "--script", script])
         #expect(run.status == 64)
-        #expect(run.stderr == "error: \(script):3: network.trace: The trace \(directory)/missing.txt cannot be read (check the path).\n")
+        #expect(run.stderr == "error: \(script):3: network.trace: The trace \(directory)/missing.txt cannot be read (check the path).\n\(simulateUsage)")
     }
 
     @Test("text output lists the settings, the timeline and the summary")
@@ -300,3 +304,6 @@ struct SimulateCommandTests {
         #expect(run.stderr.contains("latency_ms"))
     }
 }
+
+/// The usage line under every simulate usage or script mistake.
+private let simulateUsage = "usage: bufprobe simulate [<options>] [<media>]\n"

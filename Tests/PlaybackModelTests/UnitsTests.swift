@@ -89,8 +89,13 @@ struct UnitsTests {
         #expect(Seconds(1.5).description == "1.5s")
         #expect(Seconds(150).description == "2m30s")
         #expect(Seconds(3720).description == "1h2m")
-        #expect(BitRate(bitsPerSecond: 2_500_000).description == "2.5Mbit/s")
-        #expect(BitRate(bitsPerSecond: 640_000).description == "640kbit/s")
+        #expect(BitRate(bitsPerSecond: 2_500_000).description == "2.5 Mbit/s")
+        #expect(BitRate(bitsPerSecond: 640_000).description == "640 kbit/s")
+        #expect(BitRate(bitsPerSecond: 4_199_834).description == "4.2 Mbit/s")
+        #expect(BitRate(bitsPerSecond: 52_379).description == "52.4 kbit/s")
+        #expect(BitRate(bitsPerSecond: 999_700).description == "1 Mbit/s")
+        #expect(BitRate(bitsPerSecond: 800).description == "800 bit/s")
+        #expect(try BitRate(parsing: BitRate(bitsPerSecond: 252_824).description).bitsPerSecond == 253_000)
         for value in [0.25, 1.5, 150, 3720, 0] {
             #expect(try Seconds(parsing: Seconds(value).description).value == value)
         }

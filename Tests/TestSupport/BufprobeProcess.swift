@@ -28,9 +28,11 @@ public struct BufprobeProcess {
         return bundleDirectory.appendingPathComponent("bufprobe")
     }()
 
-    /// Runs bufprobe with `arguments`, waiting at most `timeout` seconds (then kills it and records 137).
+    /// Runs bufprobe with `arguments`, waiting at most `timeout` seconds (then kills it and records 137);
+    /// standard input is the file at `standardInput`, or empty.
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120,
+        standardInput: String? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -43,7 +45,12 @@ public struct BufprobeProcess {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        if let standardInput {
+            guard let handle = FileHandle(forReadingAtPath: standardInput) else { throw CocoaError(.fileNoSuchFile) }
+            process.standardInput = handle
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
         let group = DispatchGroup()

@@ -13,7 +13,8 @@ public struct Check: AsyncParsableCommand {
         abstract: "Check that streams start fast and keep up: a pass/degraded/fail verdict from a real-time play.",
         discussion: """
             Inputs are any URL libavformat opens (progressive HTTP(S) MP4/WebM/TS/MP3, HLS .m3u8, DASH .mpd, \
-            RTMP, SRT, UDP...) or local paths (read as fast as possible, or at --rate to stand in for a network). \
+            RTMP, SRT, UDP...) or local inputs: paths, - (standard input), file:, concat:... (read as fast as \
+            possible, or at --rate to stand in for a network). \
             Each input is received in real time; every packet's presentation time becomes loaded media for the \
             model player, which starts once --start-threshold seconds are buffered, stalls when the playhead \
             reaches the end of the loaded media, and resumes at --resume-threshold. A VOD stream is received to \
@@ -105,7 +106,7 @@ public struct Check: AsyncParsableCommand {
             throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
         }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
-        if rate != nil, let url = inputs.first(where: { InputCheck.isURL($0) && !$0.lowercased().hasPrefix("file:") }) {
+        if rate != nil, let url = inputs.first(where: { InputKind($0).isNetwork }) {
             throw ValidationError("--rate paces local files only; \(url) is received at the speed the network delivers it.")
         }
     }

@@ -58,7 +58,7 @@ package struct CheckReading {
             return CheckReport.Variant(
                 index: position, bandwidth: candidate.bandwidth, width: video?.width, height: video?.height,
                 codecs: infos.map(\.codec), streams: candidate.streams,
-                selected: position == chosen)
+                selected: position == chosen, fetched: position == chosen || chosen == nil ? .all : .opening)
         }
         let keptStreams: [Int] = chosen.map { candidates[$0].streams } ?? input.streams.map(\.index)
         kept = Set(keptStreams)

@@ -94,6 +94,18 @@ package struct CheckReport: Sendable, Codable {
         package var streams: [Int]
         /// Whether this is the variant the check played.
         package var selected: Bool
+        /// What was downloaded of it: `all` for the played variant (every segment it reached); `opening`
+        /// for the others, whose media playlist and first segment or two FFmpeg's HLS and DASH demuxers
+        /// read while opening to learn each variant's streams, and nothing after that.
+        package var fetched: Fetched
+
+        /// What was downloaded of a variant.
+        package enum Fetched: String, Sendable, Codable, Hashable {
+            /// Every segment the check reached.
+            case all
+            /// Only what opening read: the media playlist and the first segment or two.
+            case opening
+        }
     }
 
     /// The thresholds in force.

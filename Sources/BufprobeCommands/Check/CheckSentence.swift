@@ -21,7 +21,7 @@ package enum CheckSentence {
             }
             return "\(source) could not be opened: the server answered \(status)."
         }
-        return error.sentence(for: source)
+        return error.sentence(for: source, unresolvedHost: lines.unresolvedHost)
     }
 
     /// Why reading stopped before the end.
@@ -41,7 +41,7 @@ package enum CheckSentence {
         if let http = lines.httpErrors.last {
             return "\(source) ended early\(position): the server answered HTTP \(http.status)\(http.text.isEmpty ? "" : " \(http.text)")\(http.url.map { " for \($0)" } ?? "")."
         }
-        return error.sentence(for: source, opening: false)
+        return error.sentence(for: source, opening: false, unresolvedHost: lines.unresolvedHost)
     }
 
     /// Why an end of file came too early, or `nil` when the stream really ended complete.

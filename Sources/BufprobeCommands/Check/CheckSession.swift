@@ -100,13 +100,13 @@ package final class CheckSession: Sendable {
                 sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description),
             warnings: [])
         defer { shared.withLock { $0.finished = true } }
-        if let problem = URLCheck.problem(with: source) {
+        if let problem = InputCheck.problem(with: source) {
             report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, problem)
         }
         let input: MediaInput
         do {
-            input = try MediaInput(url: source, options: settings.formatOptions, interrupter: interrupter)
+            input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: settings.formatOptions, interrupter: interrupter)
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }

@@ -44,12 +44,25 @@ package enum CheckText {
         } else if report.startupDelay != nil {
             out += "  stalls:      none\n"
         }
+        if report.startupDelay != nil { out += "  played:      \(played(report))\n" }
         if receivedAnything { out += "  loaded:      \(TextFormat.ranges(report.loadedRanges))\n" }
         for variant in report.variants {
             let size = variant.width.flatMap { w in variant.height.map { "\(w)x\($0)" } } ?? "audio"
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"
-            out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : "")\n"
+            out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : variant.fetched == .opening ? " (read while opening only: playlist, first segments)" : "")\n"
         }
         return out
+    }
+
+    /// What `played` means for this check. A VOD input whose data all arrived before the player got that
+    /// far is not waited for in real time: the player plays out its buffer on its own clock (nothing can
+    /// stall any more), so `played` can be the whole media after a fraction of a second.
+    static func played(_ report: CheckReport) -> String {
+        let played = TextFormat.seconds(report.played)
+        let sampled = TextFormat.seconds(report.sampledDuration)
+        guard !report.live, report.complete, report.verdict != .fail, report.played > report.sampledDuration else {
+            return "\(played) of media in \(sampled) sampled"
+        }
+        return "\(played) (all data in after \(sampled); the rest played out from the buffer, no real-time wait)"
     }
 }

@@ -40,6 +40,7 @@ package final class FFmpegLines: Sendable {
         var httpErrors: [HTTPError] = []
         var failedSegments: [FailedSegment] = []
         var prematureEnd: PrematureEnd?
+        var unresolvedHost: String?
         var problems: [String] = []
     }
 
@@ -55,6 +56,8 @@ package final class FFmpegLines: Sendable {
     package var failedSegments: [FailedSegment] { state.withLock { $0.failedSegments } }
     /// The first body that ended early.
     package var prematureEnd: PrematureEnd? { state.withLock { $0.prematureEnd } }
+    /// The first host name FFmpeg could not resolve.
+    package var unresolvedHost: String? { state.withLock { $0.unresolvedHost } }
     /// The last warning and error lines (addresses removed), for `--json` warnings.
     package var problems: [String] { state.withLock { $0.problems } }
 
@@ -66,6 +69,9 @@ package final class FFmpegLines: Sendable {
             if isProblem {
                 state.problems.append(text)
                 if state.problems.count > Self.keptProblems { state.problems.removeFirst() }
+            }
+            if state.unresolvedHost == nil, let host = Self.unresolvedHost(inMessage: message) {
+                state.unresolvedHost = host
             }
             if let match = message.firstMatch(of: /^Opening '(.+)' for reading$/) {
                 state.lastOpened = String(match.1)
@@ -87,6 +93,17 @@ package final class FFmpegLines: Sendable {
                 state.prematureEnd = PrematureEnd(received: received, expected: expected)
             }
         }
+    }
+
+    /// The host FFmpeg's resolver failed on in `lines` (its `[tcp] Failed to resolve hostname NAME: ...`),
+    /// the first one; FFmpeg itself only returns "Input/output error".
+    package static func unresolvedHost(in lines: [String]) -> String? {
+        lines.lazy.compactMap { unresolvedHost(inMessage: message($0)) }.first
+    }
+
+    private static func unresolvedHost(inMessage message: String) -> String? {
+        guard let match = message.firstMatch(of: /^Failed to resolve hostname (\S+?):/) else { return nil }
+        return String(match.1)
     }
 
     // "[http] HTTP error 404 Not Found" -> "HTTP error 404 Not Found".

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Catches malformed URLs before FFmpeg sees them: FFmpeg takes `http://` or `http://host:99999/` and
-/// fails later with a vague error, or quietly uses a default port. Local paths go to `InputCheck`.
+/// fails later with a vague error, or quietly uses a default port. `InputCheck` sends network inputs here.
 package enum URLCheck {
     /// Schemes whose URLs must name a host (`udp://@:1234`, `srt://:9000?mode=listener` and the like
     /// may leave it out to listen).
@@ -12,10 +12,11 @@ package enum URLCheck {
     /// Network schemes whose URLs are parsed for a valid port.
     static let networkSchemes: Set<String> = hostSchemes.union(["srt", "udp", "tcp", "tls", "rtp"])
 
-    /// One sentence naming `input` and what is wrong with it, or `nil` when FFmpeg should try it.
+    /// One sentence naming the network URL `input` and what is wrong with it, or `nil` when FFmpeg should
+    /// try it (also for inputs that are not `scheme://` URLs: `InputCheck` checks those).
     package static func problem(with input: String) -> String? {
-        guard InputCheck.isURL(input) else { return InputCheck.problem(with: input) }
-        let scheme = String(input[..<input.range(of: "://")!.lowerBound]).lowercased()
+        guard InputCheck.isURL(input), let separator = input.range(of: "://") else { return nil }
+        let scheme = String(input[..<separator.lowerBound]).lowercased()
         // FFmpeg's nested protocols (`hls+http://`, `crypto+https://`) name the transport last.
         let transport = scheme.split(separator: "+").last.map(String.init) ?? scheme
         guard networkSchemes.contains(transport) else { return nil }

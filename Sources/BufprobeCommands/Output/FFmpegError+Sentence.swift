@@ -2,9 +2,13 @@ package import MediaIO
 
 extension FFmpegError {
     /// One sentence for the user that names `input`, says what went wrong and, where there is one,
-    /// what to do. FFmpeg's own text is kept in parentheses for searching.
-    package func sentence(for input: String, opening: Bool = true) -> String {
+    /// what to do. FFmpeg's own text is kept in parentheses for searching. `unresolvedHost` is the host
+    /// FFmpeg's log said it could not resolve (`FFmpegLines.unresolvedHost`), which the error code hides.
+    package func sentence(for input: String, opening: Bool = true, unresolvedHost: String? = nil) -> String {
         let what = opening ? "could not be opened" : "could not be read to the end"
+        if let host = unresolvedHost {
+            return "\(input) \(what): could not resolve host \(host) (check the name and the DNS settings)."
+        }
         if isNotFound { return "\(input): no such file." }
         if isInvalidData {
             return opening

@@ -1,4 +1,5 @@
 import Foundation
+import PlaybackModel
 
 /// Number formatting for people (text output only; JSON carries raw numbers).
 package enum TextFormat {
@@ -26,14 +27,9 @@ package enum TextFormat {
         }
     }
 
-    /// `800 bit/s`, `128 kbit/s`, `4.20 Mbit/s`.
+    /// `800 bit/s`, `128 kbit/s`, `4.2 Mbit/s`: `BitRate`'s one format, for a plain number.
     package static func bitRate(_ bitsPerSecond: Double) -> String {
-        switch abs(bitsPerSecond) {
-        case ..<1000: return String(format: "%.0f bit/s", bitsPerSecond)
-        case ..<1_000_000: return String(format: "%.0f kbit/s", bitsPerSecond / 1000)
-        case ..<1_000_000_000: return String(format: "%.2f Mbit/s", bitsPerSecond / 1_000_000)
-        default: return String(format: "%.2f Gbit/s", bitsPerSecond / 1_000_000_000)
-        }
+        BitRate(bitsPerSecond: bitsPerSecond).description
     }
 
     /// Ranges as `0.000–4.000 s, 7.000–10.000 s`.
@@ -48,5 +44,13 @@ package enum TextFormat {
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
+    }
+
+    /// `word` as one POSIX shell word, to paste into a command line: as is when it holds only safe
+    /// characters, else in single quotes (a quote inside written `'\''`).
+    package static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@%+,-")
+        if !word.isEmpty, word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -9,9 +9,10 @@ import PlaybackModel
 enum HLSSegmentView {
     /// The view for `source`, or a view with only `problem` set when the playlists cannot be read locally.
     static func build(source: String, options: ProbeDiagnostics.Options) -> ProbeReport.HLSView {
-        if InputCheck.isURL(source) {
+        guard let source = InputKind(source).localPath else {
+            let why = InputKind(source).isNetwork ? "is remote" : "is not a local file"
             return ProbeReport.HLSView(
-                variants: [], problem: "\(source) is remote: the segmented view reads local playlists only.")
+                variants: [], problem: "\(source) \(why): the segmented view reads local playlists only.")
         }
         do {
             let playlist = try HLSPlaylist.load(path: source)

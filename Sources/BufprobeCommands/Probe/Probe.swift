@@ -12,7 +12,8 @@ public struct Probe: AsyncParsableCommand {
         abstract: "Read every packet of media files and report streams, loaded ranges, gaps and problems.",
         usage: "bufprobe probe [<options>] <file> ...",
         discussion: """
-            Inputs are local paths or any URL libavformat opens. Results go to stdout, progress and \
+            Inputs are local paths, - or pipe: (standard input), file:, concat:a|b, concatf:, subfile:, data: \
+            or network URLs libavformat opens. Results go to stdout, progress and \
             diagnostics to stderr.
 
             Exit codes: 0 every input read to the end; 2 an input could not be opened or is not media; \
@@ -126,7 +127,7 @@ public struct Probe: AsyncParsableCommand {
             var reader = ProbeReader(source: input)
             reader.options = avOptions
             // Local files block in the kernel, where FFmpeg does not poll: only URLs wait on a peer.
-            reader.interrupter = InputCheck.isURL(input)
+            reader.interrupter = InputKind(input).isNetwork
                 ? Interrupter(timeout: .milliseconds(Int64((timeout.value * 1000).rounded())), parent: interrupter, input: input)
                 : interrupter
             reader.timeout = timeout.value

@@ -44,6 +44,7 @@ package struct ProbeDiagnostics {
     private var profile = BitRateProfile()
     // Playlists: only the played rendition is downloaded, so only its streams count in the profile.
     private let profiledStreams: Set<Int>?
+    private var lastProfiledTime: Double?
     /// The plot data, when `options.collectTimeline`.
     package private(set) var timeline: BitRateTimeline?
 
@@ -53,7 +54,7 @@ package struct ProbeDiagnostics {
         self.source = source
         self.formatName = formatName
         let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
-        boxes = isMP4 && !InputCheck.isURL(source) && source != "-" ? try? MP4BoxLayout.scan(path: source) : nil
+        boxes = isMP4 ? InputKind(source).localPath.flatMap { try? MP4BoxLayout.scan(path: $0) } : nil
         if !FormatInfo.readsOtherResources(formatName: formatName) {
             var layouts = [DownloadLayout.sequential]
             if boxes?.isFastStart == false, let index = boxes?.index {
@@ -75,7 +76,13 @@ package struct ProbeDiagnostics {
         analyzer?.add(packet)
         skew?.add(packet)
         if profiledStreams?.contains(packet.stream) ?? true {
-            profile.add(packet)
+            // A packet without timestamps (audio frames split out of one PES before the parser knows
+            // the codec) is placed at the last decode time seen: the profile's average counts its bytes,
+            // so its windows must too, or a peak could read below the average.
+            var placed = packet
+            if placed.dts == nil, placed.pts == nil { placed.dts = lastProfiledTime }
+            lastProfiledTime = placed.dts ?? placed.pts ?? lastProfiledTime
+            profile.add(placed)
             timeline?.add(packet)
         }
     }
@@ -122,9 +129,11 @@ package struct ProbeDiagnostics {
         report.bitRateProfile = ProbeReport.BitRateProfile(
             averageBps: average?.rounded(),
             peaks: profile.peaks.map { peak in
-                ProbeReport.Peak(
-                    window: peak.window, peakBps: peak.bitsPerSecond?.rounded(),
-                    peakToAverage: peak.bitsPerSecond.flatMap { value in
+                // The busiest window carries at least the average rate: never report a peak below it.
+                let bitsPerSecond = peak.bitsPerSecond.map { max($0, average ?? 0) }
+                return ProbeReport.Peak(
+                    window: peak.window, peakBps: bitsPerSecond?.rounded(),
+                    peakToAverage: bitsPerSecond.flatMap { value in
                         average.flatMap { $0 > 0 ? (value / $0 * 1000).rounded() / 1000 : nil }
                     })
             })

@@ -67,10 +67,11 @@ package struct ProbeReader {
         FFmpegLog.clearRecentErrors()
         let input: MediaInput
         do {
-            input = try MediaInput(url: source, options: options, interrupter: interrupter)
+            input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: options, interrupter: interrupter)
         } catch {
             report.error = interrupter?.reason?.sentence(for: source, timeout: timeout, opening: true)
-                ?? interrupter?.skipped.first?.openFailure(for: source) ?? error.sentence(for: source)
+                ?? interrupter?.skipped.first?.openFailure(for: source)
+                ?? error.sentence(for: source, unresolvedHost: FFmpegLines.unresolvedHost(in: FFmpegLog.recentErrors()))
             report.warnings += skippedWarnings
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
@@ -89,6 +90,7 @@ package struct ProbeReader {
             return (report, .unreadable, nil)
         }
         let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
+        report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
         var tracker = LoadedRangeTracker(playableStreams: playable)
         let segmentStarts = input.format.name == "hls" ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
@@ -152,7 +154,8 @@ package struct ProbeReader {
             if readError.isInterrupted, let reason = interrupter?.reason {
                 report.warnings.append(reason.sentence(for: source, timeout: timeout, opening: false))
             } else {
-                report.warnings.append(readError.sentence(for: source, opening: false))
+                report.warnings.append(readError.sentence(
+                    for: source, opening: false, unresolvedHost: FFmpegLines.unresolvedHost(in: FFmpegLog.recentErrors())))
             }
             truncated = true
         }

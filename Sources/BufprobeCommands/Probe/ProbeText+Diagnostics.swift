@@ -4,7 +4,8 @@ extension ProbeText {
     /// The buffering diagnostics as labelled rows, in plain words (empty label: continuation).
     static func diagnosticRows(_ report: ProbeReport) -> [(label: String, value: String)] {
         var rows: [(label: String, value: String)] = []
-        let name = (report.source as NSString).lastPathComponent
+        // The input as given, so the printed fix can be pasted as it is.
+        let name = TextFormat.shellQuoted(report.source)
         if !report.needs.isEmpty {
             rows.append(("needs", "to start within " + needsList(report.needs.map { ($0.startupDelay, $0.minBandwidthBps) })))
             var basis = "(a progressive download in file order; whole packets before they play"

@@ -24,6 +24,7 @@ package struct StreamTally: Sendable {
     /// declares, which at the end of a stream means the input ends inside it.
     package private(set) var endsWithCorruptPacket = false
     private var lastDts: Double?
+    private var lastTime: Double?
     private var gop = GOPStats()
     private var peak = BitRateWindow(window: 1)
 
@@ -45,7 +46,13 @@ package struct StreamTally: Sendable {
             if let lastDts, dts < lastDts { nonMonotonicDts += 1 }
             lastDts = dts
         }
-        if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
+        // A packet without timestamps (audio frames split out of one PES before the parser knows the
+        // codec's parameters) counts at the last time seen: leaving its bytes out would put the peak
+        // below the average, which counts every byte.
+        if let time = packet.dts ?? packet.pts ?? lastTime {
+            peak.add(time: time, size: packet.size)
+            lastTime = time
+        }
         // Every audio packet is a keyframe: GOP spacing means something for video only.
         if isVideo { gop.add(time: packet.pts, isKeyframe: packet.isKeyframe) }
         guard let pts = packet.pts else { return }
@@ -66,8 +73,12 @@ package struct StreamTally: Sendable {
         return Double(bytes) * 8 / (span.end - span.start)
     }
 
-    /// Peak bit rate over any 1 s window of decode time.
-    package var peakBitRate: Double? { packets > 0 ? peak.peakBitsPerSecond : nil }
+    /// Peak bit rate over any 1 s window of decode time, never below `averageBitRate` (a stream shorter
+    /// than the window, or whose decode and presentation spans differ, could otherwise show one).
+    package var peakBitRate: Double? {
+        guard packets > 0 else { return nil }
+        return max(peak.peakBitsPerSecond, averageBitRate ?? 0)
+    }
 
     /// Min, mean and max time between keyframes, when there were at least two.
     package var keyframeInterval: (min: Double, avg: Double, max: Double)? {

@@ -134,6 +134,7 @@ public struct Simulate: AsyncParsableCommand {
         do {
             plan = try SimulationPlan(options: self)
         } catch {
+            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Bufprobe.usage(for: ["simulate"])) }
             Diagnostics.error(error.sentence)
             throw ExitCode(error.exitCode)
         }
@@ -146,8 +147,7 @@ public struct Simulate: AsyncParsableCommand {
             var keyboard: SimulationKeyboard?
             if interactive {
                 guard let raw = SimulationKeyboard() else {
-                    Diagnostics.error("--interactive needs a terminal on standard input.")
-                    throw ExitCode(64)
+                    throw UsageError("--interactive needs a terminal on standard input", usage: Bufprobe.usage(for: ["simulate"]))
                 }
                 keyboard = raw
             }

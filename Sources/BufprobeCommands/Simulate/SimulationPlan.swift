@@ -139,9 +139,10 @@ struct SimulationPlan {
         autoplay = script.autoplay ?? true
     }
 
-    /// A path from the script, relative to the script's directory unless absolute or a URL.
+    /// A path from the script, relative to the script's directory unless absolute, standard input or a
+    /// protocol's input (`file:`, `concat:`, a URL: `InputKind`).
     static func resolve(_ path: String, in directory: String?) -> String {
-        guard let directory, !directory.isEmpty, !path.hasPrefix("/"), !InputCheck.isURL(path) else { return path }
+        guard let directory, !directory.isEmpty, !path.hasPrefix("/"), InputKind(path) == .file(path: path) else { return path }
         return (directory as NSString).appendingPathComponent(path)
     }
 }

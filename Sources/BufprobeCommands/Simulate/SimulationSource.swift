@@ -38,8 +38,8 @@ package struct SimulationSource: Sendable {
     /// A local file or URL libavformat opens (read completely, as fast as possible), or a local HLS
     /// playlist (a master playlist's `variant`-th rendition, 0 by default).
     package static func load(_ input: String, variant: Int?) throws(Failure) -> SimulationSource {
-        if !InputCheck.isURL(input), HLSPlaylist.isPlaylist(path: input) {
-            return try playlist(input, variant: variant)
+        if let path = InputKind(input).localPath, HLSPlaylist.isPlaylist(path: path) {
+            return try playlist(path, variant: variant)
         }
         if InputCheck.isURL(input), input.split(separator: "?").first?.hasSuffix(".m3u8") == true {
             throw Failure(
@@ -52,7 +52,7 @@ package struct SimulationSource: Sendable {
         if let problem = InputCheck.problem(with: input) { throw Failure(sentence: problem, isUsage: false) }
         let opened: MediaInput
         do {
-            opened = try MediaInput(url: input)
+            opened = try MediaInput(url: InputKind.ffmpegURL(for: input))
         } catch {
             throw Failure(sentence: error.sentence(for: input), isUsage: false)
         }
@@ -88,7 +88,7 @@ package struct SimulationSource: Sendable {
                 indexByteEnd: indexEnd ?? 0))
         if indexEnd != nil {
             source.warning =
-                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(input) -c copy -movflags +faststart out.mp4)."
+                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(TextFormat.shellQuoted(input)) -c copy -movflags +faststart out.mp4)."
         }
         return source
     }

@@ -37,14 +37,19 @@ public struct BitRate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Orders by speed.
     public static func < (lhs: BitRate, rhs: BitRate) -> Bool { lhs.bitsPerSecond < rhs.bitsPerSecond }
 
-    /// For people, and parseable again, with the largest fitting prefix: `800bit/s`, `640kbit/s`,
-    /// `2.5Mbit/s`.
+    /// The one way bufprobe writes a bit rate for people (summaries, settings, sentences), and parseable
+    /// again: the largest fitting decimal prefix, at most three significant digits, no trailing zeros:
+    /// `800 bit/s`, `52.4 kbit/s`, `640 kbit/s`, `2.5 Mbit/s`, `4.2 Mbit/s`.
     public var description: String {
-        let bps = bitsPerSecond
-        let (value, unit): (Double, String) =
-            if bps >= 1e9 { (bps / 1e9, "Gbit/s") } else if bps >= 1e6 { (bps / 1e6, "Mbit/s") } else if bps
-                >= 1e3 { (bps / 1e3, "kbit/s") } else { (bps, "bit/s") }
-        return "\(UnitText.trimZeros(value, digits: 3))\(unit)"
+        var value = bitsPerSecond
+        var unit = "bit/s"
+        // Prefixed after rounding, so 999,700 bit/s reads `1 Mbit/s`, not `1000 kbit/s`.
+        for prefix in ["kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"] where abs(value) >= 999.5 {
+            value /= 1000
+            unit = prefix
+        }
+        let digits = abs(value) >= 99.95 ? 0 : abs(value) >= 9.995 ? 1 : 2
+        return "\(UnitText.trimZeros(value, digits: digits)) \(unit)"
     }
 
     /// Bits per second per unit written, or `nil` when the unit is not one of the grammar's.
