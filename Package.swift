@@ -97,3 +97,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer target of the probe path (Fuzz/README.md). It exists only when BUFPROBE_FUZZ is set, as
+// Fuzz/run-fuzz.sh does: it calls libFuzzer's driver, so it links only with `-sanitize=fuzzer`, which a
+// plain `swift build` or `swift test` does not pass.
+if Context.environment["BUFPROBE_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(
+            name: "bufprobe-fuzz",
+            dependencies: [
+                "BufprobeCommands", "CLibFuzzer", "MediaIO", "ProgressLine",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Fuzz/Sources",
+            swiftSettings: upcoming
+        ),
+    ]
+}

@@ -57,6 +57,15 @@ public struct MP4BoxLayout: Sendable, Hashable {
         }
     }
 
+    /// Reads the top-level box headers of a whole file held in memory.
+    public static func scan(bytes: [UInt8]) -> MP4BoxLayout {
+        parse(fileSize: Int64(bytes.count)) { offset, count in
+            guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
+            let start = Int(offset)
+            return Array(bytes[start..<(start + min(count, bytes.count - start))])
+        }
+    }
+
     /// Walks box headers through `read(offset, count)`, which returns up to `count` bytes at `offset`,
     /// in a file of `fileSize` bytes. At most `maxBoxes` boxes are listed.
     public static func parse(

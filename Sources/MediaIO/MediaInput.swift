@@ -29,6 +29,8 @@ public final class MediaInput {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let packet: PacketStorage
     private let interrupter: Interrupter?
+    // The in-memory I/O context of `init(bytes:...)`; released after `deinit` closed the format context.
+    private let memory: MemoryIO?
     // Set for demuxers whose timestamps may restart (AVFMT_TS_DISCONT: MPEG-TS, HLS...).
     private var continuity: TimestampContinuity?
     // Borrowed unretained by the context's callbacks: lives as long as the context.
@@ -39,11 +41,17 @@ public final class MediaInput {
     ///
     /// - Parameter interrupter: enforces timeouts and cancellation on every blocking call.
     /// - Throws: `FFmpegError` naming the step that failed.
-    public init(
+    public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil
     ) throws(FFmpegError) {
+        try self.init(url: url, options: options, interrupter: interrupter, memory: nil)
+    }
+
+    /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
+    init(url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?) throws(FFmpegError) {
         self.url = url
         self.interrupter = interrupter
+        self.memory = memory
         let started = ContinuousClock.now
         packet = try PacketStorage()
         var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
@@ -66,6 +74,8 @@ public final class MediaInput {
                 ctx!.pointee.interrupt_callback = interrupter.avioCallback
             }
         }
+        // A caller-supplied pb makes libavformat set AVFMT_FLAG_CUSTOM_IO and leave the context to us.
+        if let memory { ctx!.pointee.pb = memory.context }
         var dictionary: OpaquePointer? = nil
         for (key, value) in options.merging(ownOptions, uniquingKeysWith: { _, own in own }).sorted(by: { $0.key < $1.key }) {
             av_dict_set(&dictionary, key, value, 0)

@@ -85,6 +85,22 @@ struct HostileTimeBoundTests {
         #expect(!document.complete)
         #expect(document.warnings.contains { $0.contains("--timeout") }, "\(document.warnings)")
     }
+    @Test("probe of a LOCAL live playlist that never grows ends after --timeout too (exit 3), not after 1000 reloads")
+    func probeLocalStalledLivePlaylist() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let segment = folder.appendingPathComponent("seg000.ts").path
+        try FileManager.default.copyItem(atPath: BufprobeProcess.sample("h264-aac.ts"), toPath: segment)
+        let playlist = folder.appendingPathComponent("live.m3u8").path
+        // No #EXT-X-ENDLIST: FFmpeg's HLS demuxer reloads it for ever, polling only the interrupt callback.
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(segment)\n".write(toFile: playlist, atomically: true, encoding: .utf8)
+        let result = try BufprobeProcess.run(["probe", "--json", "--timeout", "2", playlist], timeout: 4)
+        #expect(result.status == 3, "\(result.stderr)")
+        let document = try ProbeFigures.decode(result.stdout)
+        #expect(!document.complete)
+        #expect(document.warnings.contains { $0.contains("--timeout") }, "\(document.warnings)")
+    }
 }
 
 /// Issue 10's remote playlists that attack the reader: endless bodies, loops, local files, silence.

@@ -95,8 +95,21 @@ struct DiagnosticsProfileTests {
         timeline.add(packet(0, 2.5, size: 2_000, key: true))
         #expect(timeline.anchor == -0.02)
         let rates = timeline.rates
-        #expect(rates.map(\.start) == [-0.02, 0.98, 1.98])
-        #expect(rates.map(\.bitsPerSecond) == [1_610 * 8, 0, 2_000 * 8])
+        #expect(rates.map(\.start) == [-0.02, 1.98])
+        #expect(rates.map(\.bitsPerSecond) == [1_610 * 8, 2_000 * 8])
         #expect(timeline.keyframes == [0, 2.5])
+    }
+
+    @Test("the timeline's memory follows the packets, not the time between them, and any timestamp is safe")
+    func timelineWithDamagedTimestamps() {
+        var timeline = BitRateTimeline(keyframeStream: 0)
+        timeline.add(packet(0, -1e18, size: 100, key: true))
+        timeline.add(packet(0, -1e18 + 1e12, size: 300))  // a trillion empty slices after the first
+        timeline.add(packet(0, 9e18, size: 200))  // 1e19 slices after the anchor: more than an Int counts
+        timeline.add(packet(0, -9e18, size: 400))  // before the anchor: slice 0
+        timeline.add(packet(0, -.infinity, size: 800))
+        let rates = timeline.rates
+        #expect(rates.map(\.start) == [-1e18, -1e18 + 1e12])
+        #expect(rates.map(\.bitsPerSecond) == [500 * 8, 300 * 8])
     }
 }

@@ -27,6 +27,8 @@ enum BitRatePlot {
     static let keyframeColor = "#d62728"
     static let averageColor = "#555555"
     static let needColor = "#2ca02c"
+    /// More ticks than an axis ever needs (niceStep aims at 5 to 10).
+    static let maxTicks = 30
 
     /// The SVG document for `timeline` of the input `title`.
     static func svg(timeline: BitRateTimeline, title: String, average: Double?, need: NeedLine?) -> String {
@@ -57,13 +59,15 @@ enum BitRatePlot {
             "text", [("x", n(left)), ("y", "22"), ("font-size", "15"), ("font-weight", "bold")],
             text: "Bit rate per second of \(title)"))
 
-        // Grid lines with the rate labels of the y axis.
-        var tick = 0.0
-        while tick <= yMax + yStep / 2 {
+        // Grid lines with the rate labels of the y axis. Ticks are counted, never accumulated: with figures
+        // from a damaged file (an infinite average, times near 1e17 s where adding a step changes nothing)
+        // a `while value <= end { value += step }` loop would never end.
+        for index in 0..<maxTicks {
+            let tick = Double(index) * yStep
+            guard tick <= yMax + yStep / 2 else { break }
             out.append(across(tick, [("class", "grid"), ("stroke", "#e0e0e0")]))
             out.append(element(
                 "text", [("x", n(left - 6)), ("y", n(y(tick) + 4)), ("text-anchor", "end")], text: grouped(tick / 1000)))
-            tick += yStep
         }
         out.append(open("g", [("class", "bars"), ("fill", barColor)]))
         for rate in rates where rate.bitsPerSecond > 0 {
@@ -106,14 +110,15 @@ enum BitRatePlot {
             ("x1", n(left)), ("y1", n(bottomY)), ("x2", n(left + plotWidth)), ("y2", n(bottomY)), ("stroke", "black"),
         ]))
         let xStep = niceStep(span / 10)
-        var time = (start / xStep).rounded(.up) * xStep
-        while time <= end + 1e-9 {
+        let firstTime = (start / xStep).rounded(.up) * xStep
+        for index in 0..<maxTicks {
+            let time = firstTime + Double(index) * xStep
+            guard time <= end + 1e-9 else { break }
             out.append(element("line", [
                 ("x1", n(x(time))), ("y1", n(bottomY)), ("x2", n(x(time))), ("y2", n(bottomY + 5)), ("stroke", "black"),
             ]))
             out.append(element(
                 "text", [("x", n(x(time))), ("y", n(bottomY + 19)), ("text-anchor", "middle")], text: TextFormat.number(time)))
-            time += xStep
         }
         out.append(element(
             "text", [("x", n(left + plotWidth / 2)), ("y", n(height - 14)), ("text-anchor", "middle")],
@@ -197,6 +202,8 @@ enum BitRatePlot {
 
     /// Whole numbers with thousands separated (`1,200`), others as `TextFormat.number`.
     static func grouped(_ value: Double) -> String {
+        // Beyond 2^53 a Double has no fraction to show, and beyond Int's range Int() would trap.
+        guard abs(value) < 9e15 else { return TextFormat.number(value) }
         let whole = Int(value.rounded())
         guard abs(value - Double(whole)) < 1e-9 else { return TextFormat.number(value) }
         let digits = String(abs(whole))

@@ -52,7 +52,7 @@ public struct Probe: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "URLs: longest bufprobe waits for data (connect, open, packet, playlist) before giving up (default 10s).",
+            "Longest bufprobe waits for data (connect, open, packet, playlist reload) before giving up (default 10s).",
             valueName: "duration"),
         transform: Seconds.argument)
     var timeout = Seconds(10)
@@ -126,10 +126,11 @@ public struct Probe: AsyncParsableCommand {
             line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
-            // Local files block in the kernel, where FFmpeg does not poll: only URLs wait on a peer.
-            reader.interrupter = InputKind(input).isNetwork
-                ? Interrupter(timeout: .milliseconds(Int64((timeout.value * 1000).rounded())), parent: interrupter, input: input)
-                : interrupter
+            // Every input gets the deadline, local ones too: a local live playlist (no ENDLIST) makes the HLS
+            // demuxer wait for reloads that never come, polling only the interrupt callback; a regular file's
+            // reads never come near it, and a FIFO or stdin whose writer stalls that long ends like a URL.
+            reader.interrupter = Interrupter(
+                timeout: .milliseconds(Int64((timeout.value * 1000).rounded())), parent: interrupter, input: input)
             reader.timeout = timeout.value
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }

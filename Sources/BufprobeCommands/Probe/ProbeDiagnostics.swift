@@ -37,6 +37,8 @@ package struct ProbeDiagnostics {
     let options: Options
     let source: String
     let formatName: String
+    // A memory input has no playlist files to read for the segmented view.
+    let inMemory: Bool
     /// The MP4 boxes, when the input is a local MP4/MOV whose headers could be read.
     let boxes: MP4BoxLayout?
     private var analyzer: ProgressiveDownloadAnalyzer?
@@ -48,13 +50,24 @@ package struct ProbeDiagnostics {
     /// The plot data, when `options.collectTimeline`.
     package private(set) var timeline: BitRateTimeline?
 
-    /// Prepares the diagnostics for an opened input: reads the MP4 box headers when they matter.
-    package init(options: Options, source: String, formatName: String, playableStreams: [Int], video: Int?, audio: Int?) {
+    /// Prepares the diagnostics for an opened input: reads the MP4 box headers when they matter, from
+    /// `bytes` when the input is held in memory (then `source` is only its name and no file is read).
+    package init(
+        options: Options, source: String, bytes: [UInt8]? = nil, formatName: String, playableStreams: [Int],
+        video: Int?, audio: Int?
+    ) {
         self.options = options
         self.source = source
         self.formatName = formatName
+        inMemory = bytes != nil
         let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
-        boxes = isMP4 ? InputKind(source).localPath.flatMap { try? MP4BoxLayout.scan(path: $0) } : nil
+        if !isMP4 {
+            boxes = nil
+        } else if let bytes {
+            boxes = MP4BoxLayout.scan(bytes: bytes)
+        } else {
+            boxes = InputKind(source).localPath.flatMap { try? MP4BoxLayout.scan(path: $0) }
+        }
         if !FormatInfo.readsOtherResources(formatName: formatName) {
             var layouts = [DownloadLayout.sequential]
             if boxes?.isFastStart == false, let index = boxes?.index {
@@ -137,7 +150,7 @@ package struct ProbeDiagnostics {
                         average.flatMap { $0 > 0 ? (value / $0 * 1000).rounded() / 1000 : nil }
                     })
             })
-        if formatName == "hls" {
+        if formatName == "hls", !inMemory {
             report.hls = HLSSegmentView.build(source: source, options: options)
         }
     }

@@ -7,6 +7,17 @@ enum ProbePlotFile {
     /// `report.needs`. Only SVG is written: PNG would need an image library bufprobe does not link.
     /// Returns a sentence naming the file when it cannot be written, else `nil`.
     static func write(_ timeline: BitRateTimeline, report: ProbeReport, startupDelay: Double, to path: String) -> String? {
+        let text = svg(timeline, report: report, startupDelay: startupDelay)
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return nil
+        } catch {
+            return "The plot could not be written to \(path) (\(error.localizedDescription)); check the directory and permissions."
+        }
+    }
+
+    /// The SVG text of the plot for `timeline`, with the needed bandwidth for `startupDelay`.
+    static func svg(_ timeline: BitRateTimeline, report: ProbeReport, startupDelay: Double) -> String {
         // With the index at the end, the whole file in `startupDelay` would flatten every bar: draw what a
         // player with range requests needs, and name the file-order figure in the legend.
         let need = report.needs.first { $0.startupDelay == startupDelay }.map { row in
@@ -15,13 +26,7 @@ enum ProbePlotFile {
             } ?? BitRatePlot.NeedLine(startupDelay: startupDelay, bitsPerSecond: row.minBandwidthBps)
         }
         let title = (report.source as NSString).lastPathComponent
-        let text = BitRatePlot.svg(
+        return BitRatePlot.svg(
             timeline: timeline, title: title, average: report.bitRateProfile?.averageBps, need: need)
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            return nil
-        } catch {
-            return "The plot could not be written to \(path) (\(error.localizedDescription)); check the directory and permissions."
-        }
     }
 }

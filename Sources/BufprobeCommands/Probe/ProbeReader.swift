@@ -24,8 +24,10 @@ package struct ProbeReader {
         package var segmentStarts: [Double]?
     }
 
-    /// The path or URL.
+    /// The path or URL; with `bytes`, only the input's name.
     package var source: String
+    /// The whole input, read from memory instead of opening `source` (the fuzz target's way in).
+    package var bytes: [UInt8]?
     /// libavformat options passed at open.
     package var options: [String: String] = [:]
     /// Cancels reading from another thread (Ctrl-C), and bounds every wait on a URL (`--timeout`).
@@ -60,14 +62,18 @@ package struct ProbeReader {
         var report = ProbeReport(
             source: source, format: nil, packetSpan: nil, streams: [], playableStreams: [], loadedRanges: [],
             gaps: [], complete: false, readTime: 0, warnings: [], error: nil)
-        if let problem = InputCheck.problem(with: source) {
+        if bytes == nil, let problem = InputCheck.problem(with: source) {
             report.error = problem
             return (report, .unreadable, nil)
         }
         FFmpegLog.clearRecentErrors()
         let input: MediaInput
         do {
-            input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: options, interrupter: interrupter)
+            if let bytes {
+                input = try MediaInput(bytes: bytes, name: source, options: options, interrupter: interrupter)
+            } else {
+                input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: options, interrupter: interrupter)
+            }
         } catch {
             report.error = interrupter?.reason?.sentence(for: source, timeout: timeout, opening: true)
                 ?? interrupter?.skipped.first?.openFailure(for: source)
@@ -92,13 +98,13 @@ package struct ProbeReader {
         let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
         var tracker = LoadedRangeTracker(playableStreams: playable)
-        let segmentStarts = input.format.name == "hls" ? segmentStarts() : nil
+        let segmentStarts = input.format.name == "hls" && bytes == nil ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
         // size are the playlist's.
         let readsOtherFiles = input.format.readsOtherResources
         var tallies = input.streams.map { StreamTally(isVideo: $0.type == .video) }
         var diagnostics = ProbeDiagnostics(
-            options: diagnostics, source: source, formatName: input.format.name, playableStreams: playable,
+            options: diagnostics, source: source, bytes: bytes, formatName: input.format.name, playableStreams: playable,
             video: input.bestVideoStream, audio: input.bestAudioStream)
         var readError: FFmpegError?
         var count = 0

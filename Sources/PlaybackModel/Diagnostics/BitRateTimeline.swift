@@ -26,16 +26,24 @@ public struct BitRateTimeline: Sendable, Hashable {
         let anchor = self.anchor ?? time
         self.anchor = anchor
         // Int() truncates toward zero, which is the floor here since earlier times go to slice 0.
-        // (`rounded` needs libm, which PlaybackModel does not link.)
-        let index = max(Int((time - anchor) / slice), 0)
+        // (`rounded` needs libm, which PlaybackModel does not link.) A timestamp from a damaged file can lie
+        // further from the anchor than an Int counts (Int() would trap): such a packet has no slice.
+        let offset = max((time - anchor) / slice, 0)
+        guard offset < Self.sliceLimit else { return }
+        let index = Int(offset)
         bytesBySlice[index, default: 0] += Int64(packet.size)
         if packet.isKeyframe, packet.stream == keyframeStream { keyframes.append(time) }
     }
 
-    /// The slices from the first to the last with data, empty ones included, as (start time, bits per second).
+    // 2^62: far beyond any real media, and every smaller Double converts to Int exactly enough.
+    private static let sliceLimit = 4.611686018427388e18
+
+    /// The slices that hold data, in time order, as (start time, bits per second). Empty slices are left
+    /// out: one packet a million seconds after the others (a damaged timestamp) must not cost a million
+    /// entries.
     public var rates: [(start: Double, bitsPerSecond: Double)] {
-        guard let anchor, let high = bytesBySlice.keys.max() else { return [] }
-        return (0...high).map { index in
+        guard let anchor else { return [] }
+        return bytesBySlice.keys.sorted().map { index in
             (anchor + Double(index) * slice, Double(bytesBySlice[index] ?? 0) * 8 / slice)
         }
     }
