@@ -10,8 +10,11 @@ extension MediaInput {
         return chosen.compactMap { index in
             guard streams.indices.contains(index) else { return nil }
             let stream = streams[index]
+            // A stream whose parameters FFmpeg did not find (too small a probesize) cannot be decoded, so a
+            // player leaves it out; probe says so in a warning (MissingParameters).
             let kind: PlaybackSession.StreamCandidate.Kind =
                 switch stream.type {
+                case _ where MissingParameters.missing(in: stream) != nil: .other
                 case .video: .video
                 case .audio: .audio
                 default: .other
