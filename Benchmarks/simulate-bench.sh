@@ -4,12 +4,16 @@
 # 1 s each. The references measured in the same run are the same media at half the length (1 hour,
 # about 277,000 packets) and at 1 s (process start-up, nearly no packets): the ratio
 # (t(2h) - t(1s)) / (t(1h) - t(1s)) should be close to 2 if the engine is linear in the number of packets.
+# Then a real two-hour H.264 + AAC file (made once by ffmpeg, as probe-bench.sh makes its files): simulating it
+# against probing it, the CPU ratio (goal <= 1.5), and peak memory of synthetic media at 1 h and 100 h
+# (generated lazily: the same at both lengths).
 #
 # Usage:  Benchmarks/simulate-bench.sh
 # Env:    BUFPROBE=/path/to/bufprobe   use this binary instead of building `swift build -c release`
 #         RUNS=3                       runs per case; the medians are printed
 # Needs:  GNU time as /usr/bin/time (Debian package `time`), bc, python3.
 #         BITRATE=3Mbit                the synthetic media's rate
+#         SKIP_REAL=1                  skip the real-file and memory parts
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,3 +55,25 @@ for bandwidth in 10Mbit 3.2Mbit 2Mbit; do
   printf '%-10s %9s %9s %9s %9s %10.2f %7s %9s\n' "$bandwidth" "$long" "$long_wall" "$short" "$short_wall" "$ratio" $summary
 done
 echo "packets in 2h: $(python3 -c 'print(int(7200 * 30) + int(7200 * 48000 / 1024))') (30 fps video + 1024-sample 48 kHz audio); linearity: (cpu(2h) - cpu(1s)) / (cpu(1h) - cpu(1s)), 2 when linear"
+
+[[ -n "${SKIP_REAL:-}" ]] && exit 0
+out="$here/out"
+mkdir -p "$out"
+real="$out/h264-aac-120min.mp4"
+if [[ ! -s "$real" ]]; then
+  echo "== generating $real (2 h; reused on later runs)"
+  ffmpeg -hide_banner -nostdin -loglevel error -y \
+    -f lavfi -i "testsrc2=size=320x180:rate=25:duration=7200" \
+    -f lavfi -i "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=7200" \
+    -c:v libx264 -preset ultrafast -b:v 250k -g 50 -pix_fmt yuv420p -c:a aac -ac 2 -b:a 64k \
+    -movflags +faststart "$real.part.mp4"
+  mv "$real.part.mp4" "$real"
+fi
+read -r probe_cpu probe_wall <<<"$(median "$bufprobe" probe --json "$real")"
+read -r sim_cpu sim_wall <<<"$(median "$bufprobe" simulate "$real" --bandwidth 10Mbit --json)"
+printf 'real 2 h H.264+AAC: probe cpu %s s (wall %s), simulate cpu %s s (wall %s), simulate/probe cpu %.2f (goal <= 1.5)\n' \
+  "$probe_cpu" "$probe_wall" "$sim_cpu" "$sim_wall" "$(echo "$sim_cpu / $probe_cpu" | bc -l)"
+for length in 1h 100h; do
+  rss=$( { /usr/bin/time -f "%M" "$bufprobe" simulate --bitrate "$BITRATE" --duration "$length" --bandwidth 10Mbit --json >/dev/null; } 2>&1 | tail -1)
+  echo "synthetic $length: peak RSS $((rss / 1024)) MiB"
+done

@@ -3,8 +3,9 @@
 ///
 /// No I/O and no clock of its own: every event function takes `now` (seconds on the caller's clock, never
 /// decreasing; an earlier `now` is taken as the latest one), first advances the player to `now`, then
-/// applies the event, and returns the actions in the order they happened. Observation events (periodic
-/// time, state changes, actions, each with its clock time) collect in an outbox drained by `takeEvents()`.
+/// applies the event, and returns the actions in the order they happened. With `recordsEvents` on,
+/// observation events (periodic time, state changes, actions, each with its clock time) also collect in an
+/// outbox drained by `takeEvents()`.
 ///
 /// Rules:
 /// - The playhead moves only while `playing`, at `rate` media seconds per clock second, stops exactly at the
@@ -14,12 +15,22 @@
 ///   when `isPlaybackLikelyToKeepUp` holds again (resume threshold) or the buffer is full.
 /// - A seek to a loaded time completes at once and keeps the data; any other seek waits as `seeking` until
 ///   the target is loaded (and, when playing is wanted, likely to keep up): seek latency, not a stall.
+/// - A hole of at most `maxGapJump` seconds with data after it is jumped as soon as the playhead reaches
+///   it (`skippedGap`), as players do; a stall at a hole ends by jumping it once the data after it reaches
+///   the resume threshold.
 /// - After `endOfStream`, the end of the loaded data is the end: the playhead ends there, and jumps holes
 ///   that can no longer fill (`skippedGap`).
 /// - Loading is wanted until `bufferedAhead` exceeds the forward target (reaches it, when not playing),
 ///   everything to the end is loaded, the stream ended, or playback ended or failed.
 /// - Data more than `policy.backBuffer` seconds behind the playhead is evicted.
 public struct Player: Sendable {
+    /// The longest hole (seconds) the playhead jumps as soon as it reaches it, when data after the hole
+    /// is loaded, rather than stalling there while the stream goes on: hls.js and AVPlayer jump holes in
+    /// the buffer, Shaka jumps small ones (`smallGapLimit`, 0.5 s) and, with `jumpLargeGaps`, any. Holes
+    /// longer than this are a missing part of the media worth a stall; after the end of stream every hole
+    /// is jumped.
+    public static let maxGapJump = 5.0
+
     /// The most observation events kept undrained; older ones are dropped first.
     public static let maxPendingEvents = 100_000
 
@@ -42,10 +53,10 @@ public struct Player: Sendable {
     public private(set) var isLoading = false
     /// Clock seconds between periodic time events; `nil` for none.
     public let timeObserverInterval: Double?
-    /// Whether events collect in the outbox for `takeEvents()`. A driver that only reads the returned
-    /// actions (a long simulation, a check) turns it off: every event copies the item, and millions of
-    /// them cost more than the model itself.
-    public var recordsEvents = true
+    /// Whether events collect in the outbox for `takeEvents()`; off by default. Drivers act on the returned
+    /// actions; turn it on to watch the periodic time and state changes too (every event copies the item,
+    /// and millions of them cost more than the model itself).
+    public var recordsEvents = false
     private var hasStarted = false
     private var isSettled = false
     private var nextTickIndex = 1
@@ -84,6 +95,12 @@ public struct Player: Sendable {
 
     /// The playback rate, media seconds per clock second.
     public var rate: Double { current.rate }
+
+    /// The playhead (`item.currentTime` without copying the item, for per-packet drivers).
+    public var currentTime: Double { current.currentTime }
+
+    /// The buffer policy in force.
+    public var policy: BufferPolicy { current.policy }
 
     /// Whether the player wants data now (the rule `startLoading`/`stopLoading` follow).
     public var wantsMoreData: Bool { computeWantsMoreData(current.status, refillDue: false) }
@@ -375,6 +392,9 @@ public struct Player: Sendable {
             } else if buffer.bufferedAhead <= 0 {
                 if isEndOfStream {
                     if !skipGap(into: &actions) { end(into: &actions) }
+                } else if jumpableGap(needing: 0) != nil {
+                    // Still playing: the next pass sees the data after the hole.
+                    _ = skipGap(into: &actions)
                 } else {
                     beginStall(into: &actions)
                 }
@@ -389,6 +409,10 @@ public struct Player: Sendable {
                 || (isEndOfStream && buffer.bufferedAhead > 0)
             {
                 endStall(into: &actions)
+                transition(to: .playing(since: clock), into: &actions)
+            } else if jumpableGap(needing: current.policy.resumeThreshold) != nil {
+                endStall(into: &actions)
+                _ = skipGap(into: &actions)
                 transition(to: .playing(since: clock), into: &actions)
             } else if isEndOfStream {
                 endStall(into: &actions)
@@ -447,7 +471,23 @@ public struct Player: Sendable {
         transition(to: .ended(since: clock), into: &actions)
     }
 
-    /// After the end of stream, jumps the playhead to the next loaded range, if there is one.
+    /// The hole the playhead sits in, when the data after it is loaded and it is small enough to jump
+    /// while more data may still come (`maxGapJump`): at least `needing` seconds of it (or all of it to
+    /// the end of the media).
+    private func jumpableGap(needing: Double) -> TimeRange? {
+        let ranges = current.loadedTimeRanges
+        let time = current.currentTime
+        guard let next = ranges.firstRange(startingAtOrAfter: time), next.start > time,
+            next.start - time <= Self.maxGapJump
+        else { return nil }
+        let mediaEnd = current.mediaEnd ?? .infinity
+        guard next.start < mediaEnd else { return nil }
+        guard next.end - next.start >= needing || next.end >= mediaEnd else { return nil }
+        return TimeRange(start: time, end: next.start)
+    }
+
+    /// Jumps the playhead to the next loaded range, if there is one (a hole after the end of stream, or a
+    /// `jumpableGap`).
     private mutating func skipGap(into actions: inout [PlayerAction]) -> Bool {
         guard let next = current.loadedTimeRanges.firstRange(startingAtOrAfter: current.currentTime),
             next.start < current.mediaEnd ?? .infinity

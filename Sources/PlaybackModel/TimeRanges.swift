@@ -80,6 +80,18 @@ public struct TimeRanges: Sendable, Hashable {
         for range in other.ranges { insert(range) }
     }
 
+    /// The index of the first range that ends after `t` (`count` when none): where a search for ranges
+    /// overlapping something that starts at `t` begins. O(log n).
+    public func firstIndex(endingAfter t: Double) -> Int {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].end > t { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
     /// Whether `t` lies inside one of the ranges (half-open: a range's end is outside it).
     public func contains(_ t: Double) -> Bool { range(containing: t) != nil }
 

@@ -117,6 +117,10 @@ struct CheckCommandTests {
         let document = try CheckDocument.decode(result.stdout)
         #expect(document.verdict == "degraded")
         #expect(document.loadedRanges.count == 2)
-        #expect(document.reason.contains("hole in its media at 5.480 s"), "\(document.reason)")
+        // Times count from the playable start (the video's first frame at 1.48 s): the hole at media
+        // time 5.48 s is 4 s into what a viewer sees, and `time_origin` says where 0 is.
+        #expect(document.reason.contains("hole in its media at 4.000 s"), "\(document.reason)")
+        #expect(document.timeOrigin == 1.48)
+        #expect(document.loadedRanges.first?.first == 0)
     }
 }

@@ -2,7 +2,7 @@ import MediaIO
 import PlaybackModel
 
 /// A sample's packets in the order libavformat returns them, with the byte each one ends at, and what
-/// the model's `Player` predicts for a given delivery of those bytes: the reference the end-to-end check
+/// the model's `PlaybackSession` predicts for a given delivery of those bytes: the reference the end-to-end check
 /// tests compare `bufprobe check` against.
 struct CheckPrediction {
     struct Item {
@@ -25,7 +25,7 @@ struct CheckPrediction {
             items.append(Item(packet: packet.modelPacket, byteEnd: end))
         }
         self.items = items
-        playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
+        playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         duration = input.format.duration ?? 0
         mediaStart = input.format.startTime ?? 0
         size = input.format.size ?? end
@@ -42,20 +42,15 @@ struct CheckPrediction {
     /// seconds (a packet is handed over once its last byte, and every byte before it in reading order,
     /// has arrived), then played to the end.
     func report(policy: BufferPolicy = .default, arrival: (Int64) -> Double) -> QoEReport {
-        var player = Player(duration: .finite(duration), policy: policy, mediaStart: mediaStart, now: 0)
-        var tracker = LoadedRangeTracker(playableStreams: playable)
-        var previous = tracker.playable
+        var session = PlaybackSession(
+            playableStreams: playable, duration: .finite(duration), policy: policy, mediaStart: mediaStart, now: 0)
         var now = 0.0
         for item in items {
             now = max(now, arrival(item.byteEnd - 1))
-            tracker.add(item.packet)
-            let playable = tracker.playable
-            let fresh = playable.subtracting(previous)
-            previous = playable
-            if !fresh.isEmpty { _ = player.loaded(fresh, now: now) }
+            _ = session.receive(item.packet, now: now)
         }
-        _ = player.endOfStream(now: now)
-        while let deadline = player.nextDeadline { _ = player.advance(to: deadline) }
-        return player.report
+        _ = session.endOfStream(now: now)
+        _ = session.playOut()
+        return session.report
     }
 }

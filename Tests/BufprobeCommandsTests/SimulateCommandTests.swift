@@ -249,6 +249,60 @@ struct SimulateCommandTests {
         let (_, fragmented) = try simulate([BufprobeProcess.sample("fragmented.mp4"), "--bandwidth", "400kbit"])
         #expect(fragmented?.source.indexAtEnd == false)
     }
+
+    @Test("a small hole (gap.ts, 3 s) is jumped when the playhead reaches it, before the download completes")
+    func gapJumpedWhileDownloading() throws {
+        let (run, decoded) = try simulate([BufprobeProcess.sample("gap.ts"), "--bandwidth", "250kbit"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let jump = try #require(report.events.first { $0.type == "gap_skipped" })
+        let complete = try #require(report.events.first { $0.type == "download_complete" })
+        #expect(jump.time < complete.time)
+        // Positions count from the playable start (1.48 s): the hole runs from 4 s for 3 s.
+        #expect(abs(jump.position - 4) < 0.05)
+        #expect(abs((jump.value ?? 0) - 3) < 0.05)
+        #expect(report.stallCount == 0)
+        #expect(report.ended)
+    }
+
+    @Test("times count from the playable start: a script's seek to 5s is reported as 5, not the media timestamp")
+    func seekTargetsFromPlayableStart() throws {
+        let script = try temporaryScript(
+            """
+            network: { bandwidth: 2Mbit }
+            timeline:
+              - { at: 2s, seek: 5s }
+            """)
+        let (run, decoded) = try simulate([BufprobeProcess.sample("h264-aac.ts"), "--script", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        #expect(report.source.startTime > 1)
+        let seek = try #require(report.events.first { $0.type == "seek" })
+        #expect(seek.value == 5)
+        #expect(report.seeks.first?.to == 5)
+        #expect(report.events.first { $0.type == "end" }.map { abs($0.position - report.source.duration) < 0.05 } == true)
+    }
+
+    @Test("a trace whose bandwidth is zero throughout reports stuck instead of spinning")
+    func silentTraceIsStuck() throws {
+        let trace = try temporaryScript("0 0\n1 0\n", name: "zero.txt")
+        let (run, decoded) = try simulate(["--bitrate", "1Mbit", "--duration", "10s", "--trace", trace])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        #expect(report.events.last?.type == "stuck")
+        #expect(!report.started)
+    }
+
+    @Test("--latency beside a Sabre trace that carries its own latency_ms is refused with a sentence, exit 64")
+    func latencyWithSabreTraceRefused() throws {
+        let (run, _) = try simulate([
+            "--bitrate", "1Mbit", "--duration", "10s", "--trace", BufprobeProcess.sample("traces/sabre-4g.json"),
+            "--latency", "40ms",
+        ])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("error: The trace"), "\(run.stderr)")
+        #expect(run.stderr.contains("latency_ms"))
+    }
 }
 
 /// The usage line under every simulate usage or script mistake.

@@ -14,6 +14,15 @@ struct PlayerRecordingTests {
         return (player, actions)
     }
 
+    @Test("the outbox is off by default")
+    func offByDefault() {
+        var player = Player(duration: .finite(10), now: 0)
+        #expect(!player.recordsEvents)
+        _ = player.loaded(TimeRange(start: 0, end: 10), now: 0.5)
+        _ = player.advance(to: 3)
+        #expect(player.takeEvents().isEmpty)
+    }
+
     @Test("turned off, the outbox stays empty while actions, state and the report are the same")
     func offKeepsBehaviour() {
         var (on, onActions) = run(recording: true)

@@ -66,13 +66,40 @@ struct PlayerTests {
         #expect(player.report.ended)
     }
 
-    @Test("a gap in the loaded ranges ahead of the playhead stops playback at the gap")
+    @Test("a hole longer than maxGapJump ahead of the playhead stops playback at the hole")
     func gapAhead() {
         var player = makePlayer()
         _ = player.loaded(range(0, 3), now: 0)
-        _ = player.loaded(range(4, 10), now: 0)
+        _ = player.loaded(range(3 + Player.maxGapJump + 0.5, 10), now: 0)
         #expect(player.advance(to: 5) == [.stallBegan(position: 3)])
         #expect(player.item.currentTime == 3)
+    }
+
+    @Test("a small hole with data after it is jumped as soon as the playhead reaches it, without a stall")
+    func smallGapJumped() {
+        var player = makePlayer()
+        _ = player.loaded(range(0, 3), now: 0)
+        _ = player.loaded(range(4, 10), now: 0)
+        let actions = player.advance(to: 5)
+        #expect(actions.first == .skippedGap(range(3, 4)))
+        #expect(player.state == .playing(since: 0))
+        #expect(player.item.currentTime == 6)
+        #expect(player.report.stallCount == 0)
+    }
+
+    @Test("a stall at a small hole ends by jumping it once the data after it reaches the resume threshold")
+    func stallAtGapEndsByJumping() {
+        var player = makePlayer()
+        _ = player.loaded(range(0, 3), now: 0)
+        _ = player.advance(to: 4)
+        #expect(player.state == .stalled(position: 3, since: 3))
+        _ = player.loaded(range(4, 5), now: 4)
+        #expect(player.state == .stalled(position: 3, since: 3))
+        let actions = player.loaded(range(5, 6.5), now: 5)
+        #expect(actions.contains(.skippedGap(range(3, 4))))
+        #expect(player.state == .playing(since: 5))
+        #expect(player.item.currentTime == 4)
+        #expect(player.report.stalls.first?.duration == 2)
     }
 
     @Test("a seek inside a loaded range completes at once and keeps the data")
@@ -159,12 +186,12 @@ struct PlayerTests {
     func endOfStreamSkipsGap() {
         var player = makePlayer()
         _ = player.loaded(range(0, 3), now: 0)
-        _ = player.loaded(range(4, 10), now: 0)
+        _ = player.loaded(range(9, 10), now: 0)
         _ = player.advance(to: 3)
         let actions = player.endOfStream(now: 3)
-        #expect(actions.contains(.skippedGap(range(3, 4))))
+        #expect(actions.contains(.skippedGap(range(3, 9))))
         #expect(player.state == .playing(since: 3))
-        #expect(player.item.currentTime == 4)
+        #expect(player.item.currentTime == 9)
     }
 
     @Test("zero-duration media ends at once and never asks for data")

@@ -16,9 +16,11 @@ package struct CheckProgress: Sendable {
     package var stallPositions: [Double] = []
     /// Playable media received (not only what the player still holds).
     package var received = TimeRanges()
-    /// Media time the media starts at (the bar starts there).
+    /// Media positions of the holes the player jumped so far.
+    package var gapPositions: [Double] = []
+    /// Media time shown as 0: the playable start (the bar starts there).
     package var mediaStart = 0.0
-    /// Declared media duration, seconds.
+    /// Media duration from the playable start, seconds.
     package var duration: Double?
     /// Bits per second received so far.
     package var throughput: Double?

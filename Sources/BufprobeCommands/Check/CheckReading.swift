@@ -1,5 +1,5 @@
 package import MediaIO
-package import PlaybackModel
+import PlaybackModel
 
 /// What `CheckSession` knows about the input it is receiving: the variant and streams it plays, and the
 /// running tallies (loaded ranges, bytes, bit rates, pacing) the report is built from. Lives on the
@@ -35,8 +35,6 @@ package struct CheckReading {
 
     private let isPlaylist: Bool
     private let isPaced: Bool
-    private var lastPlayable = TimeRanges()
-    private var tracker: LoadedRangeTracker
     private var payloadBytes: Int64 = 0
     private var byteEnd: Int64 = 0
     private var peak = BitRateWindow(window: 1)
@@ -66,7 +64,7 @@ package struct CheckReading {
         kept = Set(keptStreams)
         keepsEveryStream = chosen == nil
         streamCount = input.streams.count
-        playable = Self.playableStreams(input: input, among: keptStreams)
+        playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
         isLive = input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
         declaredEnd = input.format.duration.map { (input.format.startTime ?? 0) + $0 }
@@ -77,7 +75,6 @@ package struct CheckReading {
         } else {
             declaredBitRate = nil
         }
-        tracker = LoadedRangeTracker(playableStreams: playable)
     }
 
     /// The variants a player chooses between, with the streams each one plays and its declared bandwidth.
@@ -104,18 +101,6 @@ package struct CheckReading {
         }
     }
 
-    /// libavformat's best video and audio when they are among `kept`, else the first of each kind there.
-    private static func playableStreams(input: MediaInput, among kept: [Int]) -> [Int] {
-        func pick(_ best: Int?, _ type: MediaType) -> Int? {
-            if let best, kept.contains(best) { return best }
-            return kept.first { index in
-                guard input.streams.indices.contains(index) else { return false }
-                return input.streams[index].type == type && !input.streams[index].isAttachedPicture
-            }
-        }
-        return [pick(input.bestVideoStream, .video), pick(input.bestAudioStream, .audio)].compactMap { $0 }
-    }
-
     /// Whether `packet` belongs to a received stream. A stream the demuxer added since the last packet is
     /// received when every stream is, else discarded from now on (it is no part of the chosen variant).
     package mutating func receives(_ packet: Packet) -> Bool {
@@ -125,12 +110,6 @@ package struct CheckReading {
         }
         return keepsEveryStream || kept.contains(packet.stream)
     }
-
-    /// Playable media received so far.
-    package var loaded: TimeRanges { lastPlayable }
-
-    /// Seconds of playable media received.
-    package var mediaReceived: Double { lastPlayable.totalDuration }
 
     /// Bytes received: the input's own count for a single resource, else the packets' payload (HLS/DASH,
     /// whose segments FFmpeg reads through I/O contexts of its own) or, for a paced local file, the bytes
@@ -164,19 +143,13 @@ package struct CheckReading {
         return rate.releaseTime(mediaOffset: offset, firstDelivery: deliveryStart ?? now, byteEnd: byteEnd)
     }
 
-    /// Counts `packet` and returns the playable time it newly made available (empty when none).
-    package mutating func add(_ packet: Packet) -> TimeRanges {
+    /// Counts `packet` in the byte, bit-rate and span tallies.
+    package mutating func count(_ packet: Packet) {
         payloadBytes += Int64(packet.size)
         if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
         if let start = packet.pts ?? packet.dts {
             spanStart = min(spanStart ?? start, start)
             spanEnd = max(spanEnd ?? start, start + (packet.duration ?? 0))
         }
-        // A corrupt packet is the cut-off end of a short body: a player could not present it.
-        if !packet.isCorrupt { tracker.add(packet.modelPacket) }
-        let playable = tracker.playable
-        let fresh = playable.subtracting(lastPlayable)
-        lastPlayable = playable
-        return fresh
     }
 }

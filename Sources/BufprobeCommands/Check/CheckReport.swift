@@ -42,12 +42,15 @@ package struct CheckReport: Sendable, Codable {
     package var stallCount: Int
     /// Seconds stalled in total.
     package var stallTime: Double
-    /// Every stall: media position, wall-clock start, duration.
+    /// Every stall: media position (from the playable start), wall-clock start, duration.
     package var stalls: [QoEReport.Stall]
     /// Stall time over stall time plus played time.
     package var rebufferRatio: Double
-    /// Playable media received, `[[start, end], ...]`.
+    /// Playable media received, `[[start, end], ...]`, from the playable start.
     package var loadedRanges: [[Double]]
+    /// The media timestamp shown as 0 (the playable start), `null` before the input opened: add it to any
+    /// time in this report to get the media's own timestamps (as `probe` reports them).
+    @NullEncoded package var timeOrigin: Double?
     /// Seconds the stream was received for (from the start to the end of reading).
     package var sampledDuration: Double
     /// Whether the stream has no declared end (a live stream).

@@ -3,14 +3,14 @@ package import MediaIO
 import PlaybackModel
 import Synchronization
 
-/// One `check` of one input: opens it, receives it in real time on the calling thread, feeds every newly
-/// playable range to the model's `Player` at the wall-clock time it arrived, and turns what the player
-/// experienced into a `CheckReport`.
+/// One `check` of one input: opens it, receives it in real time on the calling thread, hands every packet
+/// to the model's `PlaybackSession` at the wall-clock time it arrived, acts on the player's actions, and
+/// turns what the player experienced into a `CheckReport` whose verdict is `Verdict.decide`'s.
 ///
 /// The player is the only stall rule: it is created at clock 0 (the moment the check began, so opening
 /// counts as startup delay), wants playback from the start, and is advanced with the real monotonic clock.
-/// Once the input has ended no data can change the outcome, so the rest of playback runs on the player's
-/// own deadlines instead of being waited out.
+/// Once the input has ended no data can change the outcome, so the session plays out on the player's own
+/// deadlines instead of being waited out.
 ///
 /// `run()` blocks (libavformat calls block); run it on a thread of its own. `cancel()` and `progress()`
 /// may be called from any thread.
@@ -31,10 +31,9 @@ package final class CheckSession: Sendable {
 
     /// What the reading thread shares with `progress()`.
     private struct Shared {
-        var player: Player?
-        var duration: Double?
-        var mediaStart = 0.0
-        var received = TimeRanges()
+        var session: PlaybackSession?
+        /// Whether the player's last loading action was `startLoading` (it wants data).
+        var wantsData = true
         var bytes: Int64 = 0
         var mediaReceived = 0.0
         var firstPacketTime: Double?
@@ -61,21 +60,22 @@ package final class CheckSession: Sendable {
     package func progress() -> CheckProgress {
         let now = self.now()
         return shared.withLock { shared in
-            guard var player = shared.player else {
+            guard shared.session != nil else {
                 return CheckProgress(source: source, elapsed: now)
             }
-            if !shared.finished {
-                _ = player.advance(to: now)
-                shared.player = player
-            }
+            if !shared.finished { Self.advance(&shared, to: now) }
+            guard let session = shared.session else { return CheckProgress(source: source, elapsed: now) }
+            let player = session.player
             let receiving = shared.lastPacketTime ?? now
             let span = receiving - (shared.firstPacketTime ?? receiving)
-            return CheckProgress(
+            var progress = CheckProgress(
                 source: source, elapsed: now, state: player.state, currentTime: player.item.currentTime,
                 bufferedAhead: player.item.bufferedAhead, stallPositions: player.report.stalls.map(\.position),
-                received: shared.received, mediaStart: shared.mediaStart, duration: shared.duration,
+                received: session.received, mediaStart: session.origin, duration: session.presentationDuration,
                 throughput: receiving > 0 ? Double(shared.bytes) * 8 / receiving : nil,
                 realtimeFactor: span > 0 ? shared.mediaReceived / span : nil)
+            progress.gapPositions = session.skippedGaps.map(\.start)
+            return progress
         }
     }
 
@@ -145,16 +145,13 @@ package final class CheckSession: Sendable {
                 self.interrupter.cancel()
             }
         }
-        var player = Player(
+        let session = PlaybackSession(
+            playableStreams: reading.playable,
             duration: reading.isLive ? .unbounded : .finite(input.format.duration ?? 0), policy: settings.policy,
             mediaStart: input.format.startTime ?? 0, now: 0)
-        // The check reads the returned actions and the report, never the observation outbox.
-        player.recordsEvents = false
         shared.withLock { shared in
-            shared.player = player
-            shared.duration = input.format.duration
-            shared.mediaStart = input.format.startTime ?? 0
-            _ = shared.player?.advance(to: now())
+            shared.session = session
+            Self.advance(&shared, to: now())
         }
 
         let end = receive(&reading)
@@ -188,48 +185,54 @@ package final class CheckSession: Sendable {
                 guard wait(until: release) else { return interruption() }
             }
             if reading.firstPacketTime == nil { reading.firstPacketTime = now() }
-            let fresh = reading.add(packet)
+            reading.count(packet)
             let time = now()
             reading.lastPacketTime = time
             shared.withLock { shared in
                 shared.bytes = reading.bytesReceived
-                shared.mediaReceived = reading.mediaReceived
                 shared.lastPacketTime = time
                 if shared.firstPacketTime == nil { shared.firstPacketTime = reading.firstPacketTime }
-                guard var player = shared.player else { return }
-                if !fresh.isEmpty {
-                    shared.received = reading.loaded
-                    _ = player.loaded(fresh, now: time)
-                    Self.moveStartToData(&player, now: time)
-                } else {
-                    _ = player.advance(to: time)
-                }
-                shared.player = player
+                guard var session = shared.session else { return }
+                // A corrupt packet is the cut-off end of a short body: a player could not present it.
+                let actions =
+                    packet.isCorrupt ? session.advance(to: time) : session.receive(packet.modelPacket, now: time)
+                shared.session = session
+                shared.mediaReceived = session.received.totalDuration
+                Self.act(on: actions, in: &shared)
             }
         }
     }
 
-    /// Before playback starts, a playhead with no data under it (the container's start time lies before
-    /// the first playable frame by more than the model's snap tolerance, or a live stream starts late)
-    /// moves to the first data, as players start at the first frame they have.
-    private static func moveStartToData(_ player: inout Player, now: Double) {
-        guard case .loading = player.state else { return }
-        let item = player.item
-        guard !item.loadedTimeRanges.contains(item.currentTime) else { return }
-        let target = item.loadedTimeRanges.firstRange(startingAtOrAfter: item.currentTime)?.start
-            ?? item.loadedTimeRanges.start
-        if let target { _ = player.seek(to: target, now: now) }
+    /// Advances the shared session to `now` and acts on what the player asks for.
+    private static func advance(_ shared: inout Shared, to now: Double) {
+        guard var session = shared.session else { return }
+        let actions = session.advance(to: now)
+        shared.session = session
+        act(on: actions, in: &shared)
     }
 
-    /// Sleeps while the player has stopped loading (the forward-buffer target is reached), advancing it;
-    /// `false` when interrupted or the sample ended.
+    /// The player's actions the check acts on: it reads from the input only while the player asks for
+    /// data (the forward-buffer target); stalls, seeks and the end are in the player's report.
+    private static func act(on actions: [PlayerAction], in shared: inout Shared) {
+        for action in actions {
+            switch action {
+            case .startLoading: shared.wantsData = true
+            case .stopLoading: shared.wantsData = false
+            case .started, .stallBegan, .stallEnded, .seekStarted, .seekCompleted, .skippedGap, .ended, .failed:
+                break
+            }
+        }
+    }
+
+    /// Sleeps while the player has stopped loading (the forward-buffer target is reached), advancing it
+    /// until it asks for data again; `false` when interrupted or the sample ended.
     private func waitWhileLoadingIsStopped() -> Bool {
         while true {
             let waiting: Bool = shared.withLock { shared in
-                guard var player = shared.player else { return false }
-                _ = player.advance(to: now())
-                shared.player = player
-                return !player.isLoading && !player.state.isTerminal && !player.item.isLoadedThroughEnd
+                Self.advance(&shared, to: now())
+                guard let session = shared.session else { return false }
+                return !shared.wantsData && !session.player.state.isTerminal
+                    && !session.player.item.isLoadedThroughEnd
             }
             guard waiting else { return true }
             guard wait(until: now() + 0.05) else { return false }
@@ -254,41 +257,46 @@ package final class CheckSession: Sendable {
     private func conclude(_ base: CheckReport, reading: CheckReading, end: End) -> CheckReport {
         var report = base
         let endTime = now()
+        // Every time the report and its sentences show counts from the playable start.
+        let (origin, received) = shared.withLock { shared in
+            (shared.session?.origin ?? 0, shared.session?.received ?? TimeRanges())
+        }
+        let presented = TimeRanges(
+            received.ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) },
+            tolerance: received.tolerance)
         var failure: String?
         switch end {
         case .interrupted:
             failure = "\(source): interrupted after \(TextFormat.seconds(endTime))."
         case .failed(let error):
             failure = resourceLimitSentence(opening: false) ?? CheckSentence.readFailure(
-                error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: reading.loaded.end)
+                error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
             failure = CheckSentence.earlyEnd(
-                source: source, lines: lines, loaded: reading.loaded, declaredEnd: reading.declaredEnd,
+                source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { $0 - origin },
                 readingSegments: reading.segmentsFailedWhileOpening,
                 playlist: reading.input.format.name == "hls" ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:
             break
         }
-        let player: Player = shared.withLock { shared in
-            guard var player = shared.player else { return Player(duration: .unknown, now: endTime) }
+        let session: PlaybackSession? = shared.withLock { shared in
+            guard var session = shared.session else { return nil }
+            var actions: [PlayerAction]
             if let failure {
-                _ = player.failed(failure, now: endTime)
+                actions = session.failed(failure, now: endTime)
             } else if case .endOfFile = end {
-                // Nothing can arrive any more: let the player play out what it has on its own deadlines.
-                _ = player.endOfStream(now: endTime)
-                var steps = 0
-                while let deadline = player.nextDeadline, steps < 100_000 {
-                    _ = player.advance(to: deadline)
-                    steps += 1
-                }
+                // Nothing can arrive any more: the player plays out what it has on its own deadlines.
+                actions = session.endOfStream(now: endTime)
+                actions += session.playOut()
             } else {
-                _ = player.advance(to: endTime)
+                actions = session.advance(to: endTime)
             }
-            shared.player = player
+            shared.session = session
+            Self.act(on: actions, in: &shared)
             shared.finished = true
-            return player
+            return session
         }
-        let qoe = player.report
+        let qoe = session?.report ?? QoEReport()
         report.sampledDuration = JSONOutput.seconds(endTime)
         report.firstPacketTime = reading.firstPacketTime.map(JSONOutput.seconds)
         report.startupDelay = qoe.started ? JSONOutput.seconds(qoe.startupDelay) : nil
@@ -297,8 +305,9 @@ package final class CheckSession: Sendable {
         report.stallTime = JSONOutput.seconds(qoe.stallTime)
         report.rebufferRatio = JSONOutput.seconds(qoe.rebufferRatio)
         report.played = JSONOutput.seconds(qoe.played)
-        report.bufferedAhead = JSONOutput.seconds(player.item.bufferedAhead)
-        report.loadedRanges = ProbeReader.pairs(reading.loaded)
+        report.bufferedAhead = JSONOutput.seconds(session?.player.item.bufferedAhead ?? 0)
+        report.loadedRanges = ProbeReader.pairs(presented)
+        report.timeOrigin = JSONOutput.seconds(origin)
         report.bytesReceived = reading.bytesReceived
         report.complete = { if case .endOfFile = end { failure == nil } else { false } }()
         if let last = reading.lastPacketTime, last > 0 {
@@ -306,7 +315,7 @@ package final class CheckSession: Sendable {
         }
         // Receiving starts with the first packet: the time to get there is open_time and startup_delay.
         if let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
-            report.realtimeFactor = JSONOutput.seconds(reading.mediaReceived / (last - first))
+            report.realtimeFactor = JSONOutput.seconds(received.totalDuration / (last - first))
         }
         if let declared = reading.declaredBitRate {
             report.declaredBitRate = Double(declared.value)
@@ -316,7 +325,24 @@ package final class CheckSession: Sendable {
         report.peakBitRate = reading.peakBitRate?.rounded()
         report.warnings = skippedWarnings + lines.problems
         if let failure { return failing(report, failure) }
-        (report.verdict, report.reason) = verdict(report, started: qoe.started, sampled: { if case .sampled = end { true } else { false } }())
+        var measured = Verdict.Measurements(source: source, qoe: qoe)
+        measured.sampled = { if case .sampled = end { true } else { false } }()
+        measured.sampledDuration = report.sampledDuration
+        measured.startThreshold = settings.policy.startThreshold
+        measured.maxStartup = settings.maxStartup
+        measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
+        measured.peakBitRate = report.peakBitRate
+        measured.realtimeFactor = report.realtimeFactor
+        measured.received = presented.ranges
+        measured.brokenPlaylists = lines.httpErrors.compactMap { http in
+            guard let url = http.url, url != source,
+                url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
+            else { return nil }
+            return (url, http.status)
+        }
+        // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
+        measured.skippedResources = interrupter.skipped.filter { $0.kind != .failed }.map { ($0.url, $0.why) }
+        (report.verdict, report.reason) = Verdict.decide(measured)
         return report
     }
 
@@ -340,64 +366,5 @@ package final class CheckSession: Sendable {
     /// Resources the input led to that were refused or skipped, as warnings.
     private var skippedWarnings: [String] {
         interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
-    }
-
-    /// pass / degraded from the measurements (failures are decided before).
-    private func verdict(_ report: CheckReport, started: Bool, sampled: Bool) -> (CheckVerdict, String) {
-        guard started, let startup = report.startupDelay else {
-            return (.degraded, "\(source) did not start: \(TextFormat.seconds(settings.policy.startThreshold)) of media never arrived in the \(TextFormat.seconds(report.sampledDuration)) sampled.")
-        }
-        var problems: [String] = []
-        if report.stallCount > 0, let first = report.stalls.first {
-            let times = report.stallCount == 1 ? "once" : "\(report.stallCount) times"
-            problems.append(
-                "stalled \(times) for \(TextFormat.seconds(report.stallTime)) in total (first at media time \(TextFormat.seconds(first.position)))")
-        }
-        if startup > settings.maxStartup {
-            problems.append(
-                "took \(TextFormat.seconds(startup)) to start, more than the \(TextFormat.seconds(settings.maxStartup)) allowed (--max-startup)")
-        }
-        if report.declaredBitRateSource == "variant", let declared = report.declaredBitRate, let peak = report.peakBitRate,
-            peak > declared * 1.1
-        {
-            problems.append(
-                "peaked at \(TextFormat.bitRate(peak)), more than 10% above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
-        }
-        if let factor = report.realtimeFactor, factor < 1 {
-            problems.append("arrived slower than real time (\(String(format: "%.2f", factor))x)")
-        }
-        // A hole in the media the stream delivered: the model's player waits there while more may come,
-        // and jumps it once the stream has ended, so a hole found complete is not a stall; viewers still
-        // see the picture freeze or jump.
-        for (before, after) in zip(report.loadedRanges, report.loadedRanges.dropFirst()) {
-            problems.append(
-                "has a \(TextFormat.seconds(after[0] - before[1])) hole in its media at \(TextFormat.seconds(before[1]))")
-        }
-        // A variant playlist that failed: FFmpeg drops that variant and plays the others, as a player
-        // would, but the playlist is broken for every viewer sent to it.
-        var brokenPlaylists: [String] = []
-        for http in lines.httpErrors {
-            guard let url = http.url, url != source, !brokenPlaylists.contains(url),
-                url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
-            else { continue }
-            brokenPlaylists.append(url)
-            problems.append("lists a variant playlist it cannot serve (\(url) answered HTTP \(http.status))")
-        }
-        // A resource refused or skipped (a variant that sent nothing): FFmpeg played the others.
-        // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
-        for skipped in interrupter.skipped where skipped.kind != .failed {
-            problems.append("leads to \(skipped.url), which \(skipped.why)")
-        }
-        if !problems.isEmpty {
-            return (.degraded, "\(source) " + Self.join(problems) + ".")
-        }
-        let speed = report.realtimeFactor.map { String(format: " at %.1fx real time", $0) } ?? ""
-        let span = sampled ? " during the \(TextFormat.seconds(report.sampledDuration)) sampled" : ""
-        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span), received\(speed).")
-    }
-
-    private static func join(_ parts: [String]) -> String {
-        guard parts.count > 1 else { return parts.first ?? "" }
-        return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
     }
 }

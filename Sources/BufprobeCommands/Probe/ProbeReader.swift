@@ -95,7 +95,7 @@ package struct ProbeReader {
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
         }
-        let playable = [input.bestVideoStream, input.bestAudioStream].compactMap { $0 }
+        let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
         var tracker = LoadedRangeTracker(playableStreams: playable)
         let segmentStarts = input.format.name == "hls" && bytes == nil ? segmentStarts() : nil

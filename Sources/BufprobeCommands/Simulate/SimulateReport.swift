@@ -118,7 +118,7 @@ extension SimulateReport {
         let s = JSONOutput.seconds
         self.source = Source(
             kind: source.kind, description: source.description, duration: s(source.media.duration),
-            startTime: s(source.media.startTime), bytes: source.media.totalBytes, units: source.media.units.count,
+            startTime: s(source.media.startTime), bytes: source.media.totalBytes, units: source.media.unitCount,
             layout: source.media.layout == .progressive ? "progressive" : "segmented",
             indexAtEnd: source.media.indexByteEnd > 0)
         self.network = network

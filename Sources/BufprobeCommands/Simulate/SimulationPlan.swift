@@ -99,6 +99,12 @@ struct SimulationPlan {
                 sentence: "No network given: use --bandwidth (e.g. 2Mbit), --trace FILE, or network: in a --script.",
                 exitCode: 64)
         }
+        // A Sabre trace's own latency_ms would silently win over a latency given beside it.
+        if case .trace(let trace) = network.base, trace.carriesLatency, options.latency != nil || script.latency != nil {
+            throw Failure(
+                sentence: "The trace \(tracePath ?? "") gives each request its own latency (latency_ms), so --latency (or the script's network latency) cannot apply: drop one of them.",
+                exitCode: 64)
+        }
         let constrained = options.policyOptions.constrained || (script.constrained ?? false)
         networkEcho = SimulateReport.Network(
             bandwidth: tracePath == nil ? (bandwidth ?? script.bandwidth) : nil, trace: tracePath,

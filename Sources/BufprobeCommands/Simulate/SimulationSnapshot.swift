@@ -3,22 +3,23 @@ import ProgressLine
 
 /// What the live line shows of a running simulation: the player's state, playhead, loaded ranges and
 /// buffer, the simulated bandwidth, and markers for the stalls and seeks so far. Times are relative to
-/// the media's start, so the bar runs from 0 to the duration.
+/// the playable start (the session's origin), so the bar runs from 0 to the duration; the events' positions
+/// already are.
 enum SimulationSnapshot {
     static func make(_ engine: SimulationEngine, title: String, speed: Double) -> ProgressSnapshot {
         let item = engine.player.item
-        let origin = engine.media.startTime
+        let origin = engine.session.origin
         var markers: [ProgressMarker] = []
         for event in engine.events {
             switch event.kind {
-            case .stallStart: markers.append(ProgressMarker(.stall, at: event.position - origin))
-            case .seek: markers.append(ProgressMarker(.seek, at: (event.value ?? event.position) - origin))
-            case .gapSkipped: markers.append(ProgressMarker(.gap, at: event.position - origin))
+            case .stallStart: markers.append(ProgressMarker(.stall, at: event.position))
+            case .seek: markers.append(ProgressMarker(.seek, at: event.value ?? event.position))
+            case .gapSkipped: markers.append(ProgressMarker(.gap, at: event.position))
             default: break
             }
         }
         return ProgressSnapshot(
-            state: PlaybackStateWord(rawValue: engine.player.state.name) ?? .loading,
+            state: PlaybackStateWord(engine.player.state),
             title: title,
             currentTime: item.currentTime - origin,
             duration: engine.media.duration,

@@ -32,9 +32,7 @@ package struct SimulationSource: Sendable {
         if variation > 0 { description += ", variation \(variation), seed \(seed)" }
         return SimulationSource(
             description: description, kind: "synthetic",
-            media: .progressive(
-                packets: synthetic.packets(),
-                playableStreams: [SyntheticMedia.videoStream, SyntheticMedia.audioStream]))
+            media: .synthetic(synthetic))
     }
 
     /// A local file or URL libavformat opens (read completely, as fast as possible), or a local HLS
@@ -61,25 +59,33 @@ package struct SimulationSource: Sendable {
         if let problem = InputCheck.problem(with: input, formatName: opened.format.name) {
             throw Failure(sentence: problem, isUsage: false)
         }
-        var packets: [MediaPacket] = []
+        // Packets go straight into the media's units: a long file is never held twice.
+        let declared = opened.streams.reduce(0) { total, stream in
+            // Each figure comes from the file: bounded before adding, so no sum can overflow.
+            min(total + Int(min(max(stream.declaredFrames ?? 0, 0), 20_000_000)), 20_000_000)
+        }
+        var builder = SimulationMedia.ProgressiveBuilder(expectedCount: declared)
+        var extent = ByteExtent()
         do {
             while let packet = try opened.readPacket() {
-                packets.append(packet.modelPacket)
+                let model = packet.modelPacket
+                extent.add(model)
+                builder.add(model)
             }
         } catch {
             // A damaged tail still leaves the packets before it: simulate what a player would get.
-            if packets.isEmpty { throw Failure(sentence: error.sentence(for: input, opening: false), isUsage: false) }
+            if extent.packets == 0 { throw Failure(sentence: error.sentence(for: input, opening: false), isUsage: false) }
         }
-        let playable = [opened.bestVideoStream, opened.bestAudioStream].compactMap { $0 }
-        guard !packets.isEmpty, !playable.isEmpty else {
+        let playable = PlaybackSession.playableStreams(from: opened.streamCandidates())
+        guard extent.packets > 0, builder.count > 0, !playable.isEmpty else {
             throw Failure(sentence: "\(input) holds no audio or video packets to play.", isUsage: false)
         }
-        let indexEnd = indexAtEnd(packets: packets, formatName: opened.format.name, size: opened.format.size)
+        let indexEnd = indexAtEnd(extent, formatName: opened.format.name, size: opened.format.size)
         var source = SimulationSource(
             description: input, kind: "file",
-            media: .progressive(
-                packets: packets, playableStreams: playable, totalBytes: opened.format.size,
-                duration: opened.format.duration, indexByteEnd: indexEnd ?? 0))
+            media: builder.finish(
+                playableStreams: playable, totalBytes: opened.format.size, duration: opened.format.duration,
+                indexByteEnd: indexEnd ?? 0))
         if indexEnd != nil {
             source.warning =
                 "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(TextFormat.shellQuoted(input)) -c copy -movflags +faststart out.mp4)."
@@ -87,19 +93,32 @@ package struct SimulationSource: Sendable {
         return source
     }
 
+    /// Where a file's packets lie in its bytes: the first packet's start and the last byte any packet
+    /// reaches, `nil` once a packet has no position.
+    struct ByteExtent {
+        var packets = 0
+        var first: Int64? = .max
+        var last: Int64 = 0
+
+        mutating func add(_ packet: MediaPacket) {
+            packets += 1
+            guard let position = packet.position, let known = first else {
+                first = nil
+                return
+            }
+            first = min(known, position)
+            last = max(last, position + Int64(packet.size))
+        }
+    }
+
     /// The end of an MP4/MOV index that follows the media, when the packets show one: more bytes after the
     /// last packet than before the first (a front `moov` comes before the media; `moov` at the end after
     /// it; fragmented files keep only a small `mfra` there).
-    static func indexAtEnd(packets: [MediaPacket], formatName: String, size: Int64?) -> Int64? {
-        guard formatName.contains("mp4") || formatName.contains("mov"), let size else { return nil }
-        var first = Int64.max
-        var last: Int64 = 0
-        for packet in packets {
-            guard let position = packet.position else { return nil }
-            first = min(first, position)
-            last = max(last, position + Int64(packet.size))
+    static func indexAtEnd(_ extent: ByteExtent, formatName: String, size: Int64?) -> Int64? {
+        guard formatName.contains("mp4") || formatName.contains("mov"), let size, let first = extent.first else {
+            return nil
         }
-        let trailing = size - last
+        let trailing = size - extent.last
         return trailing > 0 && trailing > first ? size : nil
     }
 

@@ -125,6 +125,19 @@ public struct NetworkModel: Sendable, Hashable {
         return result
     }
 
+    /// Whether no data flows at any time from `time` on: no later scripted change lets data through, and
+    /// the bandwidth in force (the latest change, else the base constant or every step of the trace) is 0.
+    func isSilentForever(from time: Double) -> Bool {
+        if changes.contains(where: { $0.time > time && $0.bitsPerSecond > 0 }) { return false }
+        if let index = Self.lastIndex(in: changes, atOrBefore: time, key: { $0.time }) {
+            return changes[index].bitsPerSecond <= 0
+        }
+        switch base {
+        case .constant(let bitsPerSecond): return bitsPerSecond <= 0
+        case .trace(let trace): return trace.isSilent
+        }
+    }
+
     /// The constant-bandwidth stretch holding `time`: its bounds and value.
     func piece(at time: Double) -> Piece {
         // An outage overrides everything inside it.
@@ -175,6 +188,15 @@ public struct NetworkModel: Sendable, Hashable {
         return low == 0 ? nil : low - 1
     }
 
+    /// One network held by reference, for transfers made one after another on it.
+    final class Shared: Sendable {
+        let network: NetworkModel
+
+        init(_ network: NetworkModel) {
+            self.network = network
+        }
+    }
+
     /// A constant-bandwidth stretch `[start, end)` of session time.
     struct Piece: Sendable, Hashable {
         var start: Double
@@ -186,7 +208,10 @@ public struct NetworkModel: Sendable, Hashable {
     /// computing within each constant stretch from the stretch's start so that a constant network gives
     /// exactly `start + bits / bandwidth` with no accumulated rounding.
     public struct Transfer: Sendable {
-        let network: NetworkModel
+        // Behind one reference: a transfer is copied several times per packet in a long simulation, and
+        // the model's arrays would each be retained on every copy.
+        private let shared: Shared
+        private var network: NetworkModel { shared.network }
         /// Start of the current stretch as seen by this transfer, and the bits delivered by then.
         private var anchorTime: Double
         private var anchorBits: Double = 0
@@ -194,9 +219,14 @@ public struct NetworkModel: Sendable, Hashable {
 
         /// A transfer whose first byte may flow at session time `start` (after the request's latency).
         public init(network: NetworkModel, start: Double) {
-            self.network = network
+            self.init(shared: Shared(network), start: start)
+        }
+
+        /// A transfer on a network many transfers share.
+        init(shared: Shared, start: Double) {
+            self.shared = shared
             self.anchorTime = start
-            self.piece = network.piece(at: start)
+            self.piece = shared.network.piece(at: start)
         }
 
         /// The bits delivered (counted from the transfer's start) by session time `time`, which must not be
@@ -220,6 +250,9 @@ public struct NetworkModel: Sendable, Hashable {
                 if piece.bitsPerSecond > 0 {
                     let finish = anchorTime + (bits - anchorBits) / piece.bitsPerSecond
                     if finish <= piece.end { return max(finish, anchorTime) }
+                } else if network.isSilentForever(from: anchorTime) {
+                    // A looped all-zero trace has finite steps forever: walking them would never end.
+                    return .infinity
                 }
                 guard piece.end.isFinite else { return .infinity }
                 anchorBits += (piece.end - anchorTime) * piece.bitsPerSecond

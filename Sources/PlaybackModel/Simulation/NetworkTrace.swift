@@ -26,6 +26,12 @@ public struct NetworkTrace: Sendable, Hashable {
     /// The length of one pass through the trace, in seconds.
     public let period: Double
 
+    /// Whether some step carries its own request latency (Sabre's `latency_ms`).
+    public var carriesLatency: Bool { steps.contains { $0.latency != nil } }
+
+    /// Whether no step lets any data through: looped, such a trace never delivers a byte.
+    public var isSilent: Bool { steps.allSatisfy { $0.bitsPerSecond <= 0 } }
+
     /// Creates a trace from steps; throws when there are none, or one has a non-positive duration or a
     /// negative or non-finite bandwidth or latency, a bandwidth above `BitRate.maximum`, or a latency or
     /// total length above `Seconds.maximum`.

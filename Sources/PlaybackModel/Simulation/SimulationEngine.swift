@@ -33,8 +33,10 @@ public struct SimulationEngine: Sendable {
     public let network: NetworkModel
     /// The policy the player runs with.
     public let policy: BufferPolicy
+    /// The packet-to-player pipeline: the range tracker, the player, the presentation origin.
+    public private(set) var session: PlaybackSession
     /// The player being driven.
-    public private(set) var player: Player
+    public var player: Player { session.player }
     /// The session clock, in seconds.
     public private(set) var clock: Double = 0
     /// The timeline so far.
@@ -48,6 +50,10 @@ public struct SimulationEngine: Sendable {
 
     private var queue: [Scheduled] = []
     private var queueIndex = 0
+    /// `network`, shared by every transfer.
+    private let sharedNetwork: NetworkModel.Shared
+    /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
+    private var units: SimulationMedia.UnitReader
 
     // Download state.
     private var isDownloading = false
@@ -59,11 +65,8 @@ public struct SimulationEngine: Sendable {
     private var transferAtLastCompletion: NetworkModel.Transfer?
     private var pendingCompletion: Double?
     private var sequenceStart: Double
-    private var tracker: LoadedRangeTracker
     private var announcedEndOfStream = false
     private var indexArrived = false
-    /// The end of the latest playable time handed to the player in the current request sequence.
-    private var deliveredPlayableEnd = -Double.infinity
 
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
@@ -79,7 +82,7 @@ public struct SimulationEngine: Sendable {
 
     /// Prepares a session at clock 0. Bandwidth, outage and latency steps are applied to `network` here;
     /// seek, pause, play and rate steps act on the player at their time. Steps at the same time run in the
-    /// order given. Seek targets are media seconds from the media's start.
+    /// order given. Seek targets are seconds from the playable start (the presentation origin).
     ///
     /// With `autoplay` false the player opens paused and loads up to the forward target until a `play`
     /// step: "preload for D seconds, then press play", which is what `ProgressiveDownloadNeeds` calls a startup
@@ -89,6 +92,7 @@ public struct SimulationEngine: Sendable {
         autoplay: Bool = true
     ) {
         self.media = media
+        self.units = media.makeReader()
         self.policy = policy
         var network = network
         var queue: [Scheduled] = []
@@ -109,21 +113,19 @@ public struct SimulationEngine: Sendable {
         queue.sort { ($0.time, $0.order) < ($1.time, $1.order) }
         self.queue = queue
         self.network = network
+        self.sharedNetwork = NetworkModel.Shared(network)
         self.sequenceStart = media.startTime
-        self.tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
-        self.player = Player(
-            duration: .finite(media.duration), policy: policy, mediaStart: media.startTime,
-            autoplay: autoplay, timeObserverInterval: nil, now: 0)
-        // The engine reads the returned actions, never the observation outbox.
-        player.recordsEvents = false
+        self.session = PlaybackSession(
+            playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
+            mediaStart: media.startTime, autoplay: autoplay, now: 0)
         record(.session, value: nil)
-        handle(player.advance(to: 0))
+        handle(session.advance(to: 0))
     }
 
     /// What the session produced so far.
     public var result: SimulationResult {
         SimulationResult(
-            events: events, report: player.report, duration: clock, bytesReceived: bytesReceived,
+            events: events, report: session.report, duration: clock, bytesReceived: bytesReceived,
             requests: requests, finished: isFinished)
     }
 
@@ -143,15 +145,15 @@ public struct SimulationEngine: Sendable {
         while !isFinished {
             let completion = isDownloading ? completionTime() : .infinity
             let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
-            let deadline = player.nextDeadline ?? .infinity
+            let deadline = session.player.nextDeadline ?? .infinity
             var next = min(completion, step, deadline)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
-            if !next.isFinite, limit.isFinite, case .paused = player.state { next = limit.nextUp }
+            if !next.isFinite, limit.isFinite, case .paused = session.player.state { next = limit.nextUp }
             if next > limit {
                 if limit > clock {
                     clock = limit
-                    handle(player.advance(to: limit))
+                    handle(session.advance(to: limit))
                 }
                 return
             }
@@ -167,16 +169,16 @@ public struct SimulationEngine: Sendable {
                 performStep(queue[queueIndex])
                 queueIndex += 1
             } else {
-                handle(player.advance(to: clock))
+                handle(session.advance(to: clock))
             }
-            if player.state.isTerminal, !hasPendingViewerStep {
+            if session.player.state.isTerminal, !hasPendingViewerStep {
                 isFinished = true
             }
         }
     }
 
     private var hasPendingViewerStep: Bool {
-        if case .failed = player.state { return false }
+        if case .failed = session.player.state { return false }
         for index in queueIndex..<queue.count {
             if case .step(.seek) = queue[index].kind { return true }
         }
@@ -188,15 +190,13 @@ public struct SimulationEngine: Sendable {
     /// network is fixed when the engine is made.
     public mutating func perform(_ action: SimulationStep.Action) {
         guard !isFinished else { return }
-        handle(player.advance(to: clock))
+        handle(session.advance(to: clock))
         switch action {
         case .seek(let offset):
-            let target = min(max(media.startTime + offset, media.startTime), media.endTime)
-            record(.seek, value: target)
-            handle(player.seek(to: target, now: clock))
+            seek(to: offset)
         case .pause(let duration):
             record(.pause, value: duration.isFinite ? duration : nil)
-            handle(player.pause(now: clock))
+            handle(session.pause(now: clock))
             if duration.isFinite {
                 let resume = Scheduled(time: clock + duration, order: Int.max, kind: .resume)
                 let index = queue[queueIndex...].firstIndex { ($0.time, $0.order) > (resume.time, resume.order) }
@@ -204,13 +204,21 @@ public struct SimulationEngine: Sendable {
             }
         case .play:
             record(.play, value: nil)
-            handle(player.play(now: clock))
+            handle(session.play(now: clock))
         case .rate(let rate):
             record(.rate, value: rate)
-            handle(player.setRate(rate, now: clock))
+            handle(session.setRate(rate, now: clock))
         case .bandwidth, .outage, .latency:
             break
         }
+    }
+
+    /// Seeks to `offset` seconds from the playable start, clamped to the media; the event shows the
+    /// target on the same scale.
+    private mutating func seek(to offset: Double) {
+        let target = min(max(media.startTime + offset, media.startTime), media.endTime)
+        record(.seek, value: session.presentationTime(target))
+        handle(session.seek(to: target, now: clock))
     }
 
     // MARK: Script
@@ -218,31 +226,29 @@ public struct SimulationEngine: Sendable {
     private mutating func performStep(_ scheduled: Scheduled) {
         switch scheduled.kind {
         case .resume:
-            handle(player.advance(to: clock))
+            handle(session.advance(to: clock))
             record(.resume, value: nil)
-            handle(player.play(now: clock))
+            handle(session.play(now: clock))
         case .outageEnd:
-            handle(player.advance(to: clock))
+            handle(session.advance(to: clock))
             record(.outageEnd, value: nil)
         case .step(let action):
-            handle(player.advance(to: clock))
+            handle(session.advance(to: clock))
             switch action {
             case .bandwidth(let bitsPerSecond): record(.bandwidth, value: bitsPerSecond)
             case .outage(let duration): record(.outageStart, value: duration)
             case .latency(let latency): record(.latency, value: latency)
             case .seek(let offset):
-                let target = min(media.startTime + offset, media.endTime)
-                record(.seek, value: target)
-                handle(player.seek(to: target, now: clock))
+                seek(to: offset)
             case .pause(let duration):
                 record(.pause, value: duration)
-                handle(player.pause(now: clock))
+                handle(session.pause(now: clock))
             case .rate(let rate):
                 record(.rate, value: rate)
-                handle(player.setRate(rate, now: clock))
+                handle(session.setRate(rate, now: clock))
             case .play:
                 record(.play, value: nil)
-                handle(player.play(now: clock))
+                handle(session.play(now: clock))
             }
         }
     }
@@ -266,20 +272,22 @@ public struct SimulationEngine: Sendable {
         }
     }
 
+    /// Adds an event; `position` is a media time, shown from the playable start like every time a user sees.
     private mutating func record(_ kind: SimulationEvent.Kind, position: Double? = nil, value: Double?) {
+        let mediaTime = position ?? session.player.currentTime
         events.append(
-            SimulationEvent(time: clock, kind: kind, position: position ?? player.item.currentTime, value: value))
+            SimulationEvent(time: clock, kind: kind, position: session.presentationTime(mediaTime), value: value))
     }
 
     // MARK: Downloader
 
     /// Where the current request's data reaches in media time: loading from there continues it.
-    private var sequenceFrontier: Double {
+    private mutating func sequenceFrontier() -> Double {
         switch media.layout {
         case .segmented:
-            return nextUnit < media.units.count ? media.units[nextUnit].start : media.endTime
+            return nextUnit < media.unitCount ? units.unit(nextUnit).start : media.endTime
         case .progressive:
-            return max(sequenceStart, deliveredPlayableEnd)
+            return max(sequenceStart, session.deliveredPlayableEnd)
         }
     }
 
@@ -288,31 +296,30 @@ public struct SimulationEngine: Sendable {
         // The request carries on only when the position needed is where its data has reached: earlier
         // data was delivered already (so it was evicted), later data is a jump. Once the last unit is in,
         // any new need is for evicted data. Each of those takes a new request.
-        let continues = nextUnit < media.units.count && abs(position - sequenceFrontier) <= tolerance
+        let continues = nextUnit < media.unitCount && abs(position - sequenceFrontier()) <= tolerance
         if continues {
             guard !isDownloading else { return }
             isDownloading = true
             if media.layout == .progressive, connectionOpen {
                 // The open connection carries on from the bytes already here.
-                transfer = NetworkModel.Transfer(network: network, start: clock)
+                transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock)
                 transferAtLastCompletion = transfer
                 requestOrigin = deliveredEnd
                 pendingCompletion = nil
             } else {
-                sendRequest(from: media.layout == .segmented ? media.units[nextUnit].byteStart : deliveredEnd)
+                sendRequest(from: media.layout == .segmented ? units.unit(nextUnit).byteStart : deliveredEnd)
             }
             return
         }
         // A new position: abandon the current request and ask for the seek point's bytes.
         let unit = media.restartUnit(for: position)
-        guard unit < media.units.count else { return }
+        guard unit < media.unitCount else { return }
         if isDownloading { noteAbandonedBytes() }
         nextUnit = unit
         sequenceStart = position
-        tracker = LoadedRangeTracker(playableStreams: media.playableStreams)
-        deliveredPlayableEnd = -.infinity
+        session.restartDelivery()
         isDownloading = true
-        let origin = media.units[unit].byteStart
+        let origin = units.unit(unit).byteStart
         deliveredEnd = origin
         record(.request, value: Double(origin))
         sendRequest(from: origin)
@@ -324,7 +331,7 @@ public struct SimulationEngine: Sendable {
         requestOrigin = origin
         deliveredEnd = origin
         let firstByte = clock + network.requestLatency(at: clock)
-        transfer = NetworkModel.Transfer(network: network, start: firstByte)
+        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: firstByte)
         transferAtLastCompletion = transfer
         pendingCompletion = nil
     }
@@ -338,9 +345,9 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func noteAbandonedBytes() {
-        guard let snapshot = transferAtLastCompletion, nextUnit < media.units.count else { return }
+        guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
         let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
-        let reached = min(max(arrived, deliveredEnd), media.units[nextUnit].byteEnd)
+        let reached = min(max(arrived, deliveredEnd), units.unit(nextUnit).byteEnd)
         bytesReceived += reached - deliveredEnd
         deliveredEnd = reached
         transfer = nil
@@ -350,7 +357,7 @@ public struct SimulationEngine: Sendable {
     private mutating func completionTime() -> Double {
         if let pendingCompletion { return pendingCompletion }
         guard var current = transfer else { return .infinity }
-        let unit = media.units[nextUnit]
+        let unit = units.unit(nextUnit)
         // Bytes already here (an index at the end brought everything before it) complete at once.
         guard neededEnd(for: unit) > deliveredEnd else {
             pendingCompletion = clock
@@ -370,7 +377,7 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func completeUnit() {
-        let unit = media.units[nextUnit]
+        let unit = units.unit(nextUnit)
         let needed = neededEnd(for: unit)
         nextUnit += 1
         pendingCompletion = nil
@@ -379,50 +386,28 @@ public struct SimulationEngine: Sendable {
         if needed >= media.indexByteEnd { indexArrived = true }
         switch media.layout {
         case .segmented:
-            handle(player.loaded(TimeRange(start: unit.start, duration: unit.duration), now: clock))
-            if nextUnit < media.units.count, isDownloading {
-                sendRequest(from: media.units[nextUnit].byteStart)
+            handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
+            if nextUnit < media.unitCount, isDownloading {
+                sendRequest(from: units.unit(nextUnit).byteStart)
             }
         case .progressive:
-            if let stream = unit.stream, media.playableStreams.contains(stream) {
-                deliver(stream: stream, unit: unit)
+            if let stream = unit.stream {
+                handle(
+                    session.receive(
+                        MediaPacket(
+                            stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0,
+                            position: nil, isKeyframe: unit.isKeyframe),
+                        now: clock))
             }
         }
-        guard nextUnit >= media.units.count else { return }
+        guard nextUnit >= media.unitCount else { return }
         isDownloading = false
         connectionOpen = false
         transfer = nil
         record(.downloadComplete, value: Double(bytesReceived))
-        if !player.item.isLoadedThroughEnd, !announcedEndOfStream, !player.state.isTerminal {
+        if !session.player.item.isLoadedThroughEnd, !announcedEndOfStream, !session.player.state.isTerminal {
             announcedEndOfStream = true
-            handle(player.endOfStream(now: clock))
-        }
-    }
-
-    /// Adds a packet to the per-stream ranges and gives the player the playable time it adds: the merged
-    /// range now holding the packet, intersected with every other played stream, minus evicted time.
-    private mutating func deliver(stream: Int, unit: SimulationMedia.Unit) {
-        tracker.add(
-            MediaPacket(
-                stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0, position: nil,
-                isKeyframe: unit.isKeyframe))
-        guard let grown = tracker.ranges(forStream: stream).range(containing: unit.start) else { return }
-        let keepFrom = player.item.currentTime - policy.backBuffer
-        var pieces = [TimeRange(start: max(grown.start, keepFrom), end: grown.end)]
-        for other in media.playableStreams where other != stream {
-            let ranges = tracker.ranges(forStream: other)
-            var clipped: [TimeRange] = []
-            for piece in pieces where !piece.isEmpty {
-                for range in ranges where range.end > piece.start && range.start < piece.end {
-                    if let common = piece.clamped(to: range) { clipped.append(common) }
-                }
-            }
-            pieces = clipped
-            if pieces.isEmpty { return }
-        }
-        for piece in pieces where !piece.isEmpty {
-            deliveredPlayableEnd = max(deliveredPlayableEnd, piece.end)
-            handle(player.loaded(piece, now: clock))
+            handle(session.endOfStream(now: clock))
         }
     }
 }

@@ -7,7 +7,10 @@ extension SimulationMedia {
     public func needs(startupDelays: [Double], bandwidths: [Double], latency: Double = 0) -> ProgressiveDownloadNeeds {
         var needs = ProgressiveDownloadNeeds(startupDelays: startupDelays, bandwidths: bandwidths, latency: latency)
         let played = Set(playableStreams)
-        for (index, unit) in units.enumerated() where unit.stream.map(played.contains) ?? true {
+        var reader = makeReader()
+        for index in 0..<unitCount {
+            let unit = reader.unit(index)
+            guard unit.stream.map(played.contains) ?? true else { continue }
             needs.add(
                 byteEnd: max(unit.byteEnd, indexByteEnd), presentationTime: unit.start - startTime,
                 requests: layout == .segmented ? index + 1 : 1)

@@ -31,8 +31,26 @@ public struct SimulationMedia: Sendable {
         case segmented
     }
 
-    /// The units in download order.
-    public let units: [Unit]
+    /// Where the units come from: held in memory, or generated on demand (synthetic media of any length
+    /// in constant memory).
+    enum Storage: Sendable {
+        case stored([Unit])
+        case synthetic(SyntheticMedia)
+    }
+
+    let storage: Storage
+    /// How many units there are.
+    public let unitCount: Int
+    /// The units in download order, all in memory (synthetic media generates them here: for tests and
+    /// short media; the engine reads them one at a time through `makeReader()`).
+    public var units: [Unit] {
+        switch storage {
+        case .stored(let units): return units
+        case .synthetic:
+            var reader = makeReader()
+            return (0..<unitCount).map { reader.unit($0) }
+        }
+    }
     /// How units map onto requests.
     public let layout: Layout
     /// The streams a player plays (best video and best audio); empty for a segmented stream.
@@ -47,7 +65,7 @@ public struct SimulationMedia: Sendable {
     /// media (an MP4 `moov` at the end, read by a plain sequential download), else 0.
     public let indexByteEnd: Int64
     /// Per playable stream, the units where a seek may land: (presentation start, unit index), sorted by
-    /// start. For video streams only keyframes.
+    /// start. For video streams only keyframes. Empty for synthetic media, whose layout gives them.
     let seekPoints: [[(start: Double, unit: Int)]]
 
     /// The media's length in seconds.
@@ -65,54 +83,10 @@ public struct SimulationMedia: Sendable {
         packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil,
         indexByteEnd: Int64 = 0
     ) -> SimulationMedia {
-        let streams = playableStreams.isEmpty ? Array(Set(packets.map(\.stream))).sorted() : playableStreams
-        var placed: [(position: Int64, order: Int, packet: MediaPacket)] = []
-        placed.reserveCapacity(packets.count)
-        var nextPosition: Int64 = 0
-        var sorted = true
-        for (order, packet) in packets.enumerated() {
-            guard packet.pts ?? packet.dts != nil else { continue }
-            let position = packet.position ?? nextPosition
-            if let last = placed.last, position < last.position { sorted = false }
-            placed.append((position, order, packet))
-            nextPosition = position + Int64(packet.size)
-        }
-        if !sorted {
-            placed.sort { $0.position != $1.position ? $0.position < $1.position : $0.order < $1.order }
-        }
-        var units: [Unit] = []
-        units.reserveCapacity(placed.count)
-        var reached: Int64 = 0
-        // Per played stream (indexed as in `streams`): first time, end of the last packet, and the last
-        // positive duration (for packets that carry none).
-        var firsts = [Double](repeating: .infinity, count: streams.count)
-        var ends = [Double](repeating: -.infinity, count: streams.count)
-        var lastDurations = [Double](repeating: 0, count: streams.count)
-        for item in placed {
-            let packet = item.packet
-            reached = max(reached, item.position + Int64(packet.size))
-            let time = packet.pts ?? packet.dts ?? 0
-            let length = max(packet.duration ?? 0, 0)
-            units.append(
-                Unit(
-                    byteStart: item.position, byteEnd: reached, stream: packet.stream, start: time,
-                    duration: length, isKeyframe: packet.isKeyframe))
-            if let index = streams.firstIndex(of: packet.stream) {
-                if length > 0 { lastDurations[index] = length }
-                firsts[index] = min(firsts[index], time)
-                ends[index] = max(ends[index], time + (length > 0 ? length : lastDurations[index]))
-            }
-        }
-        // The playable time is where every played stream has data: from the latest first packet (an audio
-        // stream's negative priming timestamps do not move the start) to the earliest last end.
-        var start = firsts.max() ?? 0
-        var end = ends.min() ?? start
-        if !start.isFinite { start = 0 }
-        if !(end > start), let duration, duration.isFinite, duration > 0 { end = start + duration }
-        if !end.isFinite || end < start { end = start }
-        return SimulationMedia(
-            units: units, layout: .progressive, playableStreams: streams, startTime: start, endTime: end,
-            totalBytes: max(totalBytes ?? reached, reached, indexByteEnd), indexByteEnd: indexByteEnd)
+        var builder = ProgressiveBuilder()
+        for packet in packets { builder.add(packet) }
+        return builder.finish(
+            playableStreams: playableStreams, totalBytes: totalBytes, duration: duration, indexByteEnd: indexByteEnd)
     }
 
     /// A segmented stream: `(duration seconds, size bytes)` per segment, in playlist order, starting at
@@ -137,12 +111,56 @@ public struct SimulationMedia: Sendable {
             totalBytes: offset, indexByteEnd: 0)
     }
 
+    /// Synthetic media as a progressive file whose packets are generated as the download reaches them:
+    /// the same units as `progressive(packets: media.packets(), ...)`, in memory that does not grow with
+    /// the media's length.
+    public static func synthetic(_ media: SyntheticMedia) -> SimulationMedia {
+        // One pass in constant memory for what `progressive` reads off the packets: start, end, size.
+        let streams = [SyntheticMedia.videoStream, SyntheticMedia.audioStream]
+        var firsts = [Double](repeating: .infinity, count: streams.count)
+        var ends = [Double](repeating: -.infinity, count: streams.count)
+        var reached: Int64 = 0
+        var iterator = media.makeIterator()
+        while let packet = iterator.next() {
+            let time = packet.pts ?? 0
+            let length = max(packet.duration ?? 0, 0)
+            reached = max(reached, (packet.position ?? 0) + Int64(packet.size))
+            if let index = streams.firstIndex(of: packet.stream) {
+                firsts[index] = min(firsts[index], time)
+                ends[index] = max(ends[index], time + length)
+            }
+        }
+        var start = firsts.max() ?? 0
+        var end = ends.min() ?? start
+        if !start.isFinite { start = 0 }
+        if !end.isFinite || end < start { end = start }
+        return SimulationMedia(
+            storage: .synthetic(media), unitCount: media.packetCount, layout: .progressive,
+            playableStreams: streams, startTime: start, endTime: end, totalBytes: reached, indexByteEnd: 0)
+    }
+
+    private init(
+        storage: Storage, unitCount: Int, layout: Layout, playableStreams: [Int], startTime: Double,
+        endTime: Double, totalBytes: Int64, indexByteEnd: Int64
+    ) {
+        self.storage = storage
+        self.unitCount = unitCount
+        self.layout = layout
+        self.playableStreams = playableStreams
+        self.startTime = startTime
+        self.endTime = endTime
+        self.totalBytes = totalBytes
+        self.indexByteEnd = indexByteEnd
+        self.seekPoints = []
+    }
+
     init(
         units: [Unit], layout: Layout, playableStreams: [Int], startTime: Double, endTime: Double,
         totalBytes: Int64, indexByteEnd: Int64
     ) {
         self.indexByteEnd = indexByteEnd
-        self.units = units
+        self.storage = .stored(units)
+        self.unitCount = units.count
         self.layout = layout
         self.playableStreams = playableStreams
         self.startTime = startTime
@@ -167,7 +185,8 @@ public struct SimulationMedia: Sendable {
     /// at or before `time` (the first one when `time` is before all), and of those the earliest in
     /// download order.
     public func restartUnit(for time: Double) -> Int {
-        var best = units.count
+        if case .synthetic(let media) = storage { return media.restartIndex(for: time) }
+        var best = unitCount
         for list in seekPoints where !list.isEmpty {
             var low = 0
             var high = list.count
@@ -177,6 +196,51 @@ public struct SimulationMedia: Sendable {
             }
             best = min(best, list[max(low - 1, 0)].unit)
         }
-        return best == units.count ? 0 : best
+        return best == unitCount ? 0 : best
+    }
+
+    /// A reader of the units by index: stored units directly, synthetic ones generated in order (a jump
+    /// back regenerates from the start, as after a seek; it never holds more than one unit).
+    public func makeReader() -> UnitReader { UnitReader(media: self) }
+
+    /// Reads units by index; cheapest in increasing order.
+    public struct UnitReader: Sendable {
+        // Held apart from the enum so that reading a stored unit costs no reference counting.
+        private let stored: [Unit]
+        private let synthetic: SyntheticMedia?
+        private var iterator: SyntheticMedia.PacketIterator?
+        private var current: (index: Int, unit: Unit)?
+
+        init(media: SimulationMedia) {
+            switch media.storage {
+            case .stored(let units):
+                stored = units
+                synthetic = nil
+            case .synthetic(let media):
+                stored = []
+                synthetic = media
+            }
+        }
+
+        /// Unit `index`, which must be below `unitCount`.
+        public mutating func unit(_ index: Int) -> Unit {
+            guard let synthetic else { return stored[index] }
+            if let current, current.index == index { return current.unit }
+            if iterator == nil || (current.map { $0.index > index } ?? false) {
+                iterator = synthetic.makeIterator()
+                current = nil
+            }
+            while var generator = iterator, let packet = generator.next() {
+                iterator = generator
+                let position = packet.position ?? 0
+                let unit = Unit(
+                    byteStart: position, byteEnd: position + Int64(packet.size), stream: packet.stream,
+                    start: packet.pts ?? 0, duration: max(packet.duration ?? 0, 0), isKeyframe: packet.isKeyframe)
+                current = (generator.index - 1, unit)
+                if generator.index - 1 == index { return unit }
+            }
+            // Past the last unit: callers check `unitCount` first, so this is unreachable in use.
+            return current?.unit ?? Unit(byteStart: 0, byteEnd: 0, stream: nil, start: 0, duration: 0, isKeyframe: true)
+        }
     }
 }

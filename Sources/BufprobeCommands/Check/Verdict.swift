@@ -1,0 +1,106 @@
+package import PlaybackModel
+
+/// The check's verdict as a pure function of what it measured: no servers, no clock, no I/O. `CheckSession`
+/// gathers the `Measurements` and calls `decide`; the rules live here only.
+///
+/// Rules, in order:
+/// - A failure sentence (could not open, no playable stream, ended early, timeout, interrupted) is `fail`.
+/// - Never started (the start threshold never arrived in the sampled time) is `degraded`.
+/// - Otherwise every problem found makes it `degraded`, all named in one sentence: stalls, a startup above
+///   `--max-startup`, a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
+///   time, a hole in the received media, a variant playlist that cannot be served, a resource it leads to
+///   that was refused or skipped.
+/// - None: `pass`.
+package enum Verdict {
+    /// What the check measured, in presentation time (the playable start is 0).
+    package struct Measurements: Sendable {
+        /// The URL or path, as the sentence names it.
+        package var source: String
+        /// Why the check failed, when it did (the sentence is the reason).
+        package var failure: String?
+        /// The player's experience (stalls, startup delay), positions from the playable start.
+        package var qoe: QoEReport
+        /// Whether receiving stopped because the sample time was up (not at the end of the stream).
+        package var sampled = false
+        /// Seconds the check ran.
+        package var sampledDuration = 0.0
+        /// Seconds of buffer the player needs to start.
+        package var startThreshold = BufferPolicy.default.startThreshold
+        /// The longest acceptable startup delay (`--max-startup`).
+        package var maxStartup = 3.0
+        /// The declared HLS variant `BANDWIDTH` (bits/s), when the played variant declares one.
+        package var declaredVariantBitRate: Double?
+        /// The highest 1 s bit rate received, bits/s.
+        package var peakBitRate: Double?
+        /// Media seconds received per wall second.
+        package var realtimeFactor: Double?
+        /// The playable media received, from the playable start.
+        package var received: [TimeRange] = []
+        /// Variant playlists that failed to load, with the HTTP status they answered.
+        package var brokenPlaylists: [(url: String, status: Int)] = []
+        /// Resources the input led to that were refused or skipped (a variant that sent nothing), with why.
+        package var skippedResources: [(url: String, why: String)] = []
+
+        /// Measurements of a check of `source` whose player reported `qoe`.
+        package init(source: String, qoe: QoEReport) {
+            self.source = source
+            self.qoe = qoe
+        }
+    }
+
+    /// The verdict and its one-sentence reason.
+    package static func decide(_ m: Measurements) -> (verdict: CheckVerdict, reason: String) {
+        if let failure = m.failure { return (.fail, failure) }
+        let source = m.source
+        guard m.qoe.started else {
+            return (.degraded, "\(source) did not start: \(TextFormat.seconds(m.startThreshold)) of media never arrived in the \(TextFormat.seconds(m.sampledDuration)) sampled.")
+        }
+        let startup = m.qoe.startupDelay
+        var problems: [String] = []
+        if let first = m.qoe.stalls.first {
+            let count = m.qoe.stallCount
+            let times = count == 1 ? "once" : "\(count) times"
+            problems.append(
+                "stalled \(times) for \(TextFormat.seconds(m.qoe.stallTime)) in total (first at media time \(TextFormat.seconds(first.position)))")
+        }
+        if startup > m.maxStartup {
+            problems.append(
+                "took \(TextFormat.seconds(startup)) to start, more than the \(TextFormat.seconds(m.maxStartup)) allowed (--max-startup)")
+        }
+        if let declared = m.declaredVariantBitRate, let peak = m.peakBitRate, peak > declared * 1.1 {
+            problems.append(
+                "peaked at \(TextFormat.bitRate(peak)), more than 10% above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
+        }
+        if let factor = m.realtimeFactor, factor < 1 {
+            problems.append("arrived slower than real time (\(String(format: "%.2f", factor))x)")
+        }
+        // A hole in the media the stream delivered: the player jumps it (at once when small, else once
+        // the stream has ended), so it is not always a stall; viewers still see the picture freeze or jump.
+        for (before, after) in zip(m.received, m.received.dropFirst()) {
+            problems.append(
+                "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))")
+        }
+        // A variant playlist that failed: FFmpeg drops that variant and plays the others, as a player
+        // would, but the playlist is broken for every viewer sent to it.
+        var named: [String] = []
+        for playlist in m.brokenPlaylists where !named.contains(playlist.url) {
+            named.append(playlist.url)
+            problems.append("lists a variant playlist it cannot serve (\(playlist.url) answered HTTP \(playlist.status))")
+        }
+        // A resource refused or skipped (a variant that sent nothing): FFmpeg played the others.
+        for skipped in m.skippedResources {
+            problems.append("leads to \(skipped.url), which \(skipped.why)")
+        }
+        if !problems.isEmpty {
+            return (.degraded, "\(source) " + join(problems) + ".")
+        }
+        let speed = m.realtimeFactor.map { String(format: " at %.1fx real time", $0) } ?? ""
+        let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
+        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span), received\(speed).")
+    }
+
+    private static func join(_ parts: [String]) -> String {
+        guard parts.count > 1, let last = parts.last else { return parts.first ?? "" }
+        return parts.dropLast().joined(separator: ", ") + " and " + last
+    }
+}
