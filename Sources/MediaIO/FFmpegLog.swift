@@ -38,7 +38,9 @@ public enum FFmpegLog {
     /// Forgets the calling thread's kept error lines (before opening a new input).
     public static func clearRecentErrors() { state.withLock { _ = $0.recent.removeValue(forKey: currentThread) } }
 
-    private static var currentThread: UInt {
+    /// The calling thread's identity: FFmpeg logs on the thread that called it, so per-input log
+    /// collectors (this file's recent errors, check's `FFmpegLogRouter`) key their lines by it.
+    package static var currentThread: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else

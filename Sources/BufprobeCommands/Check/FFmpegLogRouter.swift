@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 package import Logging
+import MediaIO
 import Synchronization
 
 /// The `LogHandler` `check` gives `FFmpegLog`: every FFmpeg line goes to the `FFmpegLines` of the check
@@ -48,11 +44,5 @@ package struct FFmpegLogRouter: LogHandler {
         _ = collectors.withLock { $0.removeValue(forKey: currentThread) }
     }
 
-    private static var currentThread: UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
+    private static var currentThread: UInt { FFmpegLog.currentThread }
 }

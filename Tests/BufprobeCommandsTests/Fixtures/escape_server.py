@@ -12,11 +12,10 @@ and answers:
 
 It stops when its standard input closes or it receives SIGTERM.
 """
-import argparse
 import http.server
 import os
-import sys
-import threading
+
+from serving import serve
 
 # ESC ] 0;title BEL sets the window title, ESC [2J clears the screen, U+009B is the 8-bit CSI.
 EVIL = "\x1b]0;pwned\x07\x1b[2J\u009b31mred\x7f"
@@ -69,22 +68,5 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_evil(404)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--root", required=True)
-    parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args()
-    Handler.root = args.root
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
-    print("PORT %d" % server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        sys.stdin.read()
-    except KeyboardInterrupt:
-        pass
-    server.shutdown()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler)

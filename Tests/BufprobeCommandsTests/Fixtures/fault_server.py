@@ -22,13 +22,13 @@ of stdout, then serves files under --root according to the first path component:
 
 It stops when its standard input closes or it receives SIGTERM, so the test that started it can end it.
 """
-import argparse
 import http.server
 import os
 import re
-import sys
 import threading
 import time
+
+from serving import serve
 
 TYPES = {".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t", ".mp4": "video/mp4",
          ".mkv": "video/x-matroska", ".mp3": "audio/mpeg"}
@@ -154,29 +154,5 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body[cut:])
 
 
-class QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        # Clients hanging up mid-answer is what these tests do on purpose; no tracebacks on stderr.
-        pass
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--root", required=True)
-    parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args()
-    Handler.root = os.path.abspath(args.root)
-    server = QuietServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
-    print("PORT %d" % server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    # The parent closes our stdin (or exits) to stop us.
-    try:
-        sys.stdin.read()
-    except KeyboardInterrupt:
-        pass
-    os._exit(0)
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler)

@@ -20,13 +20,13 @@ serves files under --root, and stops when its standard input closes. By first pa
   /count/<mode>/...             the same as /<mode>/..., and every request is counted
   /requests                     the counted requests so far: one "<monotonic seconds> <path>" per line
 """
-import argparse
 import http.server
 import os
-import sys
 import threading
 import time
 import urllib.parse
+
+from serving import serve
 
 TYPES = {".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t"}
 
@@ -137,26 +137,5 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_body(f.read(), TYPES.get(os.path.splitext(path)[1], "application/octet-stream"))
 
 
-class QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--root", required=True)
-    args = parser.parse_args()
-    Handler.root = os.path.abspath(args.root)
-    server = QuietServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    print("PORT %d" % server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        sys.stdin.read()
-    except KeyboardInterrupt:
-        pass
-    os._exit(0)
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler)
