@@ -68,6 +68,25 @@ public struct SimulationEngine: Sendable {
     private var announcedEndOfStream = false
     private var indexArrived = false
 
+    // Adaptive bit rate (a ladder); all empty or nil for one variant.
+    /// Per variant (ascending), its units; empty without a ladder.
+    private let variantUnits: [[SimulationMedia.Unit]]
+    private var abr: AbrController?
+    /// The variant of the segment being requested (ascending ladder index).
+    private var inFlightVariant = 0
+    private var lastVariant: Int?
+    private var requestSentAt: Double = 0
+    /// The ladder simulated, or `nil` for one variant.
+    public let ladder: SimulationLadder?
+    /// Every change of variant, in order.
+    public private(set) var switches: [AbrSwitch] = []
+    /// Per segment, the ascending ladder index of the copy last delivered to the player (-1: none yet).
+    public private(set) var deliveredVariants: [Int] = []
+    /// Per variant (ascending), segments and bytes delivered whole.
+    public private(set) var deliveredPerVariant: [(segments: Int, bytes: Int64)] = []
+    /// The variant of the segment being (or about to be) downloaded: the live line's colour.
+    public var currentVariant: Int { inFlightVariant }
+
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
         enum Kind: Sendable {
@@ -91,7 +110,37 @@ public struct SimulationEngine: Sendable {
         media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
         autoplay: Bool = true
     ) {
+        self.init(media: media, ladder: nil, rule: nil, network: network, policy: policy, steps: steps, autoplay: autoplay)
+    }
+
+    /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
+    /// picks then (with the buffer level at that moment and the throughput of earlier segments); a
+    /// segment in flight keeps its variant (no abandonment, no replacement of buffered segments).
+    public init(
+        ladder: SimulationLadder, rule: AbrRule, network: NetworkModel, policy: BufferPolicy,
+        steps: [SimulationStep] = [], autoplay: Bool = true
+    ) {
+        self.init(
+            media: ladder.media(variant: 0), ladder: ladder, rule: rule, network: network, policy: policy,
+            steps: steps, autoplay: autoplay)
+    }
+
+    private init(
+        media: SimulationMedia, ladder: SimulationLadder?, rule: AbrRule?, network: NetworkModel,
+        policy: BufferPolicy, steps: [SimulationStep], autoplay: Bool
+    ) {
         self.media = media
+        self.ladder = ladder
+        if let ladder, let rule {
+            variantUnits = ladder.variants.indices.map { ladder.media(variant: $0).units }
+            abr = AbrController(
+                rule: rule, bitRates: ladder.bitRates, segmentDuration: ladder.segmentDuration,
+                forwardTarget: policy.forwardTarget)
+            deliveredVariants = Array(repeating: -1, count: media.unitCount)
+            deliveredPerVariant = Array(repeating: (0, 0), count: ladder.variants.count)
+        } else {
+            variantUnits = []
+        }
         self.units = media.makeReader()
         self.policy = policy
         var network = network
@@ -281,11 +330,41 @@ public struct SimulationEngine: Sendable {
 
     // MARK: Downloader
 
+    /// Unit `index` of the media, at the in-flight variant for a ladder.
+    private mutating func unit(_ index: Int) -> SimulationMedia.Unit {
+        guard !variantUnits.isEmpty else { return units.unit(index) }
+        return variantUnits[inFlightVariant][index]
+    }
+
+    /// Asks the rule for the variant of segment `nextUnit`, before its request goes out.
+    private mutating func chooseVariant() {
+        guard var controller = abr else { return }
+        let decision = controller.choose(buffer: session.player.item.bufferedAhead)
+        abr = controller
+        let chosen = min(max(decision.variant, 0), variantUnits.count - 1)
+        if let lastVariant, lastVariant != chosen {
+            switches.append(
+                AbrSwitch(time: clock, segment: nextUnit, from: lastVariant, to: chosen, reason: decision.reason))
+            record(.variantSwitch, value: ladder?.variants[chosen].bitRate)
+        }
+        lastVariant = chosen
+        inFlightVariant = chosen
+    }
+
+    /// Books a whole segment handed to the player, and the throughput its request measured.
+    private mutating func noteSegmentDelivered(_ index: Int, bytes: Int64) {
+        guard abr != nil, deliveredVariants.indices.contains(index) else { return }
+        deliveredVariants[index] = inFlightVariant
+        deliveredPerVariant[inFlightVariant].segments += 1
+        deliveredPerVariant[inFlightVariant].bytes += bytes
+        abr?.recordDownload(bits: Double(bytes) * 8, seconds: clock - requestSentAt)
+    }
+
     /// Where the current request's data reaches in media time: loading from there continues it.
     private mutating func sequenceFrontier() -> Double {
         switch media.layout {
         case .segmented:
-            return nextUnit < media.unitCount ? units.unit(nextUnit).start : media.endTime
+            return nextUnit < media.unitCount ? unit(nextUnit).start : media.endTime
         case .progressive:
             return max(sequenceStart, session.deliveredPlayableEnd)
         }
@@ -307,7 +386,8 @@ public struct SimulationEngine: Sendable {
                 requestOrigin = deliveredEnd
                 pendingCompletion = nil
             } else {
-                sendRequest(from: media.layout == .segmented ? units.unit(nextUnit).byteStart : deliveredEnd)
+                if media.layout == .segmented { chooseVariant() }
+                sendRequest(from: media.layout == .segmented ? unit(nextUnit).byteStart : deliveredEnd)
             }
             return
         }
@@ -319,7 +399,8 @@ public struct SimulationEngine: Sendable {
         sequenceStart = position
         session.restartDelivery()
         isDownloading = true
-        let origin = units.unit(unit).byteStart
+        if media.layout == .segmented { chooseVariant() }
+        let origin = self.unit(unit).byteStart
         deliveredEnd = origin
         record(.request, value: Double(origin))
         sendRequest(from: origin)
@@ -327,6 +408,7 @@ public struct SimulationEngine: Sendable {
 
     private mutating func sendRequest(from origin: Int64) {
         requests += 1
+        requestSentAt = clock
         connectionOpen = true
         requestOrigin = origin
         deliveredEnd = origin
@@ -347,7 +429,7 @@ public struct SimulationEngine: Sendable {
     private mutating func noteAbandonedBytes() {
         guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
         let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
-        let reached = min(max(arrived, deliveredEnd), units.unit(nextUnit).byteEnd)
+        let reached = min(max(arrived, deliveredEnd), unit(nextUnit).byteEnd)
         bytesReceived += reached - deliveredEnd
         deliveredEnd = reached
         transfer = nil
@@ -357,7 +439,7 @@ public struct SimulationEngine: Sendable {
     private mutating func completionTime() -> Double {
         if let pendingCompletion { return pendingCompletion }
         guard var current = transfer else { return .infinity }
-        let unit = units.unit(nextUnit)
+        let unit = self.unit(nextUnit)
         // Bytes already here (an index at the end brought everything before it) complete at once.
         guard neededEnd(for: unit) > deliveredEnd else {
             pendingCompletion = clock
@@ -377,7 +459,7 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func completeUnit() {
-        let unit = units.unit(nextUnit)
+        let unit = self.unit(nextUnit)
         let needed = neededEnd(for: unit)
         nextUnit += 1
         pendingCompletion = nil
@@ -386,9 +468,11 @@ public struct SimulationEngine: Sendable {
         if needed >= media.indexByteEnd { indexArrived = true }
         switch media.layout {
         case .segmented:
+            noteSegmentDelivered(nextUnit - 1, bytes: needed - unit.byteStart)
             handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
             if nextUnit < media.unitCount, isDownloading {
-                sendRequest(from: units.unit(nextUnit).byteStart)
+                chooseVariant()
+                sendRequest(from: self.unit(nextUnit).byteStart)
             }
         case .progressive:
             if let stream = unit.stream {
