@@ -94,6 +94,9 @@ public struct Simulate: AsyncParsableCommand {
     @OptionGroup(title: "Buffer policy (overrides the script's)")
     var policyOptions: BufferPolicyOptions
 
+    @OptionGroup(title: "Adaptive bit rate (a master playlist with --abr)")
+    var abrOptions: AbrOptions
+
     @Flag(help: "Write JSON instead of text.")
     var json = false
 
@@ -118,6 +121,9 @@ public struct Simulate: AsyncParsableCommand {
     /// Rejects option combinations that cannot mean anything, before any media is read.
     public func validate() throws {
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant).") }
+        if variant != nil, let rule = abrOptions.abr, rule != .fixed {
+            throw ValidationError("--variant chooses the variant of --abr fixed; --abr \(rule.rawValue) chooses its own.")
+        }
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
@@ -139,9 +145,16 @@ public struct Simulate: AsyncParsableCommand {
             throw ExitCode(error.exitCode)
         }
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
-        var engine = SimulationEngine(
-            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
-            autoplay: plan.autoplay)
+        var engine =
+            if let ladder = plan.source.ladder, let rule = plan.rule {
+                SimulationEngine(
+                    ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
+                    autoplay: plan.autoplay)
+            } else {
+                SimulationEngine(
+                    media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
+                    autoplay: plan.autoplay)
+            }
         let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
         if let factor {
             var keyboard: SimulationKeyboard?
@@ -156,8 +169,14 @@ public struct Simulate: AsyncParsableCommand {
         } else {
             engine.run()
         }
-        let report = SimulateReport(
+        var report = SimulateReport(
             result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+        if let rule = plan.rule,
+            let summary = AbrSummary(
+                engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
+        {
+            report.abr = SimulateReport.Abr(rule: rule, summary: summary)
+        }
         // The report on stdout is the same whether the run was instant or paced.
         if json {
             Diagnostics.standardOutput(try JSONOutput.string(report) + "\n")
