@@ -60,9 +60,10 @@ struct SimulateAbrTests {
         #expect(report.events.filter { $0.type == "switch" }.count == abr.switchCount)
     }
 
-    @Test("on a 3-variant ladder, BOLA never stalls above 1.2 x the lowest variant and stays within the bandwidth on average",
-        arguments: ["4Mbit", "1.2Mbit", "600kbit"])
-    func bola(bandwidth: String) throws {
+    @Test(
+        "on a 3-variant ladder, BOLA plays mostly the highest variant under the bandwidth, never stalls and stays within it on average",
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
+    func bola(bandwidth: String, expected: Int) throws {
         let master = try writeLadder()
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", bandwidth])
@@ -71,6 +72,7 @@ struct SimulateAbrTests {
         let abr = try #require(report.abr)
         #expect(report.stallCount == 0)
         #expect(abr.rule == "bola")
+        #expect(Self.mostPlayed(abr) == expected)
         let rate = try BitRate(parsing: bandwidth).bitsPerSecond
         #expect(abr.averageBitRate <= rate)
         #expect(abr.qoe.segments == 150)

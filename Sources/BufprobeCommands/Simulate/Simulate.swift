@@ -40,6 +40,16 @@ public struct Simulate: AsyncParsableCommand {
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
             session.
 
+            Adaptive bit rate (--abr, a local HLS master): each segment is fetched at the variant the rule \
+            picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
+            throughout (the default). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
+            mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
+            INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: throughput until \
+            --dynamic-switch (12s, dash.js DYNAMIC) is buffered, BOLA until below half of it. The report adds \
+            the variants played, every switch and QoE = (sum q_k - lambda sum |q_k+1 - q_k| - mu stall s) / K \
+            over the K played segments, q in kbit/s (Yin et al., SIGCOMM 2015; --qoe-switch-weight lambda 1, \
+            --qoe-stall-weight mu = top variant's kbit/s).
+
             Exit codes: 0 simulated (stalls or not; see the report); 2 the media could not be opened or is \
             not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
             """)
