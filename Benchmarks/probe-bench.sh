@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Issue 2 benchmark: `bufprobe probe --json` against the bare libavformat read loop (read-loop.c) and
+# Issues 2 and 15: `bufprobe probe --json` against the bare libavformat read loop (read-loop.c) and
 # against `ffprobe -count_packets`, on a 5-minute and a 60-minute H.264 + AAC MP4, all measured in one run.
-# Prints median wall time (hyperfine), the ratios bufprobe/C-loop and bufprobe/ffprobe, and peak RSS of each.
+# Prints median wall time (hyperfine), the ratios bufprobe/C-loop and bufprobe/ffprobe, CPU time, peak RSS
+# of each, and (CALLGRIND=1) instruction counts, which a busy machine does not disturb.
 #
 # Usage:  Benchmarks/probe-bench.sh
 # Env:    BUFPROBE=/path/to/bufprobe   use this binary instead of building `swift build -c release`
 #         BUFPROBE=skip                measure only the C loop and ffprobe (before `probe` exists)
+#         SWIFT_BUILD_FLAGS="..."      flags for the release build (default: --static-swift-stdlib, the
+#                                      self-contained binary; "" for the dynamically linked one)
+#         CALLGRIND=1                  also count instructions with valgrind --tool=callgrind (the longest
+#                                      file; about a minute per command)
 #         (mediaio-read-loop, MediaIO's loop without probe's analysis, is built and timed too)
 #         RUNS=5 WARMUP=1              hyperfine settings
 #         LENGTHS="5 60"               file lengths in minutes (generated once into Benchmarks/out/, reused)
@@ -16,9 +21,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 out="$here/out"
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
 WARMUP=${WARMUP:-1}
 LENGTHS=${LENGTHS:-"5 60"}
+SWIFT_BUILD_FLAGS=${SWIFT_BUILD_FLAGS---static-swift-stdlib}
+CALLGRIND=${CALLGRIND:-0}
 mkdir -p "$out"
 
 need() { command -v "$1" >/dev/null || { echo "error: $1 is required ($2)" >&2; exit 1; }; }
@@ -41,8 +48,9 @@ if [[ "$bufprobe" == skip ]]; then
   echo "== BUFPROBE=skip: measuring only the C loop and ffprobe"
 elif [[ -z "$bufprobe" ]]; then
   echo "== building bufprobe (release)"
-  (cd "$root" && swift build -c release --product bufprobe)
-  bufprobe="$(cd "$root" && swift build -c release --show-bin-path)/bufprobe"
+  # shellcheck disable=SC2086
+  (cd "$root" && swift build -c release $SWIFT_BUILD_FLAGS --product bufprobe)
+  bufprobe="$(cd "$root" && swift build -c release $SWIFT_BUILD_FLAGS --show-bin-path)/bufprobe"
 fi
 if [[ -n "$bufprobe" && ! -x "$bufprobe" ]]; then
   echo "error: $bufprobe is not an executable" >&2
@@ -53,8 +61,9 @@ fi
 mediaio=""
 if [[ -n "$bufprobe" ]]; then
   echo "== building mediaio-read-loop (release)"
-  (cd "$root" && swift build -c release --product mediaio-read-loop)
-  mediaio="$(cd "$root" && swift build -c release --show-bin-path)/mediaio-read-loop"
+  # shellcheck disable=SC2086
+  (cd "$root" && swift build -c release $SWIFT_BUILD_FLAGS --product mediaio-read-loop)
+  mediaio="$(cd "$root" && swift build -c release $SWIFT_BUILD_FLAGS --show-bin-path)/mediaio-read-loop"
 fi
 
 # Long files: 320x180 25 fps test card, x264 ultrafast ~250 kbit/s with 2 s GOPs, AAC stereo 64 kbit/s,
@@ -190,4 +199,35 @@ if [[ -n "$mediaio" ]]; then
     awk -v m="$minutes" -v w="${row[$minutes,io]}" -v cp="${row[$minutes,cpu_io]}" -v c="${row[$minutes,c]}" -v cc="${row[$minutes,cpu_c]}" '
       BEGIN { printf "%-7s | %9.4f %9.4f | %7.2fx %7.2fx\n", m " min", w, cp, w / c, cp / cc }'
   done
+fi
+if [[ -n "$bufprobe" ]]; then
+  echo
+  awk -v m="$last" -v bp="${row[$last,bp]}" -v c="${row[$last,c]}" -v cbp="${row[$last,cpu_bp]}" -v cc="${row[$last,cpu_c]}" '
+    BEGIN {
+      r = bp / c
+      printf "issue 15 goal on the %s min file: bufprobe/C loop <= 1.10x (median wall time): %.2fx, %s; CPU time %.2fx\n",
+        m, r, (r <= 1.10 ? "met" : "NOT met"), cbp / cc
+    }'
+fi
+if [[ "$CALLGRIND" == 1 ]]; then
+  command -v valgrind >/dev/null || { echo "error: valgrind is required for CALLGRIND=1 (apt-get install valgrind)" >&2; exit 1; }
+  cc -O2 -shared -fPIC -o "$out/valgrind-sigsuspend.so" "$here/valgrind-sigsuspend.c"
+  file="$out/h264-aac-${last}min.mp4"
+  instructions() { # $@ = command; prints the instructions executed (all threads, libraries included)
+    LD_PRELOAD="$out/valgrind-sigsuspend.so" valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" \
+      "$@" 2>&1 >/dev/null | awk '/Collected :/ { print $NF }' || true
+  }
+  echo
+  echo "== instructions on the $last min file (valgrind --tool=callgrind; bufprobe varies by ~2 % between runs,"
+  echo "   with the heap layout of its threads; the C loop by less than 0.01 %)"
+  ic=$(instructions "$out/read-loop" "$file")
+  printf '%-10s %15s\n' c-loop "$ic"
+  if [[ -n "$bufprobe" ]]; then
+    # valgrind 3.19 cannot read the DWARF 5 of a -g build: count on a copy without debug sections.
+    objcopy --strip-debug "$bufprobe" "$out/bufprobe-nodebug"
+    for run in 1 2 3; do
+      ib=$(instructions "$out/bufprobe-nodebug" probe --json "$file")
+      awk -v n="$run" -v b="$ib" -v c="$ic" 'BEGIN { printf "%-10s %15.0f   %.3fx\n", "bufprobe " n, b, b / c }'
+    done
+  fi
 fi

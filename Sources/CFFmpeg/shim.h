@@ -14,6 +14,9 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
 #include <stdio.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // AVERROR(e) negates a POSIX errno; a function-like macro, so Swift cannot see it.
 static inline int cffmpeg_averror(int posix_errno) { return AVERROR(posix_errno); }
@@ -49,5 +52,14 @@ static inline void cffmpeg_strerror(int code, char *buffer, size_t size) {
 }
 
 // The av_log callback (it takes a va_list) lives in the CFFmpegShims C target, behind a mutex.
+
+// glibc's M_MXFAST: Swift's Glibc module does not import <malloc.h>. Returns 1 when applied, 0 elsewhere.
+static inline int cffmpeg_disable_fast_bins(void) {
+#if defined(__GLIBC__)
+    return mallopt(M_MXFAST, 0);
+#else
+    return 0;
+#endif
+}
 
 #endif

@@ -14,10 +14,10 @@ static cffmpeg_log_sink current_sink = 0;
 // sends partial lines, and its default callback keeps the same flag across calls.
 static int print_prefix = 1;
 
-static void log_trampoline(void *context, int level, const char *format, va_list arguments) {
-    // The level is checked before taking the lock, as FFmpeg's default callback does: most debug
-    // lines end here without contention.
-    if (level > av_log_get_level()) return;
+// The formatting half, out of line: demuxers log at trace level for every packet (three calls per MP4
+// packet), and the early return below then sets up no 1 KiB buffer and no stack guard.
+static __attribute__((noinline)) void format_and_send(
+    void *context, int level, const char *format, va_list arguments) {
     char line[1024];
     pthread_mutex_lock(&log_lock);
     cffmpeg_log_sink sink = current_sink;
@@ -26,6 +26,13 @@ static void log_trampoline(void *context, int level, const char *format, va_list
         sink(level, line);
     }
     pthread_mutex_unlock(&log_lock);
+}
+
+static void log_trampoline(void *context, int level, const char *format, va_list arguments) {
+    // The level is checked before taking the lock, as FFmpeg's default callback does: most debug
+    // lines end here without contention.
+    if (level > av_log_get_level()) return;
+    format_and_send(context, level, format, arguments);
 }
 
 void cffmpeg_install_log_sink(cffmpeg_log_sink sink) {

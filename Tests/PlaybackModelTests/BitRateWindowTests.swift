@@ -40,6 +40,73 @@ struct BitRateWindowTests {
         #expect(window.peakBytes == naivePeak(packets, window: length))
     }
 
+    @Test("fused lengths give each length's brute-force peak, through ring growth", arguments: [7, 300, 3000])
+    func fusedMatchesReference(count: Int) {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        let lengths = [1.0, 5, 10, 0.25]
+        var windows = BitRateWindows(lengths: lengths)
+        var time = 0.0
+        var packets: [(time: Double, size: Int)] = []
+        for _ in 0..<count {
+            // Mostly forward, now and then a little back (interleaved streams), never a whole window.
+            time += Double(next() % 60) / 1000 - (next() % 10 == 0 ? 0.1 : 0)
+            let size = Int(next() % 5000)
+            packets.append((time, size))
+            windows.add(time: time, size: size)
+        }
+        for (index, length) in lengths.enumerated() {
+            // The reference for time that steps back: first in, first out, as the single window does.
+            var single = BitRateWindow(window: length)
+            for packet in packets { single.add(time: packet.time, size: packet.size) }
+            #expect(windows.peakBytes(at: index) == single.peakBytes, "length \(length)")
+            #expect(windows.peakBitsPerSecond(at: index) == Double(single.peakBytes) * 8 / length)
+        }
+        #expect(windows.peakBytes(at: 3) <= windows.peakBytes(at: 0))
+    }
+
+    @Test("fused lengths on increasing time match the brute-force reference", arguments: [1.0, 5.0])
+    func fusedIncreasing(length: Double) {
+        var time = 0.0
+        var packets: [(time: Double, size: Int)] = []
+        var windows = BitRateWindows(lengths: [length, 2 * length])
+        for step in 0..<2000 {
+            time += Double((step * 7919) % 41) / 1000
+            let size = (step * 104_729) % 3000
+            packets.append((time, size))
+            windows.add(time: time, size: size)
+        }
+        #expect(windows.peakBytes(at: 0) == naivePeak(packets, window: length))
+        #expect(windows.peakBytes(at: 1) == naivePeak(packets, window: 2 * length))
+    }
+
+    @Test("timestamps that jump back by more than the window restart it: old packets expire, memory stays one window")
+    func discontinuity() {
+        var window = BitRateWindow(window: 1)
+        // 20 s at 100 packets/s, then the clock restarts at 0 (an HLS discontinuity) for another 20 s.
+        for round in 0..<2 {
+            for step in 0..<2_000 {
+                window.add(time: Double(step) / 100, size: round == 0 ? 10 : 20)
+                #expect(window.heldPackets <= 101)
+            }
+        }
+        // The peak is the second run's alone: nothing of the first run is counted with it.
+        let second = (0..<2_000).map { (time: Double($0) / 100, size: 20) }
+        #expect(window.peakBytes == naivePeak(second, window: 1))
+        #expect(window.peakBytes < 2 * 100 * 20)
+    }
+
+    @Test("time that never advances is held up to the bound, then the oldest packets leave")
+    func stuckClock() {
+        var window = BitRateWindow(window: 1)
+        for _ in 0..<(BitRateWindows.maxEntries + 100) { window.add(time: 5, size: 1) }
+        #expect(window.heldPackets <= BitRateWindows.maxEntries)
+        #expect(window.peakBytes == BitRateWindows.maxEntries)
+    }
+
     @Test("time that restarts (a looping stream) starts a new run: each run's peak, never their sum")
     func timeGoesBack() {
         var window = BitRateWindow(window: 1)

@@ -103,6 +103,7 @@ public struct Probe: AsyncParsableCommand {
     public func run() async throws {
         let logger = Diagnostics.logger(verbose: verbose)
         FFmpegLog.install(logger: logger, verbose: verbose)
+        PacketAllocator.tune()
         let avOptions = Dictionary(
             options.map { option -> (String, String) in
                 let parts = option.split(separator: "=", maxSplits: 1)

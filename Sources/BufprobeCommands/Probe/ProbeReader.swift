@@ -107,7 +107,8 @@ package struct ProbeReader {
             options: diagnostics, source: source, bytes: bytes, formatName: input.format.name, playableStreams: playable,
             video: input.bestVideoStream, audio: input.bestAudioStream)
         var readError: FFmpegError?
-        var count = 0
+        // Packets left until the next progress call: a countdown, not a division per packet.
+        var untilProgress = max(progressInterval, 1)
         while true {
             let packet: Packet?
             do { packet = try input.readPacket() } catch {
@@ -123,8 +124,10 @@ package struct ProbeReader {
             let modelPacket = packet.modelPacket
             tracker.add(modelPacket)
             diagnostics.add(modelPacket)
-            count += 1
-            if let onProgress, count % progressInterval == 0, wantsProgress() {
+            untilProgress -= 1
+            if untilProgress == 0, let onProgress {
+                untilProgress = max(progressInterval, 1)
+                guard wantsProgress() else { continue }
                 onProgress(Progress(
                     loaded: tracker.playable, duration: input.format.duration, start: input.format.startTime ?? 0,
                     bytes: readsOtherFiles ? nil : input.bytePosition,

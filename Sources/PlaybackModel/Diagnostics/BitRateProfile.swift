@@ -1,5 +1,6 @@
 /// The bit rate of a whole file (every stream together) over sliding windows of decode time, against its
-/// average: how bursty it is. Built on `BitRateWindow`; memory holds one window of the longest length.
+/// average: how bursty it is. Built on `BitRateWindows` (one ring for every length); memory holds one window
+/// of the longest length.
 public struct BitRateProfile: Sendable {
     /// One window's peak.
     public struct Peak: Sendable, Hashable {
@@ -12,7 +13,7 @@ public struct BitRateProfile: Sendable {
     /// Window lengths used by `bufprobe probe`.
     public static let standardWindows: [Double] = [1, 5, 10]
 
-    private var windows: [BitRateWindow]
+    private var windows: BitRateWindows
     private var first: Double?
     private var end: Double?
     /// Payload bytes of every packet added.
@@ -20,14 +21,14 @@ public struct BitRateProfile: Sendable {
 
     /// A profile over `windows` (seconds, each > 0).
     public init(windows: [Double] = BitRateProfile.standardWindows) {
-        self.windows = windows.map { BitRateWindow(window: $0) }
+        self.windows = BitRateWindows(lengths: windows)
     }
 
     /// Adds a packet (any stream), placed at its decode time (presentation time when it has none).
     public mutating func add(_ packet: MediaPacket) {
         bytes += Int64(packet.size)
         guard let time = packet.dts ?? packet.pts, time.isFinite else { return }
-        for index in windows.indices { windows[index].add(time: time, size: packet.size) }
+        windows.add(time: time, size: packet.size)
         first = min(first ?? time, time)
         end = max(end ?? time, time + max(packet.duration ?? 0, 0))
     }
@@ -43,9 +44,9 @@ public struct BitRateProfile: Sendable {
 
     /// Each window's peak, in the order given.
     public var peaks: [Peak] {
-        windows.map { window in
-            let fits = (span ?? 0) >= window.window
-            return Peak(window: window.window, bitsPerSecond: fits ? window.peakBitsPerSecond : nil)
+        windows.lengths.indices.map { index in
+            let length = windows.lengths[index]
+            return Peak(window: length, bitsPerSecond: (span ?? 0) >= length ? windows.peakBitsPerSecond(at: index) : nil)
         }
     }
 }

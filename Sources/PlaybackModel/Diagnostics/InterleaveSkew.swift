@@ -15,10 +15,16 @@ public struct InterleaveSkew: Sendable {
     /// Largest bytes skew seen.
     public private(set) var maxSkewBytes: Int64 = 0
 
-    private var reached: [Double?] = [nil, nil]
-    // Per stream, (reached time, byte end) each time its reach grew, oldest first, from `heads[i]` on.
-    private var history: [[(time: Double, byteEnd: Int64)]] = [[], []]
-    private var heads = [0, 0]
+    // What one stream has reached, and (reached time, byte end) each time its reach grew, oldest first
+    // from `head` on. Two stored sides rather than arrays of arrays: this runs for every packet.
+    private struct Side: Sendable {
+        var reached = -Double.infinity
+        var history: [(time: Double, byteEnd: Int64)] = []
+        var head = 0
+    }
+
+    private var first = Side()
+    private var second = Side()
     private var bytesRead: Int64 = 0
 
     /// Compares `first` and `second` (stream indices).
@@ -28,37 +34,46 @@ public struct InterleaveSkew: Sendable {
     public mutating func add(_ packet: MediaPacket) {
         let byteEnd = (packet.position ?? bytesRead) + Int64(packet.size)
         bytesRead = max(bytesRead, byteEnd)
-        let side: Int
-        if packet.stream == streams.first { side = 0 } else if packet.stream == streams.second { side = 1 } else { return }
+        let isFirst: Bool
+        if packet.stream == streams.first { isFirst = true } else if packet.stream == streams.second { isFirst = false } else { return }
         guard let start = packet.pts ?? packet.dts, start.isFinite else { return }
         let end = start + max(packet.duration ?? 0, 0)
-        let other = 1 - side
-        if let otherReach = reached[other], otherReach >= end {
-            maxSkewSeconds = max(maxSkewSeconds, otherReach - end)
+        if isFirst {
+            Self.add(end: end, byteEnd: byteEnd, mine: &first, other: &second, seconds: &maxSkewSeconds, bytes: &maxSkewBytes)
+        } else {
+            Self.add(end: end, byteEnd: byteEnd, mine: &second, other: &first, seconds: &maxSkewSeconds, bytes: &maxSkewBytes)
+        }
+    }
+
+    private static func add(
+        end: Double, byteEnd: Int64, mine: inout Side, other: inout Side, seconds: inout Double, bytes: inout Int64
+    ) {
+        // -infinity (nothing yet) never reaches a finite end.
+        if other.reached >= end {
+            seconds = max(seconds, other.reached - end)
             // The first entry of the other stream that reached `end`: entries are in increasing time.
-            var low = heads[other]
-            var high = history[other].count
+            var low = other.head
+            var high = other.history.count
             while low < high {
                 let middle = (low + high) / 2
-                if history[other][middle].time >= end { high = middle } else { low = middle + 1 }
+                if other.history[middle].time >= end { high = middle } else { low = middle + 1 }
             }
-            if low < history[other].count {
-                maxSkewBytes = max(maxSkewBytes, byteEnd - history[other][low].byteEnd)
+            if low < other.history.count {
+                bytes = max(bytes, byteEnd - other.history[low].byteEnd)
             }
         }
-        if end > (reached[side] ?? -.infinity) {
-            reached[side] = end
-            history[side].append((end, byteEnd))
+        if end > mine.reached {
+            mine.reached = end
+            mine.history.append((end, byteEnd))
         }
         // Entries of the other stream this stream has passed can never be looked up again.
-        if let mine = reached[side] {
-            while heads[other] < history[other].count, history[other][heads[other]].time < mine {
-                heads[other] += 1
-            }
-            if heads[other] > 1024, heads[other] * 2 > history[other].count {
-                history[other].removeFirst(heads[other])
-                heads[other] = 0
-            }
+        let reach = mine.reached
+        while other.head < other.history.count, other.history[other.head].time < reach {
+            other.head += 1
+        }
+        if other.head > 1024, other.head * 2 > other.history.count {
+            other.history.removeFirst(other.head)
+            other.head = 0
         }
     }
 }

@@ -62,8 +62,10 @@ public struct ProgressiveDownloadAnalyzer: Sendable {
             latest.append(contentsOf: repeatElement(-.infinity, count: stream + 1 - latest.count))
         }
         if stream >= 0 {
-            earliest[stream] = min(earliest[stream], time)
-            latest[stream] = max(latest[stream], time + max(packet.duration ?? 0, 0))
+            // Stores only when the figure moves: most packets change neither.
+            if time < earliest[stream] { earliest[stream] = time }
+            let end = time + max(packet.duration ?? 0, 0)
+            if end > latest[stream] { latest[stream] = end }
         }
         if let timeOrigin {
             if time < timeOrigin, let start = playableStart, start < timeOrigin { originMoved = true }
@@ -102,10 +104,14 @@ public struct ProgressiveDownloadAnalyzer: Sendable {
     }
 
     private mutating func feed(byteEnd: Int64, time: Double, origin: Double) {
-        for index in layouts.indices {
-            needs[index].add(
-                byteEnd: layouts[index].bytesNeeded(forByteEnd: byteEnd), presentationTime: time - origin,
-                requests: layouts[index].requests)
+        layouts.withUnsafeBufferPointer { layouts in
+            needs.withUnsafeMutableBufferPointer { needs in
+                for index in layouts.indices {
+                    needs[index].add(
+                        byteEnd: layouts[index].bytesNeeded(forByteEnd: byteEnd), presentationTime: time - origin,
+                        requests: layouts[index].requests)
+                }
+            }
         }
     }
 }

@@ -55,14 +55,24 @@ public struct ProgressiveDownloadNeeds: Sendable, Hashable {
         let p = max(presentationTime, 0)
         let waiting = Double(requests) * latency
         packets += 1
-        for index in startupDelays.indices {
-            let slack = startupDelays[index] + p - waiting
-            let need = slack > 0 ? bytes / slack : (bytes > 0 || waiting > 0 ? .infinity : 0)
-            if need > neededBytesPerSecond[index] { neededBytesPerSecond[index] = need }
+        // Unsafe views: this runs for every packet of a probe, and the checked subscripts cost a
+        // uniqueness check per store.
+        startupDelays.withUnsafeBufferPointer { delays in
+            neededBytesPerSecond.withUnsafeMutableBufferPointer { needed in
+                for index in delays.indices {
+                    let slack = delays[index] + p - waiting
+                    let need = slack > 0 ? bytes / slack : (bytes > 0 || waiting > 0 ? .infinity : 0)
+                    if need > needed[index] { needed[index] = need }
+                }
+            }
         }
-        for index in bandwidths.indices {
-            let delay = waiting + bytes * 8 / bandwidths[index] - p
-            if delay > neededDelay[index] { neededDelay[index] = delay }
+        bandwidths.withUnsafeBufferPointer { bandwidths in
+            neededDelay.withUnsafeMutableBufferPointer { needed in
+                for index in bandwidths.indices {
+                    let delay = waiting + bytes * 8 / bandwidths[index] - p
+                    if delay > needed[index] { needed[index] = delay }
+                }
+            }
         }
     }
 
