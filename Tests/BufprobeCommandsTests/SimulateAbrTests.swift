@@ -131,6 +131,7 @@ struct SimulateAbrTests {
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr-safety", "0.8"], "error: The ABR and QoE options need --abr RULE."),
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "bola", "--abr-safety", "1.5"], "error: --abr-safety must be above 0 and at most 1."),
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "fixed", "--variant", "7"], "--variant 7 is not one of them"),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "fixed", "--abandon"], "error: --abandon needs an adaptive rule"),
         ] as [([String], String)])
     func mistakes(arguments: [String], message: String) throws {
         let resolved = arguments.map { $0.hasPrefix("SAMPLE:") ? BufprobeProcess.sample(String($0.dropFirst(7))) : $0 }

@@ -108,6 +108,37 @@ struct AbrRuleTests {
         #expect(!summary.switches.isEmpty)
     }
 
+    @Test("abandonment drops a segment that cannot arrive before the buffer runs dry, and stalls less for it")
+    func abandonment() throws {
+        let ladder = try cbrLadder(minutes: 5)
+        var network = NetworkModel(bitsPerSecond: 4_000_000, latency: 0.02)
+        network.setBandwidth(300_000, at: 60)
+        network.setBandwidth(4_000_000, at: 120)
+        var policy = BufferPolicy.default
+        policy.forwardTarget = 12
+        let runs = [false, true].map { abandon in
+            var engine = SimulationEngine(
+                ladder: ladder, rule: .throughput(.default), network: network, policy: policy, abandon: abandon)
+            engine.run()
+            return engine
+        }
+        #expect(runs[0].abandonedRequests == 0)
+        #expect(runs[1].abandonedRequests > 0)
+        #expect(runs[1].switches.contains { $0.reason.hasPrefix("abandoned") && $0.to < $0.from })
+        #expect(runs[1].session.report.stallTime < runs[0].session.report.stallTime)
+        #expect(runs[1].session.report.ended)
+    }
+
+    @Test("abandonment never fires when every segment arrives in time", arguments: [4.0, 1.2])
+    func noAbandonment(multiple: Double) throws {
+        var engine = SimulationEngine(
+            ladder: try cbrLadder(), rule: .bola(.default),
+            network: NetworkModel(bitsPerSecond: multiple * Self.middle, latency: 0.02), policy: .default, abandon: true)
+        engine.run()
+        #expect(engine.abandonedRequests == 0)
+        #expect(engine.session.report.stallCount == 0)
+    }
+
     @Test("a ladder whose variants list different segment counts is refused")
     func misaligned() {
         let variants = [

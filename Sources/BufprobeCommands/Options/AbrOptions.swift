@@ -63,7 +63,14 @@ public struct AbrOptions: ParsableArguments {
         transform: Seconds.argument)
     public var dynamicSwitch: Seconds?
 
+    /// `--abandon`.
+    @Flag(
+        help: ArgumentHelp(
+            "throughput/bola/dynamic: drop a segment that will not arrive before the buffer runs dry and fetch it again at a lower variant (checked every 0.5 s of its download)."))
+    public var abandon = false
+
     /// `--qoe-switch-weight`.
+
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("QoE weight of switching, lambda (default 1, Yin et al. 2015).", valueName: "value"))
@@ -83,7 +90,7 @@ public struct AbrOptions: ParsableArguments {
     /// Whether any parameter was given (they need `--abr`).
     var anyParameter: Bool {
         abrSafety != nil || abrWindow != nil || bolaTarget != nil || bolaGp != nil || dynamicSwitch != nil
-            || qoeSwitchWeight != nil || qoeStallWeight != nil
+            || qoeSwitchWeight != nil || qoeStallWeight != nil || abandon
     }
 
     /// Rejects values no rule can use.
@@ -100,6 +107,7 @@ public struct AbrOptions: ParsableArguments {
             throw ValidationError("--qoe-stall-weight must be 0 or more.")
         }
         if abr == nil, anyParameter { throw ValidationError("The ABR and QoE options need --abr RULE.") }
+        if abandon, abr == .fixed { throw ValidationError("--abandon needs an adaptive rule (throughput, bola or dynamic), not --abr fixed.") }
     }
 
     /// The throughput rule's parameters.

@@ -159,7 +159,7 @@ public struct Simulate: AsyncParsableCommand {
             if let ladder = plan.source.ladder, let rule = plan.rule {
                 SimulationEngine(
                     ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
-                    autoplay: plan.autoplay)
+                    autoplay: plan.autoplay, abandon: abrOptions.abandon)
             } else {
                 SimulationEngine(
                     media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
@@ -185,7 +185,8 @@ public struct Simulate: AsyncParsableCommand {
             let summary = AbrSummary(
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
         {
-            report.abr = SimulateReport.Abr(rule: rule, summary: summary)
+            report.abr = SimulateReport.Abr(
+                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests)
         }
         // The report on stdout is the same whether the run was instant or paced.
         if json {

@@ -9,6 +9,10 @@ extension SimulateReport {
         package var parameters: Parameters
         /// Per variant, ascending by bit rate.
         package var variants: [VariantUse]
+        /// Whether `--abandon` was on.
+        package var abandon: Bool
+        /// Segment requests abandoned for a lower variant.
+        package var abandoned: Int
         /// Number of switches.
         package var switchCount: Int
         /// Every switch.
@@ -91,7 +95,9 @@ extension SimulateReport {
         }
 
         /// Builds the object from the rule run and its summary; figures rounded for stable documents.
-        package init(rule: AbrRule, summary: AbrSummary) {
+        package init(rule: AbrRule, summary: AbrSummary, abandon: Bool = false, abandoned: Int = 0) {
+            self.abandon = abandon
+            self.abandoned = abandoned
             let round = { (value: Double) in (value * 1000).rounded() / 1000 }
             self.rule = rule.name
             var throughput = AbrRule.Throughput.default

@@ -94,7 +94,9 @@ enum SimulateText {
         default:
             text += " (bola from \(Seconds(p.dynamicSwitchOn).description) buffered, throughput below \(Seconds(p.dynamicSwitchOff).description))"
         }
-        text += ", \(abr.switchCount) switch\(abr.switchCount == 1 ? "" : "es")\n"
+        text += ", \(abr.switchCount) switch\(abr.switchCount == 1 ? "" : "es")"
+        if abr.abandon { text += ", \(abr.abandoned) segment request\(abr.abandoned == 1 ? "" : "s") abandoned" }
+        text += "\n"
         for use in abr.variants {
             text += "  variant \(use.variant)   \(TextFormat.bitRate(use.bitRate)): played \(TextFormat.seconds(use.playedTime)), "
             text += "\(TextFormat.bytes(use.playedBytes)); fetched \(use.segments) segments, \(TextFormat.bytes(use.bytes))\n"

@@ -76,8 +76,18 @@ public struct SimulationEngine: Sendable {
     private var inFlightVariant = 0
     private var lastVariant: Int?
     private var requestSentAt: Double = 0
+    /// Whether a segment that will not arrive before the buffer runs dry is abandoned for a lower variant.
+    private var abandons = false
+    /// Session time of the next abandonment check of the segment in flight (`infinity`: none).
+    private var abandonCheck = Double.infinity
+    private var firstByteAt: Double = 0
+    /// Seconds between abandonment checks, and before the first one after the first byte (dash.js's
+    /// AbandonRequestsRule waits 500 ms of a download before judging it).
+    static let abandonInterval = 0.5
     /// The ladder simulated, or `nil` for one variant.
     public let ladder: SimulationLadder?
+    /// Segment requests abandoned for a lower variant (`abandon`).
+    public private(set) var abandonedRequests = 0
     /// Every change of variant, in order.
     public private(set) var switches: [AbrSwitch] = []
     /// Per segment, the ascending ladder index of the copy last delivered to the player (-1: none yet).
@@ -116,13 +126,20 @@ public struct SimulationEngine: Sendable {
     /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
     /// picks then (with the buffer level at that moment and the throughput of earlier segments); a
     /// segment in flight keeps its variant (no abandonment, no replacement of buffered segments).
+    ///
+    /// With `abandon`, a segment above the lowest variant is checked every 0.5 s from its first byte: when
+    /// the bytes left, at the rate this request has had so far, would take longer than the buffer ahead,
+    /// the request is dropped (the bytes that came count as received) and the same segment is requested
+    /// again at the highest lower variant whose whole segment fits the buffer at that rate, else the lowest
+    /// (as dash.js's AbandonRequestsRule and Sabre's abandonment).
     public init(
         ladder: SimulationLadder, rule: AbrRule, network: NetworkModel, policy: BufferPolicy,
-        steps: [SimulationStep] = [], autoplay: Bool = true
+        steps: [SimulationStep] = [], autoplay: Bool = true, abandon: Bool = false
     ) {
         self.init(
             media: ladder.media(variant: 0), ladder: ladder, rule: rule, network: network, policy: policy,
             steps: steps, autoplay: autoplay)
+        abandons = abandon
     }
 
     private init(
@@ -195,7 +212,8 @@ public struct SimulationEngine: Sendable {
             let completion = isDownloading ? completionTime() : .infinity
             let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
             let deadline = session.player.nextDeadline ?? .infinity
-            var next = min(completion, step, deadline)
+            let check = isDownloading ? abandonCheck : .infinity
+            var next = min(completion, step, deadline, check)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
             if !next.isFinite, limit.isFinite, case .paused = session.player.state { next = limit.nextUp }
@@ -217,6 +235,8 @@ public struct SimulationEngine: Sendable {
             } else if step <= next {
                 performStep(queue[queueIndex])
                 queueIndex += 1
+            } else if check <= next {
+                checkAbandonment()
             } else {
                 handle(session.advance(to: clock))
             }
@@ -351,6 +371,47 @@ public struct SimulationEngine: Sendable {
         inFlightVariant = chosen
     }
 
+    /// Drops the segment in flight for a lower variant when, at this request's rate so far, its bytes left
+    /// would arrive after the buffer runs dry (see `init(ladder:...)`).
+    private mutating func checkAbandonment() {
+        handle(session.advance(to: clock))
+        abandonCheck = clock + Self.abandonInterval
+        guard isDownloading, inFlightVariant > 0, let snapshot = transferAtLastCompletion, !variantUnits.isEmpty,
+            nextUnit < media.unitCount
+        else {
+            abandonCheck = .infinity
+            return
+        }
+        let elapsed = clock - firstByteAt
+        guard elapsed > 0 else { return }
+        let arrived = snapshot.bits(deliveredBy: clock)
+        let current = unit(nextUnit)
+        let total = Double(current.byteEnd - requestOrigin) * 8
+        let rate = arrived / elapsed
+        let buffer = session.player.item.bufferedAhead
+        let left = rate > 0 ? (total - arrived) / rate : .infinity
+        guard left > buffer else { return }
+        var lower = 0
+        for candidate in stride(from: inFlightVariant - 1, through: 1, by: -1) {
+            let bits = Double(variantUnits[candidate][nextUnit].byteEnd - variantUnits[candidate][nextUnit].byteStart) * 8
+            if rate > 0, bits / rate <= buffer {
+                lower = candidate
+                break
+            }
+        }
+        let from = inFlightVariant
+        noteAbandonedBytes()
+        abr?.recordDownload(bits: arrived, seconds: clock - requestSentAt)
+        let reason =
+            "abandoned: \(Seconds((left * 1000).rounded() / 1000).description) left at \(BitRate(bitsPerSecond: rate).description) > \(Seconds((buffer * 1000).rounded() / 1000).description) buffered"
+        switches.append(AbrSwitch(time: clock, segment: nextUnit, from: from, to: lower, reason: reason))
+        record(.variantSwitch, value: ladder?.variants[lower].bitRate)
+        inFlightVariant = lower
+        lastVariant = lower
+        abandonedRequests += 1
+        sendRequest(from: unit(nextUnit).byteStart)
+    }
+
     /// Books a whole segment handed to the player, and the throughput its request measured.
     private mutating func noteSegmentDelivered(_ index: Int, bytes: Int64) {
         guard abr != nil, deliveredVariants.indices.contains(index) else { return }
@@ -413,6 +474,8 @@ public struct SimulationEngine: Sendable {
         requestOrigin = origin
         deliveredEnd = origin
         let firstByte = clock + network.requestLatency(at: clock)
+        firstByteAt = firstByte
+        abandonCheck = abandons && inFlightVariant > 0 ? firstByte + Self.abandonInterval : .infinity
         transfer = NetworkModel.Transfer(shared: sharedNetwork, start: firstByte)
         transferAtLastCompletion = transfer
         pendingCompletion = nil
@@ -421,6 +484,7 @@ public struct SimulationEngine: Sendable {
     private mutating func stopLoading() {
         guard isDownloading else { return }
         isDownloading = false
+        abandonCheck = .infinity
         // Keep the bytes of the unit in flight; a progressive connection idles, a segment request ends.
         noteAbandonedBytes()
         if media.layout == .segmented { connectionOpen = false }
