@@ -140,6 +140,49 @@ struct SimulateAbrTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
+    @Test("--plot draws the session as SVG that rsvg-convert renders: buffer, bandwidth, variant steps, stall bands")
+    func plot() throws {
+        let master = try writeLadder(segments: 60)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = (directory as NSString).appendingPathComponent("drop.yaml")
+        try "network: { bandwidth: 4Mbit, latency: 20ms }\ntimeline:\n  - { at: 30s, bandwidth: 300kbit }\n  - { at: 60s, bandwidth: 4Mbit }\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let svg = (directory as NSString).appendingPathComponent("session.svg")
+        let run = try BufprobeProcess.run(["simulate", master, "--script", script, "--abr", "throughput", "--max-buffer", "10s", "--plot", svg, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try? JSONOutput.decoder().decode(SimulateReport.self, from: Data(run.stdout.utf8)))
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml"))
+        #expect(text.contains("Simulated session of master.m3u8"))
+        #expect(text.components(separatedBy: "<polyline").count - 1 == 3)
+        // One shaded band per stall.
+        #expect(report.stallCount > 0)
+        #expect(text.components(separatedBy: "fill-opacity=\"0.25\"").count - 1 == report.stallCount + 1)
+        let png = (directory as NSString).appendingPathComponent("session.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/rsvg-convert")
+        process.arguments = [svg, "-o", png]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let size = (try FileManager.default.attributesOfItem(atPath: png)[.size] as? NSNumber)?.intValue ?? 0
+        #expect(size > 1000)
+    }
+
+    @Test("--plot also draws a one-variant session, with the media's bit rate")
+    func plotOneVariant() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plot-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let svg = (directory as NSString).appendingPathComponent("one.svg")
+        let run = try BufprobeProcess.run(["simulate", BufprobeProcess.sample("cbr.wav"), "--bandwidth", "64kbit", "--plot", svg])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("media bit rate"))
+        #expect(text.contains("Simulated session of cbr.wav"))
+    }
+
     @Test("a ladder whose variants list different segment counts is refused with exit 2, naming the variant")
     func misaligned() throws {
         let master = try writeLadder(segments: 10, misalignLast: true)

@@ -107,6 +107,13 @@ public struct Simulate: AsyncParsableCommand {
     @OptionGroup(title: "Adaptive bit rate (a master playlist with --abr)")
     var abrOptions: AbrOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the session as SVG: buffer ahead, bandwidth offered, the fetched variant's bit rate, stalls.",
+            valueName: "file.svg"),
+        completion: .file(extensions: ["svg"]))
+    var plot: String?
+
     @Flag(help: "Write JSON instead of text.")
     var json = false
 
@@ -155,16 +162,7 @@ public struct Simulate: AsyncParsableCommand {
             throw ExitCode(error.exitCode)
         }
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
-        var engine =
-            if let ladder = plan.source.ladder, let rule = plan.rule {
-                SimulationEngine(
-                    ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
-                    autoplay: plan.autoplay, abandon: abrOptions.abandon)
-            } else {
-                SimulationEngine(
-                    media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
-                    autoplay: plan.autoplay)
-            }
+        var engine = makeEngine(plan)
         let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
         if let factor {
             var keyboard: SimulationKeyboard?
@@ -188,12 +186,52 @@ public struct Simulate: AsyncParsableCommand {
             report.abr = SimulateReport.Abr(
                 rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests)
         }
+        if let plot {
+            var sampled = makeEngine(plan)
+            let average = plan.source.media.duration > 0
+                ? Double(plan.source.media.totalBytes) * 8 / plan.source.media.duration : 0
+            let ladder = plan.source.ladder
+            let samples = SimulationPlot.sample(&sampled) { engine in
+                guard let ladder, ladder.variants.indices.contains(engine.currentVariant) else { return average }
+                return ladder.variants[engine.currentVariant].bitRate
+            }
+            let svg = SimulationPlot.svg(
+                samples: samples, stalls: sampled.session.report.stalls,
+                title: plotTitle(plan.source),
+                rateLabel: ladder == nil ? "media bit rate" : "variant fetched")
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
+            } catch {
+                Diagnostics.error("The plot could not be written to \(plot) (\(error.localizedDescription)); check the directory and permissions.")
+                throw ExitCode(74)
+            }
+        }
         // The report on stdout is the same whether the run was instant or paced.
         if json {
             Diagnostics.standardOutput(try JSONOutput.string(report) + "\n")
         } else {
             Diagnostics.standardOutput(SimulateText.render(report))
         }
+    }
+
+    /// The plot's title: the media file's name (a description's rates hold slashes), or the synthetic
+    /// description.
+    private func plotTitle(_ source: SimulationSource) -> String {
+        guard source.kind != "synthetic" else { return source.description }
+        let path = source.description.components(separatedBy: " (").first ?? source.description
+        return (path as NSString).lastPathComponent
+    }
+
+    /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
+    private func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
+        if let ladder = plan.source.ladder, let rule = plan.rule {
+            return SimulationEngine(
+                ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
+                autoplay: plan.autoplay, abandon: abrOptions.abandon)
+        }
+        return SimulationEngine(
+            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
+            autoplay: plan.autoplay)
     }
 
     /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its
