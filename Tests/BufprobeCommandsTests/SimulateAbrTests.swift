@@ -183,6 +183,35 @@ struct SimulateAbrTests {
         #expect(text.contains("Simulated session of cbr.wav"))
     }
 
+    @Test("--trace-dir runs every trace as --trace would, one row each, with the totals over them")
+    func traceDirectory() throws {
+        let master = try writeLadder(segments: 45)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let traces = (directory as NSString).appendingPathComponent("traces")
+        try FileManager.default.createDirectory(atPath: traces, withIntermediateDirectories: true)
+        for name in ["3g-hsdpa.txt", "sabre-4g.json"] {
+            try FileManager.default.copyItem(
+                atPath: BufprobeProcess.sample("traces/\(name)"), toPath: (traces as NSString).appendingPathComponent(name))
+        }
+        let run = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--trace-dir", traces, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let batch = try #require(try? JSONOutput.decoder().decode(SimulateBatchReport.self, from: Data(run.stdout.utf8)))
+        #expect(batch.traces.map { ($0.trace as NSString).lastPathComponent } == ["3g-hsdpa.txt", "sabre-4g.json"])
+        for row in batch.traces {
+            let (_, single) = try simulateJSON([master, "--abr", "bola", "--trace", row.trace])
+            #expect(row.report == single)
+        }
+        #expect(batch.totals.traces == 2)
+        #expect(batch.totals.stallCount == batch.traces.reduce(0) { $0 + $1.report.stallCount })
+        #expect(batch.totals.switchCount == batch.traces.reduce(0) { $0 + ($1.report.abr?.switchCount ?? 0) })
+        let text = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--trace-dir", traces])
+        #expect(text.stdout.contains("3g-hsdpa.txt"))
+        #expect(text.stdout.contains("total (2, mean startup)"))
+        let mixed = try BufprobeProcess.run(["simulate", master, "--trace-dir", traces, "--bandwidth", "1Mbit"])
+        #expect(mixed.status == 64)
+    }
+
     @Test("a ladder whose variants list different segment counts is refused with exit 2, naming the variant")
     func misaligned() throws {
         let master = try writeLadder(segments: 10, misalignLast: true)

@@ -101,6 +101,12 @@ public struct Simulate: AsyncParsableCommand {
         completion: .file())
     var trace: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run every trace file in a folder (file-name order): one row per trace plus the totals.", valueName: "dir"),
+        completion: .directory)
+    var traceDir: String?
+
     @OptionGroup(title: "Buffer policy (overrides the script's)")
     var policyOptions: BufferPolicyOptions
 
@@ -146,6 +152,12 @@ public struct Simulate: AsyncParsableCommand {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
         }
         if bandwidth != nil, trace != nil { throw ValidationError("Give either --bandwidth or --trace, not both.") }
+        if traceDir != nil, bandwidth != nil || trace != nil {
+            throw ValidationError("--trace-dir gives the network: drop --bandwidth and --trace.")
+        }
+        if traceDir != nil, realtime || speed != nil || interactive || plot != nil {
+            throw ValidationError("--trace-dir runs instantly and prints a table: it does not combine with --realtime, --speed, --interactive or --plot.")
+        }
         if media != nil, variation != nil || seed != nil {
             throw ValidationError("--variation and --seed apply to synthetic media (--bitrate/--duration), not to MEDIA.")
         }
@@ -153,14 +165,11 @@ public struct Simulate: AsyncParsableCommand {
 
     /// Loads the plan, runs the simulation (instantly, or paced on the live line) and prints the report.
     public func run() async throws {
-        let plan: SimulationPlan
-        do {
-            plan = try SimulationPlan(options: self)
-        } catch {
-            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Bufprobe.usage(for: ["simulate"])) }
-            Diagnostics.error(error.sentence)
-            throw ExitCode(error.exitCode)
+        if let traceDir {
+            try runBatch(traceDir)
+            return
         }
+        let plan = try makePlan(self)
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
         var engine = makeEngine(plan)
         let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
@@ -177,15 +186,7 @@ public struct Simulate: AsyncParsableCommand {
         } else {
             engine.run()
         }
-        var report = SimulateReport(
-            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
-        if let rule = plan.rule,
-            let summary = AbrSummary(
-                engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
-        {
-            report.abr = SimulateReport.Abr(
-                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests)
-        }
+        let report = makeReport(plan, engine)
         if let plot {
             var sampled = makeEngine(plan)
             let average = plan.source.media.duration > 0
@@ -211,6 +212,66 @@ public struct Simulate: AsyncParsableCommand {
             Diagnostics.standardOutput(try JSONOutput.string(report) + "\n")
         } else {
             Diagnostics.standardOutput(SimulateText.render(report))
+        }
+    }
+
+    /// The plan for `options`, or the error's sentence and exit code.
+    private func makePlan(_ options: Simulate) throws -> SimulationPlan {
+        do {
+            return try SimulationPlan(options: options)
+        } catch {
+            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Bufprobe.usage(for: ["simulate"])) }
+            Diagnostics.error(error.sentence)
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    /// The report of a finished `engine`, with the `abr` object for a ladder.
+    private func makeReport(_ plan: SimulationPlan, _ engine: SimulationEngine) -> SimulateReport {
+        var report = SimulateReport(
+            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+        if let rule = plan.rule,
+            let summary = AbrSummary(
+                engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
+        {
+            report.abr = SimulateReport.Abr(
+                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests)
+        }
+        return report
+    }
+
+    /// `--trace-dir`: the same simulation over every trace file in `directory`, one row each and totals.
+    private func runBatch(_ directory: String) throws {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw UsageError("The trace folder \(directory) cannot be read (check the path).", usage: Bufprobe.usage(for: ["simulate"]))
+        }
+        let traces = names.filter { !$0.hasPrefix(".") }.sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+            .filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+        guard !traces.isEmpty else {
+            throw UsageError("The trace folder \(directory) holds no trace files.", usage: Bufprobe.usage(for: ["simulate"]))
+        }
+        var rows: [SimulateBatchReport.Row] = []
+        for trace in traces {
+            var options = self
+            options.traceDir = nil
+            options.trace = trace
+            let plan = try makePlan(options)
+            var engine = makeEngine(plan)
+            engine.run()
+            rows.append(SimulateBatchReport.Row(trace: trace, report: makeReport(plan, engine)))
+        }
+        let batch = SimulateBatchReport(traceDir: directory, traces: rows)
+        if json {
+            Diagnostics.standardOutput(try JSONOutput.string(batch) + "\n")
+        } else {
+            Diagnostics.standardOutput(batch.text)
         }
     }
 
