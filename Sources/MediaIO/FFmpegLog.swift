@@ -2,6 +2,11 @@ internal import CFFmpeg
 internal import CFFmpegShims
 public import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Routes FFmpeg's own log (`av_log`) through swift-log, so it never reaches the terminal directly.
 /// Setting `av_log_set_level(AV_LOG_ERROR)` alone is not enough: the default callback still prints
@@ -9,7 +14,9 @@ import Synchronization
 public enum FFmpegLog {
     private struct State: ~Copyable {
         var logger: Logger?
-        var recent: [String] = []
+        /// Error lines per thread: libavformat logs on the thread that called it, so inputs read on
+        /// different threads (check --parallel, tests running in parallel) never see each other's lines.
+        var recent: [UInt: [String]] = [:]
     }
 
     private static let state = Mutex(State())
@@ -24,12 +31,20 @@ public enum FFmpegLog {
         cffmpeg_install_log_sink(sink)
     }
 
-    /// The last error-level lines FFmpeg logged (newest last), for error messages that need the detail
-    /// FFmpeg only logs (an HLS segment's HTTP status, for instance).
-    public static func recentErrors() -> [String] { state.withLock { $0.recent } }
+    /// The last error-level lines FFmpeg logged on the calling thread (newest last), for error messages
+    /// that need the detail FFmpeg only logs (an HLS segment's HTTP status, for instance).
+    public static func recentErrors() -> [String] { state.withLock { $0.recent[currentThread] ?? [] } }
 
-    /// Forgets the kept error lines (before opening a new input).
-    public static func clearRecentErrors() { state.withLock { $0.recent.removeAll() } }
+    /// Forgets the calling thread's kept error lines (before opening a new input).
+    public static func clearRecentErrors() { state.withLock { _ = $0.recent.removeValue(forKey: currentThread) } }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
 
     private static let sink: @convention(c) (Int32, UnsafePointer<CChar>?) -> Void = { level, text in
         guard let text else { return }
@@ -42,8 +57,11 @@ public enum FFmpegLog {
         guard line.contains(where: { !$0.isWhitespace }) else { return }
         let logger: Logger? = state.withLock { state in
             if level <= AV_LOG_ERROR {
-                state.recent.append(line)
-                if state.recent.count > recentLimit { state.recent.removeFirst() }
+                let thread = currentThread
+                state.recent[thread, default: []].append(line)
+                if let count = state.recent[thread]?.count, count > recentLimit {
+                    state.recent[thread]?.removeFirst()
+                }
             }
             return state.logger
         }

@@ -51,8 +51,10 @@ public final class TerminalSuspend: Sendable {
         guard !Termination.isEnding else { return }
         beforeStop()
         line?.hide()
-        // SIGSTOP cannot be ignored: the process stops here and this call returns after `fg`.
-        kill(getpid(), SIGSTOP)
+        // SIGSTOP cannot be ignored. `raise` directs it at this thread (tgkill), so the stop happens
+        // before the call returns and this call returns only after `fg`; `kill(getpid())` lets another
+        // thread take the signal while this one runs on and puts the terminal back in raw mode first.
+        raise(SIGSTOP)
         resumed()
     }
 
