@@ -212,6 +212,20 @@ struct SimulateAbrTests {
         #expect(mixed.status == 64)
     }
 
+    @Test("byte ranges that add up past 1 PiB are refused with exit 2 instead of overflowing, with --abr and without")
+    func hostileByteRanges() throws {
+        let master = try writeLadder(rates: [1_000_000, 2_000_000], segments: 3)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let huge = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n#EXT-X-BYTERANGE:9000000000000000000@0\nv.ts\n#EXTINF:2.0,\n#EXT-X-BYTERANGE:9000000000000000000@0\nv.ts\n#EXTINF:2.0,\n#EXT-X-BYTERANGE:9000000000000000000@0\nv.ts\n#EXT-X-ENDLIST\n"
+        try huge.write(toFile: (directory as NSString).appendingPathComponent("v1.m3u8"), atomically: true, encoding: .utf8)
+        for extra in [["--abr", "bola"], ["--variant", "1"]] {
+            let run = try BufprobeProcess.run(["simulate", master, "--bandwidth", "1Mbit"] + extra)
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(run.stderr.contains("more than 1 PiB"), "\(run.stderr)")
+        }
+    }
+
     @Test("a ladder whose variants list different segment counts is refused with exit 2, naming the variant")
     func misaligned() throws {
         let master = try writeLadder(segments: 10, misalignLast: true)

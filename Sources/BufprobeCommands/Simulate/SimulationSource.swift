@@ -128,6 +128,23 @@ package struct SimulationSource: Sendable {
         return trailing > 0 && trailing > first ? size : nil
     }
 
+    /// The most bytes a playlist's segments may add up to (1 PiB): byte ranges come from the playlist, and
+    /// larger sums would overflow the simulated byte offsets.
+    static let maximumPlaylistBytes: Int64 = 1 << 50
+
+    /// Refuses segment sizes no real playlist has, before they are summed.
+    static func checkSizes(_ sizes: [Int64], of path: String) throws(Failure) {
+        var total: Int64 = 0
+        for size in sizes {
+            guard size <= maximumPlaylistBytes - total else {
+                throw Failure(
+                    sentence: "\(path) lists segments of more than 1 PiB in total (its byte ranges are not real): fix the playlist.",
+                    isUsage: false)
+            }
+            total += size
+        }
+    }
+
     /// Every variant of the master playlist at `path`: declared bit rates, segment sizes read from disk,
     /// the segment timeline of the variant listed first.
     private static func ladder(_ path: String) throws(Failure) -> SimulationSource {
@@ -158,6 +175,7 @@ package struct SimulationSource: Sendable {
                     throw Failure(sentence: "\(mediaPath) (variant \(label) of \(path)) lists no segments.", isUsage: false)
                 }
                 sizes = try playlist.segmentSizes(playlistPath: mediaPath)
+                try checkSizes(sizes, of: mediaPath)
             } catch let failure as Failure {
                 throw failure
             } catch {
@@ -230,6 +248,7 @@ package struct SimulationSource: Sendable {
         } catch {
             throw Failure(sentence: error.description, isUsage: false)
         }
+        try checkSizes(sizes, of: mediaPath)
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
         return SimulationSource(description: description, kind: "hls", media: .segmented(segments))
     }

@@ -77,7 +77,9 @@ public struct AbrSummary: Sendable, Hashable {
             let played = min(playhead - start, duration)
             uses[variant].playedTime += played
             let bytes = ladder.variants[variant].segmentBytes[index]
-            uses[variant].playedBytes += Int64((Double(bytes) * played / duration).rounded())
+            // At most `bytes`, which the loader bounds, so the conversion cannot trap.
+            let share = min((Double(bytes) * played / duration).rounded(), Double(bytes))
+            uses[variant].playedBytes += Int64(exactly: share) ?? bytes
             playedRates.append(ladder.variants[variant].bitRate / 1000)
         }
         variants = uses
