@@ -147,6 +147,9 @@ struct SimulateCommandTests {
             (["samples/cbr.wav", "--bandwidth", "1Mbit", "--seed", "3"], 64, "--variation and --seed apply to synthetic media"),
             (["http://127.0.0.1:9/live/index.m3u8", "--bandwidth", "1Mbit"], 64, "is a remote HLS playlist: simulate reads local playlists"),
             (["--bitrate", "1Mbit", "--duration", "1m", "--trace", "README.md"], 64, "error: The trace README.md is not usable: line 3 is not two numbers 'seconds Mbit/s'."),
+            // Issue 10: files that never end are refused at their cap, not read into memory.
+            (["--script", "/dev/zero"], 64, "error: The script /dev/zero is larger than 1 MiB, the most a script may be."),
+            (["--bitrate", "1Mbit", "--duration", "1m", "--trace", "/dev/zero"], 64, "error: The trace /dev/zero is larger than 16 MiB, the most a trace may be."),
         ] as [([String], Int32, String)])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let resolved = arguments.map { $0.hasPrefix("samples/") || $0 == "README.md" ? BufprobeProcess.packageRoot.appendingPathComponent($0).path : $0 }

@@ -22,7 +22,14 @@ struct SimulationPlan {
     init(options: Simulate) throws(Failure) {
         var script = SimulationScript()
         if let path = options.script {
-            guard let data = FileManager.default.contents(atPath: path) else {
+            let data: Data
+            do {
+                data = try BoundedFile.read(path, limit: BoundedFile.scriptLimit)
+            } catch .tooLarge(let limit) {
+                throw Failure(
+                    sentence: "The script \(path) is larger than \(BoundedFile.describe(limit)), the most a script may be.",
+                    exitCode: 64)
+            } catch {
                 throw Failure(sentence: "The script \(path) cannot be read (check the path).", exitCode: 64)
             }
             do {

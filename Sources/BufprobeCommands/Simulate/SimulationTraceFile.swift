@@ -14,7 +14,12 @@ package enum SimulationTraceFile {
 
     /// Loads the trace at `path`; the error is one sentence naming the file.
     package static func load(_ path: String) throws(SimulationTraceFile.Failure) -> NetworkTrace {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: BoundedFile.traceLimit)
+        } catch .tooLarge(let limit) {
+            throw Failure(sentence: "The trace \(path) is larger than \(BoundedFile.describe(limit)), the most a trace may be.")
+        } catch {
             throw Failure(sentence: "The trace \(path) cannot be read (check the path).")
         }
         let text = String(decoding: data, as: UTF8.self)
