@@ -40,6 +40,16 @@ public struct Simulate: AsyncParsableCommand {
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
             session.
 
+            Adaptive bit rate (--abr, a local HLS master): each segment is fetched at the variant the rule \
+            picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
+            throughout (the default). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
+            mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
+            INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: throughput until \
+            --dynamic-switch (12s, dash.js DYNAMIC) is buffered, BOLA until below half of it. The report adds \
+            the variants played, every switch and QoE = (sum q_k - lambda sum |q_k+1 - q_k| - mu stall s) / K \
+            over the K played segments, q in kbit/s (Yin et al., SIGCOMM 2015; --qoe-switch-weight lambda 1, \
+            --qoe-stall-weight mu = top variant's kbit/s).
+
             Exit codes: 0 simulated (stalls or not; see the report); 2 the media could not be opened or is \
             not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
             """)
@@ -91,8 +101,24 @@ public struct Simulate: AsyncParsableCommand {
         completion: .file())
     var trace: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run every trace file in a folder (file-name order): one row per trace plus the totals.", valueName: "dir"),
+        completion: .directory)
+    var traceDir: String?
+
     @OptionGroup(title: "Buffer policy (overrides the script's)")
     var policyOptions: BufferPolicyOptions
+
+    @OptionGroup(title: "Adaptive bit rate (a master playlist with --abr)")
+    var abrOptions: AbrOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Also draw the session as SVG: buffer ahead, bandwidth offered, the fetched variant's bit rate, stalls.",
+            valueName: "file.svg"),
+        completion: .file(extensions: ["svg"]))
+    var plot: String?
 
     @Flag(help: "Write JSON instead of text.")
     var json = false
@@ -118,11 +144,20 @@ public struct Simulate: AsyncParsableCommand {
     /// Rejects option combinations that cannot mean anything, before any media is read.
     public func validate() throws {
         if let variant, variant < 0 { throw ValidationError("--variant must be 0 or more, got \(variant).") }
+        if variant != nil, let rule = abrOptions.abr, rule != .fixed {
+            throw ValidationError("--variant chooses the variant of --abr fixed; --abr \(rule.rawValue) chooses its own.")
+        }
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
         }
         if bandwidth != nil, trace != nil { throw ValidationError("Give either --bandwidth or --trace, not both.") }
+        if traceDir != nil, bandwidth != nil || trace != nil {
+            throw ValidationError("--trace-dir gives the network: drop --bandwidth and --trace.")
+        }
+        if traceDir != nil, realtime || speed != nil || interactive || plot != nil {
+            throw ValidationError("--trace-dir runs instantly and prints a table: it does not combine with --realtime, --speed, --interactive or --plot.")
+        }
         if media != nil, variation != nil || seed != nil {
             throw ValidationError("--variation and --seed apply to synthetic media (--bitrate/--duration), not to MEDIA.")
         }
@@ -130,18 +165,13 @@ public struct Simulate: AsyncParsableCommand {
 
     /// Loads the plan, runs the simulation (instantly, or paced on the live line) and prints the report.
     public func run() async throws {
-        let plan: SimulationPlan
-        do {
-            plan = try SimulationPlan(options: self)
-        } catch {
-            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Bufprobe.usage(for: ["simulate"])) }
-            Diagnostics.error(error.sentence)
-            throw ExitCode(error.exitCode)
+        if let traceDir {
+            try runBatch(traceDir)
+            return
         }
+        let plan = try makePlan(self)
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
-        var engine = SimulationEngine(
-            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
-            autoplay: plan.autoplay)
+        var engine = makeEngine(plan)
         let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
         if let factor {
             var keyboard: SimulationKeyboard?
@@ -156,14 +186,113 @@ public struct Simulate: AsyncParsableCommand {
         } else {
             engine.run()
         }
-        let report = SimulateReport(
-            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+        let report = makeReport(plan, engine)
+        if let plot {
+            var sampled = makeEngine(plan)
+            let average = plan.source.media.duration > 0
+                ? Double(plan.source.media.totalBytes) * 8 / plan.source.media.duration : 0
+            let ladder = plan.source.ladder
+            let samples = SimulationPlot.sample(&sampled) { engine in
+                guard let ladder, ladder.variants.indices.contains(engine.currentVariant) else { return average }
+                return ladder.variants[engine.currentVariant].bitRate
+            }
+            let svg = SimulationPlot.svg(
+                samples: samples, stalls: sampled.session.report.stalls,
+                title: plotTitle(plan.source),
+                rateLabel: ladder == nil ? "media bit rate" : "variant fetched")
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
+            } catch {
+                Diagnostics.error("The plot could not be written to \(plot) (\(error.localizedDescription)); check the directory and permissions.")
+                throw ExitCode(74)
+            }
+        }
         // The report on stdout is the same whether the run was instant or paced.
         if json {
             Diagnostics.standardOutput(try JSONOutput.string(report) + "\n")
         } else {
             Diagnostics.standardOutput(SimulateText.render(report))
         }
+    }
+
+    /// The plan for `options`, or the error's sentence and exit code.
+    private func makePlan(_ options: Simulate) throws -> SimulationPlan {
+        do {
+            return try SimulationPlan(options: options)
+        } catch {
+            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Bufprobe.usage(for: ["simulate"])) }
+            Diagnostics.error(error.sentence)
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    /// The report of a finished `engine`, with the `abr` object for a ladder.
+    private func makeReport(_ plan: SimulationPlan, _ engine: SimulationEngine) -> SimulateReport {
+        var report = SimulateReport(
+            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+        if let rule = plan.rule,
+            let summary = AbrSummary(
+                engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
+        {
+            report.abr = SimulateReport.Abr(
+                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests)
+        }
+        return report
+    }
+
+    /// `--trace-dir`: the same simulation over every trace file in `directory`, one row each and totals.
+    private func runBatch(_ directory: String) throws {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw UsageError("The trace folder \(directory) cannot be read (check the path).", usage: Bufprobe.usage(for: ["simulate"]))
+        }
+        let traces = names.filter { !$0.hasPrefix(".") }.sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+            .filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+        guard !traces.isEmpty else {
+            throw UsageError("The trace folder \(directory) holds no trace files.", usage: Bufprobe.usage(for: ["simulate"]))
+        }
+        var rows: [SimulateBatchReport.Row] = []
+        for trace in traces {
+            var options = self
+            options.traceDir = nil
+            options.trace = trace
+            let plan = try makePlan(options)
+            var engine = makeEngine(plan)
+            engine.run()
+            rows.append(SimulateBatchReport.Row(trace: trace, report: makeReport(plan, engine)))
+        }
+        let batch = SimulateBatchReport(traceDir: directory, traces: rows)
+        if json {
+            Diagnostics.standardOutput(try JSONOutput.string(batch) + "\n")
+        } else {
+            Diagnostics.standardOutput(batch.text)
+        }
+    }
+
+    /// The plot's title: the media file's name (a description's rates hold slashes), or the synthetic
+    /// description.
+    private func plotTitle(_ source: SimulationSource) -> String {
+        guard source.kind != "synthetic" else { return source.description }
+        let path = source.description.components(separatedBy: " (").first ?? source.description
+        return (path as NSString).lastPathComponent
+    }
+
+    /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
+    private func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
+        if let ladder = plan.source.ladder, let rule = plan.rule {
+            return SimulationEngine(
+                ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
+                autoplay: plan.autoplay, abandon: abrOptions.abandon)
+        }
+        return SimulationEngine(
+            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
+            autoplay: plan.autoplay)
     }
 
     /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its

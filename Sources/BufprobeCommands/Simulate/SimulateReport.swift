@@ -49,6 +49,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var requests: Int
     /// The event timeline.
     package var events: [Event]
+    /// The adaptive session (`--abr`): variants used, switches, average bit rate, QoE; absent without it.
+    package var abr: Abr?
 
     /// What was simulated.
     package struct Source: Sendable, Codable, Hashable {

@@ -58,6 +58,7 @@ enum SimulateText {
         case "latency": return "latency \(Seconds(value).description)"
         case "request": return "new request from byte \(Int64(value))"
         case "download_complete": return "download complete (\(TextFormat.bytes(Int64(value))) received)"
+        case "switch": return "switch to the \(TextFormat.bitRate(value)) variant for the next segment"
         case "gap_skipped": return String(format: "skipped a %.3f s hole in the media", value)
         case "end": return "playback ended"
         case "stuck": return "nothing more can happen: the simulation stops here"
@@ -78,6 +79,37 @@ enum SimulateText {
         text += "played         \(TextFormat.seconds(report.played)) of \(TextFormat.seconds(report.source.duration))"
         text += report.ended ? ", ended\n" : ", did not reach the end\n"
         text += "session        \(TextFormat.seconds(report.sessionTime)), \(TextFormat.bytes(report.bytesReceived)) in \(report.requests) request\(report.requests == 1 ? "" : "s")\n"
+        if let abr = report.abr { text += adaptive(abr) }
+        return text
+    }
+
+    /// The adaptive part: rule, per-variant shares, switches and QoE.
+    private static func adaptive(_ abr: SimulateReport.Abr) -> String {
+        let p = abr.parameters
+        var text = "abr            \(abr.rule)"
+        switch abr.rule {
+        case "fixed": text += " (variant \(p.variant.map(String.init) ?? "?"))"
+        case "throughput": text += " (safety \(p.safetyFactor), window \(p.window) segments)"
+        case "bola": text += " (buffer target \(Seconds(p.bolaBufferTarget).description), gamma*p \(p.bolaGammaP))"
+        default:
+            text += " (bola from \(Seconds(p.dynamicSwitchOn).description) buffered, throughput below \(Seconds(p.dynamicSwitchOff).description))"
+        }
+        text += ", \(abr.switchCount) switch\(abr.switchCount == 1 ? "" : "es")"
+        if abr.abandon { text += ", \(abr.abandoned) segment request\(abr.abandoned == 1 ? "" : "s") abandoned" }
+        text += "\n"
+        for use in abr.variants {
+            text += "  variant \(use.variant)   \(TextFormat.bitRate(use.bitRate)): played \(TextFormat.seconds(use.playedTime)), "
+            text += "\(TextFormat.bytes(use.playedBytes)); fetched \(use.segments) segments, \(TextFormat.bytes(use.bytes))\n"
+        }
+        for change in abr.switches {
+            text += String(format: "  %10.3f  ", change.time)
+            text += "segment \(change.segment): variant \(change.from) -> \(change.to) (\(TextFormat.bitRate(change.toBitRate))): \(change.reason)\n"
+        }
+        text += "average rate   \(TextFormat.bitRate(abr.averageBitRate)) played\n"
+        let q = abr.qoe
+        text += String(format: "qoe            %.3f = %.3f - %g x %.3f - %g x %.3f s / %d segments\n", q.score,
+            q.averageBitRateKbps, q.switchWeight, q.switchMagnitudeKbps, q.stallWeight, q.stallTime, q.segments)
+        text += "               \(q.formula)\n"
         return text
     }
 }

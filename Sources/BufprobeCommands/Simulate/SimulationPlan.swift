@@ -16,6 +16,8 @@ struct SimulationPlan {
     var policy: BufferPolicy
     var steps: [SimulationStep]
     var autoplay: Bool
+    /// The adaptive rule, with `source.ladder`; `nil` for one variant.
+    var rule: AbrRule?
 
     init(options: Simulate) throws(Failure) {
         var script = SimulationScript()
@@ -48,9 +50,13 @@ struct SimulationPlan {
         }
         if let bitrate, bitrate <= 0 { throw Failure(sentence: "--bitrate must be greater than 0.", exitCode: 64) }
         if let length, length <= 0 { throw Failure(sentence: "--duration must be greater than 0.", exitCode: 64) }
+        let adaptive = options.abrOptions.abr != nil
+        if adaptive, options.media == nil, script.media == nil {
+            throw Failure(sentence: "--abr needs a local HLS master playlist as the media, not synthetic media.", exitCode: 64)
+        }
         do {
             if let media = options.media {
-                source = try SimulationSource.load(media, variant: options.variant)
+                source = try SimulationSource.load(media, variant: options.variant, adaptive: adaptive)
             } else if bitrate != nil || length != nil {
                 guard let bitrate, let length else {
                     throw Failure(sentence: "Synthetic media needs both --bitrate and --duration.", exitCode: 64)
@@ -63,7 +69,7 @@ struct SimulationPlan {
                     variation: options.variation ?? synthetic.variation, seed: options.seed ?? synthetic.seed)
             } else if let media = script.media {
                 do {
-                    source = try SimulationSource.load(resolve(media), variant: options.variant)
+                    source = try SimulationSource.load(resolve(media), variant: options.variant, adaptive: adaptive)
                 } catch {
                     // Name the script line that chose the media.
                     let located = SimulationScriptError(
@@ -141,6 +147,15 @@ struct SimulationPlan {
                         reason: "seeks to \(Seconds(offset).description), past the end of the media (\(Seconds(source.media.duration).description))"
                     ).description, exitCode: 64)
             }
+        }
+        if let ladder = source.ladder {
+            let label = options.variant ?? 0
+            guard let index = ladder.index(ofLabel: label) else {
+                throw Failure(
+                    sentence: "\(source.description) has \(ladder.variants.count) variants (0 to \(ladder.variants.count - 1)); --variant \(label) is not one of them.",
+                    exitCode: 64)
+            }
+            rule = options.abrOptions.rule(fixedVariant: index)
         }
         steps = script.timeline.map(\.step)
         autoplay = script.autoplay ?? true

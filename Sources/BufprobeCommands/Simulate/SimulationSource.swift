@@ -13,6 +13,8 @@ package struct SimulationSource: Sendable {
     package var media: SimulationMedia
     /// A sentence for stderr about how the file will download, when worth saying (index at the end).
     package var warning: String?
+    /// Every variant of a master playlist, loaded for `--abr` (then `media` is its lowest variant).
+    package var ladder: SimulationLadder?
 
     /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
     /// media (exit 2).
@@ -37,9 +39,13 @@ package struct SimulationSource: Sendable {
 
     /// A local file or URL libavformat opens (read completely, as fast as possible), or a local HLS
     /// playlist (a master playlist's `variant`-th rendition, 0 by default).
-    package static func load(_ input: String, variant: Int?) throws(Failure) -> SimulationSource {
+    /// With `adaptive`, `input` must be a local master playlist and every variant is loaded (`ladder`).
+    package static func load(_ input: String, variant: Int?, adaptive: Bool = false) throws(Failure) -> SimulationSource {
         if let path = InputKind(input).localPath, HLSPlaylist.isPlaylist(path: path) {
-            return try playlist(path, variant: variant)
+            return adaptive ? try ladder(path) : try playlist(path, variant: variant)
+        }
+        if adaptive, !(InputCheck.isURL(input) && input.split(separator: "?").first?.hasSuffix(".m3u8") == true) {
+            throw Failure(sentence: "--abr applies to local HLS master playlists; \(input) is not one.", isUsage: true)
         }
         if InputCheck.isURL(input), input.split(separator: "?").first?.hasSuffix(".m3u8") == true {
             throw Failure(
@@ -122,6 +128,82 @@ package struct SimulationSource: Sendable {
         return trailing > 0 && trailing > first ? size : nil
     }
 
+    /// The most bytes a playlist's segments may add up to (1 PiB): byte ranges come from the playlist, and
+    /// larger sums would overflow the simulated byte offsets.
+    static let maximumPlaylistBytes: Int64 = 1 << 50
+
+    /// Refuses segment sizes no real playlist has, before they are summed.
+    static func checkSizes(_ sizes: [Int64], of path: String) throws(Failure) {
+        var total: Int64 = 0
+        for size in sizes {
+            guard size <= maximumPlaylistBytes - total else {
+                throw Failure(
+                    sentence: "\(path) lists segments of more than 1 PiB in total (its byte ranges are not real): fix the playlist.",
+                    isUsage: false)
+            }
+            total += size
+        }
+    }
+
+    /// Every variant of the master playlist at `path`: declared bit rates, segment sizes read from disk,
+    /// the segment timeline of the variant listed first.
+    private static func ladder(_ path: String) throws(Failure) -> SimulationSource {
+        let master: HLSPlaylist
+        do {
+            master = try HLSPlaylist.load(path: path)
+        } catch {
+            throw Failure(sentence: error.description, isUsage: false)
+        }
+        guard master.kind == .master, !master.variants.isEmpty else {
+            throw Failure(
+                sentence: "\(path) is a media playlist: --abr needs a master playlist that lists variants.", isUsage: true)
+        }
+        var variants: [SimulationLadder.Variant] = []
+        var durations: [Double] = []
+        for (label, listed) in master.variants.enumerated() {
+            guard !InputCheck.isURL(listed.uri) else {
+                throw Failure(
+                    sentence: "\(path) lists variant \(label) at \(listed.uri), a URL: simulate reads local playlists only.",
+                    isUsage: false)
+            }
+            let mediaPath = HLSPlaylist.resolve(listed.uri, against: path)
+            let playlist: HLSPlaylist
+            let sizes: [Int64]
+            do {
+                playlist = try HLSPlaylist.load(path: mediaPath)
+                guard playlist.kind == .media, !playlist.segments.isEmpty else {
+                    throw Failure(sentence: "\(mediaPath) (variant \(label) of \(path)) lists no segments.", isUsage: false)
+                }
+                sizes = try playlist.segmentSizes(playlistPath: mediaPath)
+                try checkSizes(sizes, of: mediaPath)
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw Failure(sentence: "\(error)", isUsage: false)
+            }
+            if durations.isEmpty { durations = playlist.segments.map(\.duration) }
+            variants.append(
+                SimulationLadder.Variant(label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes))
+        }
+        let ladder: SimulationLadder
+        do {
+            ladder = try SimulationLadder(variants: variants, durations: durations)
+        } catch {
+            switch error {
+            case .empty: throw Failure(sentence: "\(path) lists no variant with segments.", isUsage: false)
+            case .misaligned(let label, let segments, let expected):
+                throw Failure(
+                    sentence: "\(path): variant \(label) lists \(segments) segments where variant 0 lists \(expected); --abr needs aligned variants (simulate one with --variant).",
+                    isUsage: false)
+            }
+        }
+        let rates = ladder.bitRates.map { BitRate(bitsPerSecond: $0).description }.joined(separator: ", ")
+        var source = SimulationSource(
+            description: "\(path) (\(ladder.variants.count) variants: \(rates))", kind: "hls", media: ladder.media(variant: 0))
+        source.ladder = ladder
+        return source
+    }
+
     private static func playlist(_ path: String, variant: Int?) throws(Failure) -> SimulationSource {
         var playlist: HLSPlaylist
         do {
@@ -166,6 +248,7 @@ package struct SimulationSource: Sendable {
         } catch {
             throw Failure(sentence: error.description, isUsage: false)
         }
+        try checkSizes(sizes, of: mediaPath)
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
         return SimulationSource(description: description, kind: "hls", media: .segmented(segments))
     }

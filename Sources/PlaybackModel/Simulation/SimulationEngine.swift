@@ -68,6 +68,35 @@ public struct SimulationEngine: Sendable {
     private var announcedEndOfStream = false
     private var indexArrived = false
 
+    // Adaptive bit rate (a ladder); all empty or nil for one variant.
+    /// Per variant (ascending), its units; empty without a ladder.
+    private let variantUnits: [[SimulationMedia.Unit]]
+    private var abr: AbrController?
+    /// The variant of the segment being requested (ascending ladder index).
+    private var inFlightVariant = 0
+    private var lastVariant: Int?
+    private var requestSentAt: Double = 0
+    /// Whether a segment that will not arrive before the buffer runs dry is abandoned for a lower variant.
+    private var abandons = false
+    /// Session time of the next abandonment check of the segment in flight (`infinity`: none).
+    private var abandonCheck = Double.infinity
+    private var firstByteAt: Double = 0
+    /// Seconds between abandonment checks, and before the first one after the first byte (dash.js's
+    /// AbandonRequestsRule waits 500 ms of a download before judging it).
+    static let abandonInterval = 0.5
+    /// The ladder simulated, or `nil` for one variant.
+    public let ladder: SimulationLadder?
+    /// Segment requests abandoned for a lower variant (`abandon`).
+    public private(set) var abandonedRequests = 0
+    /// Every change of variant, in order.
+    public private(set) var switches: [AbrSwitch] = []
+    /// Per segment, the ascending ladder index of the copy last delivered to the player (-1: none yet).
+    public private(set) var deliveredVariants: [Int] = []
+    /// Per variant (ascending), segments and bytes delivered whole.
+    public private(set) var deliveredPerVariant: [(segments: Int, bytes: Int64)] = []
+    /// The variant of the segment being (or about to be) downloaded: the live line's colour.
+    public var currentVariant: Int { inFlightVariant }
+
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
         enum Kind: Sendable {
@@ -91,7 +120,44 @@ public struct SimulationEngine: Sendable {
         media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
         autoplay: Bool = true
     ) {
+        self.init(media: media, ladder: nil, rule: nil, network: network, policy: policy, steps: steps, autoplay: autoplay)
+    }
+
+    /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
+    /// picks then (with the buffer level at that moment and the throughput of earlier segments); a
+    /// segment in flight keeps its variant (no abandonment, no replacement of buffered segments).
+    ///
+    /// With `abandon`, a segment above the lowest variant is checked every 0.5 s from its first byte: when
+    /// the bytes left, at the rate this request has had so far, would take longer than the buffer ahead,
+    /// the request is dropped (the bytes that came count as received) and the same segment is requested
+    /// again at the highest lower variant whose whole segment fits the buffer at that rate, else the lowest
+    /// (as dash.js's AbandonRequestsRule and Sabre's abandonment).
+    public init(
+        ladder: SimulationLadder, rule: AbrRule, network: NetworkModel, policy: BufferPolicy,
+        steps: [SimulationStep] = [], autoplay: Bool = true, abandon: Bool = false
+    ) {
+        self.init(
+            media: ladder.media(variant: 0), ladder: ladder, rule: rule, network: network, policy: policy,
+            steps: steps, autoplay: autoplay)
+        abandons = abandon
+    }
+
+    private init(
+        media: SimulationMedia, ladder: SimulationLadder?, rule: AbrRule?, network: NetworkModel,
+        policy: BufferPolicy, steps: [SimulationStep], autoplay: Bool
+    ) {
         self.media = media
+        self.ladder = ladder
+        if let ladder, let rule {
+            variantUnits = ladder.variants.indices.map { ladder.media(variant: $0).units }
+            abr = AbrController(
+                rule: rule, bitRates: ladder.bitRates, segmentDuration: ladder.segmentDuration,
+                forwardTarget: policy.forwardTarget)
+            deliveredVariants = Array(repeating: -1, count: media.unitCount)
+            deliveredPerVariant = Array(repeating: (0, 0), count: ladder.variants.count)
+        } else {
+            variantUnits = []
+        }
         self.units = media.makeReader()
         self.policy = policy
         var network = network
@@ -146,7 +212,8 @@ public struct SimulationEngine: Sendable {
             let completion = isDownloading ? completionTime() : .infinity
             let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
             let deadline = session.player.nextDeadline ?? .infinity
-            var next = min(completion, step, deadline)
+            let check = isDownloading ? abandonCheck : .infinity
+            var next = min(completion, step, deadline, check)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
             if !next.isFinite, limit.isFinite, case .paused = session.player.state { next = limit.nextUp }
@@ -168,6 +235,8 @@ public struct SimulationEngine: Sendable {
             } else if step <= next {
                 performStep(queue[queueIndex])
                 queueIndex += 1
+            } else if check <= next {
+                checkAbandonment()
             } else {
                 handle(session.advance(to: clock))
             }
@@ -281,11 +350,82 @@ public struct SimulationEngine: Sendable {
 
     // MARK: Downloader
 
+    /// Unit `index` of the media, at the in-flight variant for a ladder.
+    private mutating func unit(_ index: Int) -> SimulationMedia.Unit {
+        guard !variantUnits.isEmpty else { return units.unit(index) }
+        return variantUnits[inFlightVariant][index]
+    }
+
+    /// Asks the rule for the variant of segment `nextUnit`, before its request goes out.
+    private mutating func chooseVariant() {
+        guard var controller = abr else { return }
+        let decision = controller.choose(buffer: session.player.item.bufferedAhead)
+        abr = controller
+        let chosen = min(max(decision.variant, 0), variantUnits.count - 1)
+        if let lastVariant, lastVariant != chosen {
+            switches.append(
+                AbrSwitch(time: clock, segment: nextUnit, from: lastVariant, to: chosen, reason: decision.reason))
+            record(.variantSwitch, value: ladder?.variants[chosen].bitRate)
+        }
+        lastVariant = chosen
+        inFlightVariant = chosen
+    }
+
+    /// Drops the segment in flight for a lower variant when, at this request's rate so far, its bytes left
+    /// would arrive after the buffer runs dry (see `init(ladder:...)`).
+    private mutating func checkAbandonment() {
+        handle(session.advance(to: clock))
+        abandonCheck = clock + Self.abandonInterval
+        guard isDownloading, inFlightVariant > 0, let snapshot = transferAtLastCompletion, !variantUnits.isEmpty,
+            nextUnit < media.unitCount
+        else {
+            abandonCheck = .infinity
+            return
+        }
+        let elapsed = clock - firstByteAt
+        guard elapsed > 0 else { return }
+        let arrived = snapshot.bits(deliveredBy: clock)
+        let current = unit(nextUnit)
+        let total = Double(current.byteEnd - requestOrigin) * 8
+        let rate = arrived / elapsed
+        let buffer = session.player.item.bufferedAhead
+        let left = rate > 0 ? (total - arrived) / rate : .infinity
+        guard left > buffer else { return }
+        var lower = 0
+        for candidate in stride(from: inFlightVariant - 1, through: 1, by: -1) {
+            let bits = Double(variantUnits[candidate][nextUnit].byteEnd - variantUnits[candidate][nextUnit].byteStart) * 8
+            if rate > 0, bits / rate <= buffer {
+                lower = candidate
+                break
+            }
+        }
+        let from = inFlightVariant
+        noteAbandonedBytes()
+        abr?.recordDownload(bits: arrived, seconds: clock - requestSentAt)
+        let reason =
+            "abandoned: \(Seconds((left * 1000).rounded() / 1000).description) left at \(BitRate(bitsPerSecond: rate).description) > \(Seconds((buffer * 1000).rounded() / 1000).description) buffered"
+        switches.append(AbrSwitch(time: clock, segment: nextUnit, from: from, to: lower, reason: reason))
+        record(.variantSwitch, value: ladder?.variants[lower].bitRate)
+        inFlightVariant = lower
+        lastVariant = lower
+        abandonedRequests += 1
+        sendRequest(from: unit(nextUnit).byteStart)
+    }
+
+    /// Books a whole segment handed to the player, and the throughput its request measured.
+    private mutating func noteSegmentDelivered(_ index: Int, bytes: Int64) {
+        guard abr != nil, deliveredVariants.indices.contains(index) else { return }
+        deliveredVariants[index] = inFlightVariant
+        deliveredPerVariant[inFlightVariant].segments += 1
+        deliveredPerVariant[inFlightVariant].bytes += bytes
+        abr?.recordDownload(bits: Double(bytes) * 8, seconds: clock - requestSentAt)
+    }
+
     /// Where the current request's data reaches in media time: loading from there continues it.
     private mutating func sequenceFrontier() -> Double {
         switch media.layout {
         case .segmented:
-            return nextUnit < media.unitCount ? units.unit(nextUnit).start : media.endTime
+            return nextUnit < media.unitCount ? unit(nextUnit).start : media.endTime
         case .progressive:
             return max(sequenceStart, session.deliveredPlayableEnd)
         }
@@ -307,7 +447,8 @@ public struct SimulationEngine: Sendable {
                 requestOrigin = deliveredEnd
                 pendingCompletion = nil
             } else {
-                sendRequest(from: media.layout == .segmented ? units.unit(nextUnit).byteStart : deliveredEnd)
+                if media.layout == .segmented { chooseVariant() }
+                sendRequest(from: media.layout == .segmented ? unit(nextUnit).byteStart : deliveredEnd)
             }
             return
         }
@@ -319,7 +460,8 @@ public struct SimulationEngine: Sendable {
         sequenceStart = position
         session.restartDelivery()
         isDownloading = true
-        let origin = units.unit(unit).byteStart
+        if media.layout == .segmented { chooseVariant() }
+        let origin = self.unit(unit).byteStart
         deliveredEnd = origin
         record(.request, value: Double(origin))
         sendRequest(from: origin)
@@ -327,10 +469,13 @@ public struct SimulationEngine: Sendable {
 
     private mutating func sendRequest(from origin: Int64) {
         requests += 1
+        requestSentAt = clock
         connectionOpen = true
         requestOrigin = origin
         deliveredEnd = origin
         let firstByte = clock + network.requestLatency(at: clock)
+        firstByteAt = firstByte
+        abandonCheck = abandons && inFlightVariant > 0 ? firstByte + Self.abandonInterval : .infinity
         transfer = NetworkModel.Transfer(shared: sharedNetwork, start: firstByte)
         transferAtLastCompletion = transfer
         pendingCompletion = nil
@@ -339,6 +484,7 @@ public struct SimulationEngine: Sendable {
     private mutating func stopLoading() {
         guard isDownloading else { return }
         isDownloading = false
+        abandonCheck = .infinity
         // Keep the bytes of the unit in flight; a progressive connection idles, a segment request ends.
         noteAbandonedBytes()
         if media.layout == .segmented { connectionOpen = false }
@@ -347,7 +493,7 @@ public struct SimulationEngine: Sendable {
     private mutating func noteAbandonedBytes() {
         guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
         let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
-        let reached = min(max(arrived, deliveredEnd), units.unit(nextUnit).byteEnd)
+        let reached = min(max(arrived, deliveredEnd), unit(nextUnit).byteEnd)
         bytesReceived += reached - deliveredEnd
         deliveredEnd = reached
         transfer = nil
@@ -357,7 +503,7 @@ public struct SimulationEngine: Sendable {
     private mutating func completionTime() -> Double {
         if let pendingCompletion { return pendingCompletion }
         guard var current = transfer else { return .infinity }
-        let unit = units.unit(nextUnit)
+        let unit = self.unit(nextUnit)
         // Bytes already here (an index at the end brought everything before it) complete at once.
         guard neededEnd(for: unit) > deliveredEnd else {
             pendingCompletion = clock
@@ -377,7 +523,7 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func completeUnit() {
-        let unit = units.unit(nextUnit)
+        let unit = self.unit(nextUnit)
         let needed = neededEnd(for: unit)
         nextUnit += 1
         pendingCompletion = nil
@@ -386,9 +532,11 @@ public struct SimulationEngine: Sendable {
         if needed >= media.indexByteEnd { indexArrived = true }
         switch media.layout {
         case .segmented:
+            noteSegmentDelivered(nextUnit - 1, bytes: needed - unit.byteStart)
             handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
             if nextUnit < media.unitCount, isDownloading {
-                sendRequest(from: units.unit(nextUnit).byteStart)
+                chooseVariant()
+                sendRequest(from: self.unit(nextUnit).byteStart)
             }
         case .progressive:
             if let stream = unit.stream {

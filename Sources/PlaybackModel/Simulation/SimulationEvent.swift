@@ -33,6 +33,8 @@ public struct SimulationEvent: Sendable, Hashable {
         case latency
         /// A new request went out because a seek left the loaded data (`value`: its byte offset).
         case request
+        /// The adaptive rule moved to another variant for the next segment (`value`: its bit rate).
+        case variantSwitch = "switch"
         /// The last byte of the media arrived.
         case downloadComplete = "download_complete"
         /// After the end of the stream, the playhead jumped a hole in the media (`value`: the hole's length).

@@ -1,0 +1,138 @@
+public import ArgumentParser
+public import PlaybackModel
+
+/// `simulate`'s adaptive-bit-rate options: the rule, its parameters (each with its source's default) and
+/// the QoE weights.
+public struct AbrOptions: ParsableArguments {
+    /// The rules `--abr` accepts.
+    public enum RuleName: String, ExpressibleByArgument, CaseIterable, Sendable {
+        /// `--variant`'s variant throughout.
+        case fixed
+        /// Throughput estimate times a safety factor.
+        case throughput
+        /// BOLA-BASIC, buffer-based.
+        case bola
+        /// Throughput below the switch level, BOLA above (dash.js DYNAMIC).
+        case dynamic
+    }
+
+    /// `--abr`.
+    @Option(
+        help: ArgumentHelp(
+            "For a master playlist, how the player picks each segment's variant: fixed (--variant, the default), throughput, bola or dynamic.",
+            valueName: "rule"))
+    public var abr: RuleName?
+
+    /// `--abr-safety`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "throughput/dynamic: fraction of the throughput estimate a variant may use (default 0.9, dash.js's bandwidthSafetyFactor).",
+            valueName: "fraction"))
+    public var abrSafety: Double?
+
+    /// `--abr-window`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "throughput/dynamic: segments averaged into the throughput estimate (default 3, Sabre's sliding window).",
+            valueName: "n"))
+    public var abrWindow: Int?
+
+    /// `--bola-target`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "bola/dynamic: buffer level at which BOLA reaches the top variant (default 25s, Sabre's buffer size; at most --max-buffer).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    public var bolaTarget: Seconds?
+
+    /// `--bola-gp`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("bola/dynamic: BOLA's gamma*p, the weight of rebuffering (default 5, Sabre's).", valueName: "value"))
+    public var bolaGp: Double?
+
+    /// `--dynamic-switch`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "dynamic: buffer level at which BOLA takes over; throughput returns below half of it (default 12s, dash.js's stable buffer time).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    public var dynamicSwitch: Seconds?
+
+    /// `--abandon`.
+    @Flag(
+        help: ArgumentHelp(
+            "throughput/bola/dynamic: drop a segment that will not arrive before the buffer runs dry and fetch it again at a lower variant (checked every 0.5 s of its download)."))
+    public var abandon = false
+
+    /// `--qoe-switch-weight`.
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("QoE weight of switching, lambda (default 1, Yin et al. 2015).", valueName: "value"))
+    public var qoeSwitchWeight: Double?
+
+    /// `--qoe-stall-weight`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "QoE weight of a stalled second, mu, in kbit/s (default the top variant's kbit/s, Yin et al. 2015).",
+            valueName: "value"))
+    public var qoeStallWeight: Double?
+
+    /// Creates the options with nothing given.
+    public init() {}
+
+    /// Whether any parameter was given (they need `--abr`).
+    var anyParameter: Bool {
+        abrSafety != nil || abrWindow != nil || bolaTarget != nil || bolaGp != nil || dynamicSwitch != nil
+            || qoeSwitchWeight != nil || qoeStallWeight != nil || abandon
+    }
+
+    /// Rejects values no rule can use.
+    public func validate() throws {
+        if let abrSafety, !(abrSafety > 0 && abrSafety <= 1) { throw ValidationError("--abr-safety must be above 0 and at most 1.") }
+        if let abrWindow, !(1...1000).contains(abrWindow) { throw ValidationError("--abr-window must be between 1 and 1000 segments.") }
+        if let bolaTarget, !(bolaTarget.value > 0) { throw ValidationError("--bola-target must be greater than 0.") }
+        if let bolaGp, !(bolaGp > 0 && bolaGp.isFinite) { throw ValidationError("--bola-gp must be greater than 0.") }
+        if let dynamicSwitch, !(dynamicSwitch.value > 0) { throw ValidationError("--dynamic-switch must be greater than 0.") }
+        if let qoeSwitchWeight, !(qoeSwitchWeight >= 0 && qoeSwitchWeight.isFinite) {
+            throw ValidationError("--qoe-switch-weight must be 0 or more.")
+        }
+        if let qoeStallWeight, !(qoeStallWeight >= 0 && qoeStallWeight.isFinite) {
+            throw ValidationError("--qoe-stall-weight must be 0 or more.")
+        }
+        if abr == nil, anyParameter { throw ValidationError("The ABR and QoE options need --abr RULE.") }
+        if abandon, abr == .fixed { throw ValidationError("--abandon needs an adaptive rule (throughput, bola or dynamic), not --abr fixed.") }
+    }
+
+    /// The throughput rule's parameters.
+    var throughput: AbrRule.Throughput {
+        AbrRule.Throughput(
+            safetyFactor: abrSafety ?? AbrRule.Throughput.default.safetyFactor,
+            window: abrWindow ?? AbrRule.Throughput.default.window)
+    }
+
+    /// BOLA's parameters.
+    var bola: AbrRule.Bola {
+        AbrRule.Bola(
+            bufferTarget: bolaTarget?.value ?? AbrRule.Bola.default.bufferTarget,
+            gammaP: bolaGp ?? AbrRule.Bola.default.gammaP)
+    }
+
+    /// The rule for a ladder, with `fixedVariant` (ascending index) for `fixed`.
+    func rule(fixedVariant: Int) -> AbrRule {
+        switch abr ?? .fixed {
+        case .fixed: return .fixed(variant: fixedVariant)
+        case .throughput: return .throughput(throughput)
+        case .bola: return .bola(bola)
+        case .dynamic:
+            let on = dynamicSwitch?.value ?? 12
+            return .dynamic(throughput: throughput, bola: bola, switchOn: on, switchOff: on / 2)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import BufprobeCommands
+import Foundation
+import PlaybackModel
+import Testing
+import TestSupport
+
+/// A local HLS ladder of CBR variants in 2 s segments whose sizes come from `#EXT-X-BYTERANGE` (the
+/// segment file need not exist: simulate measures a ranged segment by its range), listed highest first.
+/// Returns the master playlist's path; the caller removes its directory.
+func writeLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, misalignLast: Bool = false)
+    throws -> String
+{
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("abr-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    var master = "#EXTM3U\n#EXT-X-VERSION:4\n"
+    for (index, rate) in rates.enumerated() {
+        master += "#EXT-X-STREAM-INF:BANDWIDTH=\(rate)\nv\(index).m3u8\n"
+        var media = "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        let count = misalignLast && index == rates.count - 1 ? segments - 1 : segments
+        let size = rate * 2 / 8
+        for segment in 0..<count {
+            media += "#EXTINF:2.0,\n#EXT-X-BYTERANGE:\(size)@\(segment * size)\nv\(index).ts\n"
+        }
+        media += "#EXT-X-ENDLIST\n"
+        try media.write(to: directory.appendingPathComponent("v\(index).m3u8"), atomically: true, encoding: .utf8)
+    }
+    let path = directory.appendingPathComponent("master.m3u8").path
+    try master.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// Runs `bufprobe simulate ... --json` and decodes the report.
+private func simulateJSON(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {
+    let result = try BufprobeProcess.run(["simulate"] + arguments + ["--json"])
+    return (result, try? JSONOutput.decoder().decode(SimulateReport.self, from: Data(result.stdout.utf8)))
+}
+
+@Suite("bufprobe simulate --abr")
+struct SimulateAbrTests {
+    /// The variant (master index) played longest.
+    static func mostPlayed(_ abr: SimulateReport.Abr) -> Int? {
+        abr.variants.max { $0.playedTime < $1.playedTime }?.variant
+    }
+
+    @Test(
+        "on a 3-variant ladder, throughput plays mostly the highest variant under 0.9 x the bandwidth, without stalls",
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
+    func throughput(bandwidth: String, expected: Int) throws {
+        let master = try writeLadder()
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (run, decoded) = try simulateJSON([master, "--abr", "throughput", "--bandwidth", bandwidth, "--latency", "20ms"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let abr = try #require(report.abr)
+        #expect(Self.mostPlayed(abr) == expected)
+        #expect(report.stallCount == 0)
+        #expect(report.ended)
+        #expect(abr.variants.map(\.variant) == [1, 2, 0])  // ascending bit rate, master indices
+        #expect(abs(abr.variants.reduce(0) { $0 + $1.playedTime } - 300) < 1e-6)
+        #expect(report.events.filter { $0.type == "switch" }.count == abr.switchCount)
+    }
+
+    @Test(
+        "on a 3-variant ladder, BOLA plays mostly the highest variant under the bandwidth, never stalls and stays within it on average",
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
+    func bola(bandwidth: String, expected: Int) throws {
+        let master = try writeLadder()
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", bandwidth])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let abr = try #require(report.abr)
+        #expect(report.stallCount == 0)
+        #expect(abr.rule == "bola")
+        #expect(Self.mostPlayed(abr) == expected)
+        let rate = try BitRate(parsing: bandwidth).bitsPerSecond
+        #expect(abr.averageBitRate <= rate)
+        #expect(abr.qoe.segments == 150)
+    }
+
+    @Test("the same ladder, rule and trace give byte-identical JSON")
+    func deterministic() throws {
+        let master = try writeLadder()
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let arguments = ["simulate", master, "--abr", "dynamic", "--trace", BufprobeProcess.sample("traces/3g-hsdpa.txt"), "--json"]
+        let first = try BufprobeProcess.run(arguments)
+        let second = try BufprobeProcess.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("\"abr\""))
+        #expect(first.stdout == second.stdout)
+    }
+
+    @Test("--abr fixed plays --variant's variant exactly as without --abr, and only adds the abr object")
+    func fixedMatches() throws {
+        for variant in ["0", "1"] {
+            let common = [BufprobeProcess.sample("hls/master.m3u8"), "--bandwidth", "400kbit", "--latency", "80ms", "--variant", variant]
+            let (_, plain) = try simulateJSON(common)
+            let (run, adaptive) = try simulateJSON(common + ["--abr", "fixed"])
+            #expect(run.status == 0, "\(run.stderr)")
+            var stripped = try #require(adaptive)
+            let abr = try #require(stripped.abr)
+            #expect(abr.switchCount == 0)
+            #expect(abr.parameters.variant == Int(variant))
+            #expect(abr.variants.first { $0.variant == Int(variant) }?.playedTime == 10)
+            let original = try #require(plain)
+            #expect(original.abr == nil)
+            stripped.abr = nil
+            stripped.source = original.source
+            #expect(stripped == original)
+        }
+    }
+
+    @Test("the text report lists the variants, the switches and the QoE formula")
+    func text() throws {
+        let master = try writeLadder(segments: 30)
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let run = try BufprobeProcess.run(["simulate", master, "--abr", "throughput", "--bandwidth", "4Mbit"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("abr            throughput (safety 0.9, window 3 segments)"))
+        #expect(run.stdout.contains("variant 1 -> 0 (2 Mbit/s): throughput"))
+        #expect(run.stdout.contains("switch to the 2 Mbit/s variant"))
+        #expect(run.stdout.contains("qoe "))
+    }
+
+    @Test(
+        "--abr mistakes exit 64 with one sentence",
+        arguments: [
+            (["--bitrate", "1Mbit", "--duration", "1m", "--bandwidth", "1Mbit", "--abr", "bola"], "error: --abr needs a local HLS master playlist"),
+            (["SAMPLE:cbr.wav", "--bandwidth", "1Mbit", "--abr", "throughput"], "error: --abr applies to local HLS master playlists"),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "bola", "--variant", "1"], "error: --variant chooses the variant of --abr fixed"),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr-safety", "0.8"], "error: The ABR and QoE options need --abr RULE."),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "bola", "--abr-safety", "1.5"], "error: --abr-safety must be above 0 and at most 1."),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "fixed", "--variant", "7"], "--variant 7 is not one of them"),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "fixed", "--abandon"], "error: --abandon needs an adaptive rule"),
+        ] as [([String], String)])
+    func mistakes(arguments: [String], message: String) throws {
+        let resolved = arguments.map { $0.hasPrefix("SAMPLE:") ? BufprobeProcess.sample(String($0.dropFirst(7))) : $0 }
+        let run = try BufprobeProcess.run(["simulate"] + resolved)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
+    @Test("--plot draws the session as SVG that rsvg-convert renders: buffer, bandwidth, variant steps, stall bands")
+    func plot() throws {
+        let master = try writeLadder(segments: 60)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = (directory as NSString).appendingPathComponent("drop.yaml")
+        try "network: { bandwidth: 4Mbit, latency: 20ms }\ntimeline:\n  - { at: 30s, bandwidth: 300kbit }\n  - { at: 60s, bandwidth: 4Mbit }\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let svg = (directory as NSString).appendingPathComponent("session.svg")
+        let run = try BufprobeProcess.run(["simulate", master, "--script", script, "--abr", "throughput", "--max-buffer", "10s", "--plot", svg, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try? JSONOutput.decoder().decode(SimulateReport.self, from: Data(run.stdout.utf8)))
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.hasPrefix("<?xml"))
+        #expect(text.contains("Simulated session of master.m3u8"))
+        #expect(text.components(separatedBy: "<polyline").count - 1 == 3)
+        // One shaded band per stall.
+        #expect(report.stallCount > 0)
+        #expect(text.components(separatedBy: "fill-opacity=\"0.25\"").count - 1 == report.stallCount + 1)
+        let png = (directory as NSString).appendingPathComponent("session.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/rsvg-convert")
+        process.arguments = [svg, "-o", png]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let size = (try FileManager.default.attributesOfItem(atPath: png)[.size] as? NSNumber)?.intValue ?? 0
+        #expect(size > 1000)
+    }
+
+    @Test("--plot also draws a one-variant session, with the media's bit rate")
+    func plotOneVariant() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plot-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let svg = (directory as NSString).appendingPathComponent("one.svg")
+        let run = try BufprobeProcess.run(["simulate", BufprobeProcess.sample("cbr.wav"), "--bandwidth", "64kbit", "--plot", svg])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("media bit rate"))
+        #expect(text.contains("Simulated session of cbr.wav"))
+    }
+
+    @Test("--trace-dir runs every trace as --trace would, one row each, with the totals over them")
+    func traceDirectory() throws {
+        let master = try writeLadder(segments: 45)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let traces = (directory as NSString).appendingPathComponent("traces")
+        try FileManager.default.createDirectory(atPath: traces, withIntermediateDirectories: true)
+        for name in ["3g-hsdpa.txt", "sabre-4g.json"] {
+            try FileManager.default.copyItem(
+                atPath: BufprobeProcess.sample("traces/\(name)"), toPath: (traces as NSString).appendingPathComponent(name))
+        }
+        let run = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--trace-dir", traces, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let batch = try #require(try? JSONOutput.decoder().decode(SimulateBatchReport.self, from: Data(run.stdout.utf8)))
+        #expect(batch.traces.map { ($0.trace as NSString).lastPathComponent } == ["3g-hsdpa.txt", "sabre-4g.json"])
+        for row in batch.traces {
+            let (_, single) = try simulateJSON([master, "--abr", "bola", "--trace", row.trace])
+            #expect(row.report == single)
+        }
+        #expect(batch.totals.traces == 2)
+        #expect(batch.totals.stallCount == batch.traces.reduce(0) { $0 + $1.report.stallCount })
+        #expect(batch.totals.switchCount == batch.traces.reduce(0) { $0 + ($1.report.abr?.switchCount ?? 0) })
+        let text = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--trace-dir", traces])
+        #expect(text.stdout.contains("3g-hsdpa.txt"))
+        #expect(text.stdout.contains("total (2, mean startup)"))
+        let mixed = try BufprobeProcess.run(["simulate", master, "--trace-dir", traces, "--bandwidth", "1Mbit"])
+        #expect(mixed.status == 64)
+    }
+
+    @Test("byte ranges that add up past 1 PiB are refused with exit 2 instead of overflowing, with --abr and without")
+    func hostileByteRanges() throws {
+        let master = try writeLadder(rates: [1_000_000, 2_000_000], segments: 3)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let huge = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n#EXT-X-BYTERANGE:9000000000000000000@0\nv.ts\n#EXTINF:2.0,\n#EXT-X-BYTERANGE:9000000000000000000@0\nv.ts\n#EXTINF:2.0,\n#EXT-X-BYTERANGE:9000000000000000000@0\nv.ts\n#EXT-X-ENDLIST\n"
+        try huge.write(toFile: (directory as NSString).appendingPathComponent("v1.m3u8"), atomically: true, encoding: .utf8)
+        for extra in [["--abr", "bola"], ["--variant", "1"]] {
+            let run = try BufprobeProcess.run(["simulate", master, "--bandwidth", "1Mbit"] + extra)
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(run.stderr.contains("more than 1 PiB"), "\(run.stderr)")
+        }
+    }
+
+    @Test("a ladder whose variants list different segment counts is refused with exit 2, naming the variant")
+    func misaligned() throws {
+        let master = try writeLadder(segments: 10, misalignLast: true)
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let run = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--bandwidth", "1Mbit"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("variant 2 lists 9 segments where variant 0 lists 10"), "\(run.stderr)")
+    }
+}

@@ -1,0 +1,152 @@
+import PlaybackModel
+import Testing
+
+/// A three-variant CBR ladder, 0.5, 1 and 2 Mbit/s, in 2 s segments, listed highest first (as masters
+/// often are) so that the ladder's own ordering is exercised.
+func cbrLadder(minutes: Double = 10, rates: [Double] = [2_000_000, 500_000, 1_000_000]) throws -> SimulationLadder {
+    let count = Int(minutes * 30)
+    let variants = rates.enumerated().map { label, rate in
+        SimulationLadder.Variant(
+            label: label, bitRate: rate, segmentBytes: Array(repeating: Int64(rate * 2 / 8), count: count))
+    }
+    return try SimulationLadder(variants: variants, durations: Array(repeating: 2, count: count))
+}
+
+/// Runs `rule` over the ladder at a constant `bandwidth` with `latency` per request.
+func runLadder(_ ladder: SimulationLadder, rule: AbrRule, bandwidth: Double, latency: Double = 0.02) -> SimulationEngine {
+    var engine = SimulationEngine(
+        ladder: ladder, rule: rule, network: NetworkModel(bitsPerSecond: bandwidth, latency: latency), policy: .default)
+    engine.run()
+    return engine
+}
+
+@Suite("Adaptive bit rate")
+struct AbrRuleTests {
+    static let middle = 1_000_000.0
+
+    /// The variants (ascending indices) fetched for the segments of the second half of the media.
+    static func steadyState(_ engine: SimulationEngine) -> Set<Int> {
+        let half = engine.deliveredVariants.count / 2
+        return Set(engine.deliveredVariants[half...])
+    }
+
+    @Test(
+        "throughput picks the highest variant under 0.9 x the bandwidth and never stalls above 1.2 x the lowest",
+        arguments: [(4.0, 2), (1.2, 1), (0.6, 0)])
+    func throughputSteadyState(multiple: Double, expected: Int) throws {
+        let engine = runLadder(try cbrLadder(), rule: .throughput(.default), bandwidth: multiple * Self.middle)
+        #expect(Self.steadyState(engine) == [expected])
+        #expect(engine.session.report.stallCount == 0)
+        #expect(engine.session.report.ended)
+    }
+
+    @Test(
+        "bola settles on the variants around the bandwidth (the highest below it, at times the next) and never stalls",
+        arguments: [(4.0, Set([2])), (1.2, Set([1, 2])), (0.6, Set([0, 1]))])
+    func bolaSteadyState(multiple: Double, allowed: Set<Int>) throws {
+        let engine = runLadder(try cbrLadder(), rule: .bola(.default), bandwidth: multiple * Self.middle)
+        let seen = Self.steadyState(engine)
+        #expect(seen.isSubset(of: allowed), "\(seen)")
+        #expect(seen.contains(allowed.min() ?? 0))
+        #expect(engine.session.report.stallCount == 0)
+        #expect(engine.session.report.ended)
+        // Over the whole session, the mean bit rate fetched stays within the bandwidth.
+        let summary = try #require(AbrSummary(engine: engine))
+        #expect(summary.averageBitRate <= multiple * Self.middle)
+    }
+
+    @Test("dynamic follows throughput at a low buffer and BOLA above its switch-on level", arguments: [4.0, 1.2, 0.6])
+    func dynamicSteadyState(multiple: Double) throws {
+        let engine = runLadder(try cbrLadder(), rule: .defaultDynamic, bandwidth: multiple * Self.middle)
+        #expect(engine.session.report.stallCount == 0)
+        #expect(engine.switches.contains { $0.reason.hasPrefix("dynamic (bola side)") } || multiple == 0.6
+            || Self.steadyState(engine) == [2])
+    }
+
+    @Test("fixed over a ladder downloads exactly what the one-variant engine downloads")
+    func fixedMatchesOneVariant() throws {
+        let ladder = try cbrLadder(minutes: 2)
+        for index in ladder.variants.indices {
+            let network = NetworkModel(bitsPerSecond: 800_000, latency: 0.05)
+            let adaptive = runLadder(ladder, rule: .fixed(variant: index), bandwidth: 800_000, latency: 0.05)
+            let single = SimulationEngine.run(media: ladder.media(variant: index), network: network, policy: .default)
+            #expect(adaptive.result.report == single.report)
+            #expect(adaptive.result.bytesReceived == single.bytesReceived)
+            #expect(adaptive.switches.isEmpty)
+        }
+    }
+
+    @Test("the same ladder, rule and network give the same switches and summary")
+    func deterministic() throws {
+        let ladder = try cbrLadder(minutes: 3)
+        var network = NetworkModel(bitsPerSecond: 3_000_000, latency: 0.03)
+        network.setBandwidth(600_000, at: 40)
+        network.setBandwidth(1_500_000, at: 90)
+        let runs = (0..<2).map { _ in
+            var engine = SimulationEngine(ladder: ladder, rule: .defaultDynamic, network: network, policy: .default)
+            engine.run()
+            return (engine.result, AbrSummary(engine: engine))
+        }
+        #expect(runs[0].0 == runs[1].0)
+        #expect(runs[0].1 == runs[1].1)
+        #expect(runs[0].1?.switches.isEmpty == false)
+    }
+
+    @Test("the QoE score is the mean bit rate less the switch and stall penalties per segment")
+    func qoeFormula() throws {
+        let ladder = try cbrLadder(minutes: 2)
+        var network = NetworkModel(bitsPerSecond: 3_000_000, latency: 0.03)
+        network.setBandwidth(300_000, at: 30)
+        var engine = SimulationEngine(ladder: ladder, rule: .throughput(.default), network: network, policy: .default)
+        engine.run()
+        let summary = try #require(AbrSummary(engine: engine, switchWeight: 2, stallWeight: 1000))
+        let qoe = summary.qoe
+        let expected = qoe.averageBitRate - 2 * qoe.switchMagnitude - 1000 * qoe.stallTime / Double(qoe.segments)
+        #expect(abs(qoe.score - expected) < 1e-9)
+        #expect(qoe.segments == 60)
+        #expect(abs(summary.variants.reduce(0) { $0 + $1.playedTime } - 120) < 1e-9)
+        #expect(!summary.switches.isEmpty)
+    }
+
+    @Test("abandonment drops a segment that cannot arrive before the buffer runs dry, and stalls less for it")
+    func abandonment() throws {
+        let ladder = try cbrLadder(minutes: 5)
+        var network = NetworkModel(bitsPerSecond: 4_000_000, latency: 0.02)
+        network.setBandwidth(300_000, at: 60)
+        network.setBandwidth(4_000_000, at: 120)
+        var policy = BufferPolicy.default
+        policy.forwardTarget = 12
+        let runs = [false, true].map { abandon in
+            var engine = SimulationEngine(
+                ladder: ladder, rule: .throughput(.default), network: network, policy: policy, abandon: abandon)
+            engine.run()
+            return engine
+        }
+        #expect(runs[0].abandonedRequests == 0)
+        #expect(runs[1].abandonedRequests > 0)
+        #expect(runs[1].switches.contains { $0.reason.hasPrefix("abandoned") && $0.to < $0.from })
+        #expect(runs[1].session.report.stallTime < runs[0].session.report.stallTime)
+        #expect(runs[1].session.report.ended)
+    }
+
+    @Test("abandonment never fires when every segment arrives in time", arguments: [4.0, 1.2])
+    func noAbandonment(multiple: Double) throws {
+        var engine = SimulationEngine(
+            ladder: try cbrLadder(), rule: .bola(.default),
+            network: NetworkModel(bitsPerSecond: multiple * Self.middle, latency: 0.02), policy: .default, abandon: true)
+        engine.run()
+        #expect(engine.abandonedRequests == 0)
+        #expect(engine.session.report.stallCount == 0)
+    }
+
+    @Test("a ladder whose variants list different segment counts is refused")
+    func misaligned() {
+        let variants = [
+            SimulationLadder.Variant(label: 0, bitRate: 1, segmentBytes: [1, 2]),
+            SimulationLadder.Variant(label: 1, bitRate: 2, segmentBytes: [1]),
+        ]
+        #expect(throws: SimulationLadder.Problem.misaligned(label: 1, segments: 1, expected: 2)) {
+            try SimulationLadder(variants: variants, durations: [2, 2])
+        }
+    }
+}
