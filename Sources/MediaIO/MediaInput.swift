@@ -56,16 +56,17 @@ public final class MediaInput {
         self.memory = memory
         let started = ContinuousClock.now
         packet = try PacketStorage()
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-        guard ctx != nil else {
+        guard let allocated = avformat_alloc_context() else {
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avformat_alloc_context")
         }
+        // avformat_open_input takes the context by reference and sets it to NULL when it fails.
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = allocated
         var ownOptions: [String: String] = [:]
         if let interrupter, let whitelist = interrupter.whitelist {
             // A remote input: every resource it leads to passes the gate. The HLS demuxer's keep-alive
             // re-requests bypass io_open, so they are turned off: each request is then one open the
             // gate paces and checks.
-            let gate = ResourceGate(interrupter: interrupter, input: url, context: ctx!)
+            let gate = ResourceGate(interrupter: interrupter, input: url, context: allocated)
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]
@@ -73,11 +74,11 @@ public final class MediaInput {
             gate = nil
             if let interrupter {
                 // The context borrows the interrupter unretained: `self` keeps it alive for the context's life.
-                ctx!.pointee.interrupt_callback = interrupter.avioCallback
+                allocated.pointee.interrupt_callback = interrupter.avioCallback
             }
         }
         // A caller-supplied pb makes libavformat set AVFMT_FLAG_CUSTOM_IO and leave the context to us.
-        if let memory { ctx!.pointee.pb = memory.context }
+        if let memory { allocated.pointee.pb = memory.context }
         var dictionary: OpaquePointer? = nil
         for (key, value) in options.merging(ownOptions, uniquingKeysWith: { _, own in own }).sorted(by: { $0.key < $1.key }) {
             av_dict_set(&dictionary, key, value, 0)

@@ -10,6 +10,7 @@ public struct BitRateWindow: Sendable {
 
     /// Creates a window of `window` seconds (1, 5 and 10 s are the usual choices).
     public init(window: Double) {
+        // A caller contract: check and probe use a constant 1 s window; no input sets it.
         precondition(window > 0, "a bit-rate window must be longer than 0 s")
         self.window = window
         windows = BitRateWindows(lengths: [window])

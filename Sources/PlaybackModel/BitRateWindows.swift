@@ -43,6 +43,7 @@ public struct BitRateWindows: Sendable {
 
     /// Windows of `lengths` seconds (each > 0; 1, 5 and 10 s are the usual choices).
     public init(lengths: [Double]) {
+        // A caller contract: the lengths are constants (1, 5, 10 s); no input sets them.
         precondition(lengths.allSatisfy { $0 > 0 }, "a bit-rate window must be longer than 0 s")
         self.lengths = lengths
         lanes = lengths.map { Lane(length: $0) }

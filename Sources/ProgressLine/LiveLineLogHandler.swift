@@ -42,8 +42,8 @@ public struct LiveLineLogHandler: LogHandler {
     /// `label: level: message key=value ...`, metadata sorted by key.
     public static func format(label: String, level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
         var text = "\(label): \(level.rawValue): \(message)"
-        for key in metadata.keys.sorted() {
-            text += " \(key)=\(metadata[key]!)"
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            text += " \(key)=\(value)"
         }
         return text
     }

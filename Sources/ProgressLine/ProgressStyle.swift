@@ -23,7 +23,8 @@ public struct ProgressStyle: Sendable, Equatable {
 
     /// The look of `layer`.
     public subscript(layer: BarLayer) -> LayerStyle {
-        get { layers[layer] ?? Self.defaults(for: glyphSet)[layer]! }
+        // `defaults(for:)` lists every layer for both glyph sets; the blank is never drawn.
+        get { layers[layer] ?? Self.defaults(for: glyphSet)[layer] ?? LayerStyle(" ", nil) }
         set { layers[layer] = newValue }
     }
 

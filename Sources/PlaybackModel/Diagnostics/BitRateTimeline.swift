@@ -15,6 +15,7 @@ public struct BitRateTimeline: Sendable, Hashable {
 
     /// A timeline of `slice`-second slices (> 0), marking the keyframes of `keyframeStream`.
     public init(slice: Double = 1, keyframeStream: Int?) {
+        // A caller contract: the commands use the default 1 s slice; no input sets it.
         precondition(slice > 0, "a slice must be longer than 0 s")
         self.slice = slice
         self.keyframeStream = keyframeStream

@@ -39,6 +39,8 @@ public struct ProgressiveDownloadNeeds: Sendable, Hashable {
     /// Creates empty tables for `startupDelays` (seconds) and `bandwidths` (bits per second, > 0), with
     /// `latency` seconds per request.
     public init(startupDelays: [Double], bandwidths: [Double], latency: Double = 0) {
+        // Caller contracts, not input checks: the commands pass the fixed ladder (128 kbit/s and up) and a
+        // latency parsed as `Seconds`, which refuses negatives with a sentence (exit 64) before this.
         precondition(bandwidths.allSatisfy { $0 > 0 }, "a bandwidth must be above 0 bit/s")
         precondition(latency >= 0, "latency cannot be negative")
         self.startupDelays = startupDelays

@@ -492,8 +492,12 @@ public struct SimulationEngine: Sendable {
 
     private mutating func noteAbandonedBytes() {
         guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
-        let arrived = requestOrigin + Int64(snapshot.bits(deliveredBy: clock) / 8)
-        let reached = min(max(arrived, deliveredEnd), unit(nextUnit).byteEnd)
+        // Bound the Double before converting: a long session on a fast trace can deliver more bits than
+        // Int64 holds, and only the bytes up to the unit's end count.
+        let unitEnd = unit(nextUnit).byteEnd
+        let delivered = min(snapshot.bits(deliveredBy: clock) / 8, Double(max(0, unitEnd - requestOrigin)))
+        let arrived = requestOrigin + (delivered.isFinite && delivered > 0 ? Int64(delivered) : 0)
+        let reached = min(max(arrived, deliveredEnd), unitEnd)
         bytesReceived += reached - deliveredEnd
         deliveredEnd = reached
         transfer = nil

@@ -38,6 +38,10 @@ public struct SyntheticMedia: Sendable, Hashable {
     /// The audio share of the bit rate.
     public var audioBitsPerSecond: Double { min(128_000, bitsPerSecond / 8) }
 
+    // The Int conversions below cannot trap for values the commands accept: `simulate` and scripts bound
+    // the length to 7 days and the rate to 1 Tbit/s (`Seconds`, `BitRate`, exit 64 beyond), so frame
+    // counts stay below 2e7 and byte offsets below 8e16, far inside Int's range.
+
     /// Video frames in the media.
     var videoFrames: Int { Int(Rounding.up(duration * Self.framesPerSecond - 1e-9)) }
     /// Audio frames in the media.
