@@ -13,6 +13,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
 root=$(cd "$here/.." && pwd)
 RUNS=${RUNS:-3}
 out="$here/out/abr"
@@ -56,28 +57,16 @@ with open(os.path.join(out, "trace-2h.txt"), "w") as trace:
         trace.write(f"{second} {level:.3f}\n")
 PY
 
-# Median CPU time (user + system) and wall time, in seconds, of RUNS runs of the command given.
-median() {
-  local cpu=() wall=()
-  for _ in $(seq "$RUNS"); do
-    local line
-    line=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
-    wall+=("$(echo "$line" | awk '{ print $1 }')")
-    cpu+=("$(echo "$line" | awk '{ print $2 + $3 }')")
-  done
-  printf '%s\n' "${cpu[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }'
-  printf ' %s\n' "${wall[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf " %.3f", a[int((NR + 1) / 2)] }'
-}
 
 trace="$out/trace-2h.txt"
-read -r base base_wall <<<"$(median "$bufprobe" simulate "$out/short/master.m3u8" --abr throughput --trace "$trace" --json)"
+read -r base base_wall <<<"$(median_time "$bufprobe" simulate "$out/short/master.m3u8" --abr throughput --trace "$trace" --json)"
 echo "start-up (the ladder cut to 10 s): cpu $base s, wall $base_wall s"
-read -r one one_wall <<<"$(median "$bufprobe" simulate "$out/long/master.m3u8" --variant 3 --trace "$trace" --latency 50ms --json)"
+read -r one one_wall <<<"$(median_time "$bufprobe" simulate "$out/long/master.m3u8" --variant 3 --trace "$trace" --latency 50ms --json)"
 echo "2 h, one variant (--variant 3, no --abr): cpu $one s, wall $one_wall s"
 printf '%-12s %8s %8s %9s %7s %10s %9s\n' rule "cpu s" "wall s" switches stalls "avg kbit/s" qoe
 for rule in fixed throughput bola dynamic "throughput --abandon"; do
   # shellcheck disable=SC2086
-  read -r cpu wall <<<"$(median "$bufprobe" simulate "$out/long/master.m3u8" --abr $rule --trace "$trace" --latency 50ms --json)"
+  read -r cpu wall <<<"$(median_time "$bufprobe" simulate "$out/long/master.m3u8" --abr $rule --trace "$trace" --latency 50ms --json)"
   # shellcheck disable=SC2086
   summary=$("$bufprobe" simulate "$out/long/master.m3u8" --abr $rule --trace "$trace" --latency 50ms --json |
     python3 -c 'import json, sys; d = json.load(sys.stdin); a = d["abr"]; print(a["switch_count"], d["stall_count"], round(a["average_bit_rate"] / 1000), a["qoe"]["score"])')

@@ -19,6 +19,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
 root=$(cd "$here/.." && pwd)
 out="$here/out"
 RUNS=${RUNS:-7}
@@ -66,18 +67,7 @@ if [[ -n "$bufprobe" ]]; then
   mediaio="$(cd "$root" && swift build -c release $SWIFT_BUILD_FLAGS --show-bin-path)/mediaio-read-loop"
 fi
 
-# Long files: 320x180 25 fps test card, x264 ultrafast ~250 kbit/s with 2 s GOPs, AAC stereo 64 kbit/s,
-# faststart. 60 minutes is 90,000 video + 168,750 audio packets, about 140 MB; generated once.
-generate() { # $1 = minutes, $2 = output
-  local seconds=$(( $1 * 60 ))
-  echo "== generating $2 ($1 min; reused on later runs)"
-  ffmpeg -hide_banner -nostdin -loglevel error -y \
-    -f lavfi -i "testsrc2=size=320x180:rate=25:duration=$seconds" \
-    -f lavfi -i "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=$seconds" \
-    -c:v libx264 -preset ultrafast -b:v 250k -g 50 -pix_fmt yuv420p -c:a aac -ac 2 -b:a 64k \
-    -movflags +faststart "$2.part.mp4"
-  mv "$2.part.mp4" "$2"
-}
+# Long files: made by common.sh's generate_media (H.264 + AAC test card, faststart), generated once.
 
 ffprobe_counts() { # packets per stream, space separated, in stream order
   ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$1" | tr '\n' ' ' | sed 's/ *$//'
@@ -102,7 +92,7 @@ cpu() { # $1 = hyperfine JSON, $2 = command name: mean user + system CPU seconds
 declare -A row
 for minutes in $LENGTHS; do
   file="$out/h264-aac-${minutes}min.mp4"
-  [[ -s "$file" ]] || generate "$minutes" "$file"
+  generate_media "$minutes" "$file"
 
   # The comparison is only fair if every reader returns the same packets.
   expected=$(ffprobe_counts "$file")

@@ -17,6 +17,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
 root=$(cd "$here/.." && pwd)
 RUNS=${RUNS:-3}
 BITRATE=${BITRATE:-3Mbit}
@@ -28,27 +29,14 @@ if [[ -z "$bufprobe" ]]; then
   bufprobe="$root/.build/release/bufprobe"
 fi
 
-# Median CPU time (user + system, steadier than wall time on a shared machine) in seconds of RUNS runs
-# of the command given as arguments; the wall times go to $out_wall as "median".
-median() {
-  local cpu=() wall=()
-  for _ in $(seq "$RUNS"); do
-    local line
-    line=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
-    wall+=("$(echo "$line" | awk '{ print $1 }')")
-    cpu+=("$(echo "$line" | awk '{ print $2 + $3 }')")
-  done
-  printf '%s\n' "${cpu[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }'
-  printf ' %s\n' "${wall[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf " %.3f", a[int((NR + 1) / 2)] }'
-}
 
 [[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
-read -r base base_wall <<<"$(median "$bufprobe" simulate --bitrate "$BITRATE" --duration 1s --bandwidth 10Mbit --json)"
+read -r base base_wall <<<"$(median_time "$bufprobe" simulate --bitrate "$BITRATE" --duration 1s --bandwidth 10Mbit --json)"
 echo "process start-up (1 s of media): cpu $base s, wall $base_wall s"
 printf '%-10s %9s %9s %9s %9s %10s %7s %9s\n' bandwidth "2h cpu" "2h wall" "1h cpu" "1h wall" linearity stalls startup
 for bandwidth in 10Mbit 3.2Mbit 2Mbit; do
-  read -r long long_wall <<<"$(median "$bufprobe" simulate --bitrate "$BITRATE" --duration 2h --bandwidth "$bandwidth" --latency 50ms --json)"
-  read -r short short_wall <<<"$(median "$bufprobe" simulate --bitrate "$BITRATE" --duration 1h --bandwidth "$bandwidth" --latency 50ms --json)"
+  read -r long long_wall <<<"$(median_time "$bufprobe" simulate --bitrate "$BITRATE" --duration 2h --bandwidth "$bandwidth" --latency 50ms --json)"
+  read -r short short_wall <<<"$(median_time "$bufprobe" simulate --bitrate "$BITRATE" --duration 1h --bandwidth "$bandwidth" --latency 50ms --json)"
   summary=$("$bufprobe" simulate --bitrate "$BITRATE" --duration 2h --bandwidth "$bandwidth" --latency 50ms --json |
     python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["stall_count"], d["startup_delay"])')
   ratio=$(echo "($long - $base) / ($short - $base)" | bc -l)
@@ -60,17 +48,9 @@ echo "packets in 2h: $(python3 -c 'print(int(7200 * 30) + int(7200 * 48000 / 102
 out="$here/out"
 mkdir -p "$out"
 real="$out/h264-aac-120min.mp4"
-if [[ ! -s "$real" ]]; then
-  echo "== generating $real (2 h; reused on later runs)"
-  ffmpeg -hide_banner -nostdin -loglevel error -y \
-    -f lavfi -i "testsrc2=size=320x180:rate=25:duration=7200" \
-    -f lavfi -i "sine=frequency=440:beep_factor=4:sample_rate=48000:duration=7200" \
-    -c:v libx264 -preset ultrafast -b:v 250k -g 50 -pix_fmt yuv420p -c:a aac -ac 2 -b:a 64k \
-    -movflags +faststart "$real.part.mp4"
-  mv "$real.part.mp4" "$real"
-fi
-read -r probe_cpu probe_wall <<<"$(median "$bufprobe" probe --json "$real")"
-read -r sim_cpu sim_wall <<<"$(median "$bufprobe" simulate "$real" --bandwidth 10Mbit --json)"
+generate_media 120 "$real"
+read -r probe_cpu probe_wall <<<"$(median_time "$bufprobe" probe --json "$real")"
+read -r sim_cpu sim_wall <<<"$(median_time "$bufprobe" simulate "$real" --bandwidth 10Mbit --json)"
 printf 'real 2 h H.264+AAC: probe cpu %s s (wall %s), simulate cpu %s s (wall %s), simulate/probe cpu %.2f (goal <= 1.5)\n' \
   "$probe_cpu" "$probe_wall" "$sim_cpu" "$sim_wall" "$(echo "$sim_cpu / $probe_cpu" | bc -l)"
 for length in 1h 100h; do
