@@ -13,6 +13,9 @@ static cffmpeg_log_sink current_sink = 0;
 // Whether the next line starts a new message and so gets the "[h264 @ 0x...]" prefix; FFmpeg
 // sends partial lines, and its default callback keeps the same flag across calls.
 static int print_prefix = 1;
+// The level given to cffmpeg_install_log_sink, read by the callback without a call into libavutil
+// (demuxers log at trace level for every packet, so the check runs three times per MP4 packet).
+static int log_level = AV_LOG_INFO;
 
 // The formatting half, out of line: demuxers log at trace level for every packet (three calls per MP4
 // packet), and the early return below then sets up no 1 KiB buffer and no stack guard.
@@ -31,13 +34,15 @@ static __attribute__((noinline)) void format_and_send(
 static void log_trampoline(void *context, int level, const char *format, va_list arguments) {
     // The level is checked before taking the lock, as FFmpeg's default callback does: most debug
     // lines end here without contention.
-    if (level > av_log_get_level()) return;
+    if (level > __atomic_load_n(&log_level, __ATOMIC_RELAXED)) return;
     format_and_send(context, level, format, arguments);
 }
 
-void cffmpeg_install_log_sink(cffmpeg_log_sink sink) {
+void cffmpeg_install_log_sink(cffmpeg_log_sink sink, int level) {
     pthread_mutex_lock(&log_lock);
     current_sink = sink;
     pthread_mutex_unlock(&log_lock);
+    __atomic_store_n(&log_level, level, __ATOMIC_RELAXED);
+    av_log_set_level(level);
     av_log_set_callback(log_trampoline);
 }

@@ -27,8 +27,7 @@ public enum FFmpegLog {
     /// `verbose` decides how much FFmpeg formats at all. Errors are also kept for `recentErrors`.
     public static func install(logger: Logger, verbose: Bool) {
         state.withLock { $0.logger = logger }
-        av_log_set_level(verbose ? AV_LOG_DEBUG : AV_LOG_WARNING)
-        cffmpeg_install_log_sink(sink)
+        cffmpeg_install_log_sink(sink, verbose ? AV_LOG_DEBUG : AV_LOG_WARNING)
     }
 
     /// The last error-level lines FFmpeg logged on the calling thread (newest last), for error messages

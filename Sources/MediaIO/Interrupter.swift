@@ -28,8 +28,10 @@ public final class Interrupter: Sendable {
     private let origin = ContinuousClock.now
     private let cancelled = Atomic<Bool>(false)
     private let timedOut = Atomic<Bool>(false)
-    // Nanoseconds since `origin`; Int64.max means "not armed".
+    // Nanoseconds since `origin`; Int64.max means "not armed", `pendingStart` "armed, the clock starts at
+    // the first poll".
     private let deadline = Atomic<Int64>(.max)
+    private static let pendingStart = Int64.max - 1
 
     // A resource the input leads to (a variant playlist, a segment) may block for part of the timeout
     // only; Int64.max means "no such call running".
@@ -145,10 +147,12 @@ public final class Interrupter: Sendable {
         return String(rest[..<scheme.upperBound] + authority)
     }
 
-    /// Starts the timeout for the next blocking call.
+    /// Starts the timeout for the next blocking call. It counts from the call's first poll: FFmpeg polls
+    /// before it waits for data, so the deadline is the same for a call that blocks, and a read the
+    /// demuxer answers from what it already holds (most packets of a file) reads no clock at all.
     func arm() {
-        guard let timeout else { return }
-        deadline.store(elapsedNanoseconds() + Self.nanoseconds(timeout), ordering: .releasing)
+        guard timeout != nil else { return }
+        deadline.store(Self.pendingStart, ordering: .releasing)
     }
 
     /// Stops the timeout once the call returned.
@@ -161,10 +165,17 @@ public final class Interrupter: Sendable {
     /// Called by FFmpeg's interrupt callback: `true` means "abort now".
     func shouldAbort() -> Bool {
         if isCancelled || timedOut.load(ordering: .acquiring) || stopped.load(ordering: .acquiring) { return true }
-        let limit = deadline.load(ordering: .acquiring)
+        var limit = deadline.load(ordering: .acquiring)
         let nested = nestedDeadline.load(ordering: .acquiring)
         guard limit != .max || nested != .max else { return false }
         let now = elapsedNanoseconds()
+        if limit == Self.pendingStart, let timeout {
+            // The first poll of an armed call starts its clock (unless a disarm came first).
+            let start = now + Self.nanoseconds(timeout)
+            let (exchanged, current) = deadline.compareExchange(
+                expected: Self.pendingStart, desired: start, ordering: .acquiringAndReleasing)
+            limit = exchanged ? start : current
+        }
         if now > limit {
             timedOut.store(true, ordering: .releasing)
             return true

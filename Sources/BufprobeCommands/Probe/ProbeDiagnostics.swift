@@ -5,7 +5,7 @@ package import PlaybackModel
 /// The buffering diagnostics of `probe`, gathered during ProbeReader's single pass over the packets:
 /// what connection a progressive download needs, fast start, interleaving, the bit-rate profile and, on
 /// request, the data behind `--plot`. HLS inputs get the segmented view instead of the progressive needs.
-package struct ProbeDiagnostics {
+package struct ProbeDiagnostics: Sendable {
     /// What to compute.
     package struct Options: Sendable {
         /// Startup delays of the `needs` table, seconds.

@@ -97,17 +97,32 @@ package struct ProbeReader {
         }
         let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
-        var tracker = LoadedRangeTracker(playableStreams: playable)
         let segmentStarts = input.format.name == "hls" && bytes == nil ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
         // size are the playlist's.
         let readsOtherFiles = input.format.readsOtherResources
-        var tallies = input.streams.map { StreamTally(isVideo: $0.type == .video) }
-        var diagnostics = ProbeDiagnostics(
+        let initialDiagnostics = ProbeDiagnostics(
             options: diagnostics, source: source, bytes: bytes, formatName: input.format.name, playableStreams: playable,
             video: input.bestVideoStream, audio: input.bestAudioStream)
+        var progressCall: (@Sendable (TimeRanges, Int64?) -> Void)?
+        if let onProgress {
+            let (duration, start, totalBytes) = (input.format.duration, input.format.startTime ?? 0, input.format.size)
+            progressCall = { loaded, bytes in
+                onProgress(Progress(
+                    loaded: loaded, duration: duration, start: start, bytes: bytes, totalBytes: totalBytes,
+                    elapsed: (clock.now - started).seconds, segmentStarts: segmentStarts))
+            }
+        }
+        // The analysis runs on its own thread, a batch of packets behind this loop.
+        let worker = ProbeAnalysisWorker(
+            analysis: ProbeAnalysis(
+                streamsAreVideo: input.streams.map { $0.type == .video }, tracker: LoadedRangeTracker(playableStreams: playable),
+                diagnostics: initialDiagnostics),
+            onProgress: progressCall)
+        var batch = worker.firstBatch()
+        var knownStreams = input.streams.count
         var readError: FFmpegError?
-        // Packets left until the next progress call: a countdown, not a division per packet.
+        // Packets left until the next progress check: a countdown, not a division per packet.
         var untilProgress = max(progressInterval, 1)
         while true {
             let packet: Packet?
@@ -117,23 +132,27 @@ package struct ProbeReader {
             }
             guard let packet else { break }
             // The demuxer may add a stream while reading (a new MPEG-TS PID); the input's list has it by now.
-            while tallies.count < input.streams.count {
-                tallies.append(StreamTally(isVideo: input.streams[tallies.count].type == .video))
+            if knownStreams < input.streams.count {
+                batch.newStreams += input.streams[knownStreams...].map { $0.type == .video }
+                knownStreams = input.streams.count
             }
-            if tallies.indices.contains(packet.stream) { tallies[packet.stream].add(packet) }
-            let modelPacket = packet.modelPacket
-            tracker.add(modelPacket)
-            diagnostics.add(modelPacket)
+            batch.append(packet)
             untilProgress -= 1
-            if untilProgress == 0, let onProgress {
+            if untilProgress == 0, onProgress != nil {
                 untilProgress = max(progressInterval, 1)
-                guard wantsProgress() else { continue }
-                onProgress(Progress(
-                    loaded: tracker.playable, duration: input.format.duration, start: input.format.startTime ?? 0,
-                    bytes: readsOtherFiles ? nil : input.bytePosition,
-                    totalBytes: input.format.size, elapsed: seconds(), segmentStarts: segmentStarts))
+                // The live line's rate limit: hand over what was read so the line shows it.
+                if wantsProgress() {
+                    batch.progress = .some(readsOtherFiles ? nil : input.bytePosition)
+                    batch = worker.submit(batch)
+                    continue
+                }
             }
+            if batch.isFull { batch = worker.submit(batch) }
         }
+        let analysis = worker.finish(batch)
+        let tallies = analysis.tallies
+        let tracker = analysis.tracker
+        var diagnostics = analysis.diagnostics
         let ffmpegErrors = FFmpegLog.recentErrors()
         report.format = ProbeReport.Format(
             name: input.format.name, longName: input.format.longName,

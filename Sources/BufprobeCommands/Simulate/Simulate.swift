@@ -9,6 +9,9 @@ import ProgressLine
 public struct Simulate: AsyncParsableCommand {
     /// The command's name, abstract and help text (units, script format, traces, exit codes).
     public static let configuration = CommandConfiguration(
+        // Named, not derived from the type name: the derivation (String(describing:) through Mirror)
+        // cost about 5 million instructions at every start.
+        commandName: "simulate",
         abstract: "Simulate playing media over a given network: startup delay, stalls, rebuffer ratio.",
         discussion: """
             The media's packets (a local file, a local HLS playlist, or --bitrate/--duration synthetic media) \

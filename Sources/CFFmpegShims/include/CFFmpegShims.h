@@ -9,8 +9,9 @@
 /// av_log itself (it would wait on the lock it holds).
 typedef void (*cffmpeg_log_sink)(int level, const char *line);
 
-/// Makes `sink` receive FFmpeg's log (replacing FFmpeg's default callback, which prints to stderr).
-/// Lines above av_log_get_level() are dropped before formatting. Safe to call again from any thread.
-void cffmpeg_install_log_sink(cffmpeg_log_sink sink);
+/// Makes `sink` receive FFmpeg's log (replacing FFmpeg's default callback, which prints to stderr) and
+/// sets FFmpeg's log level to `level` (an AV_LOG_* value); lines above it are dropped before formatting.
+/// The level is kept here too, so set it only through this call. Safe to call again from any thread.
+void cffmpeg_install_log_sink(cffmpeg_log_sink sink, int level);
 
 #endif

@@ -1,0 +1,34 @@
+package import MediaIO
+package import PlaybackModel
+
+/// Everything `probe` computes from the packets, in read order: per-stream tallies, loaded ranges and
+/// the buffering diagnostics. ProbeReader's reading thread hands packets over in batches
+/// (`ProbeAnalysisWorker`), so this runs beside the demuxer instead of between its calls.
+package struct ProbeAnalysis: Sendable {
+    /// One tally per stream, indexed by stream index.
+    package private(set) var tallies: [StreamTally]
+    /// Loaded ranges, per stream and playable.
+    package private(set) var tracker: LoadedRangeTracker
+    /// Needs, interleave, bit-rate profile, plot data.
+    package var diagnostics: ProbeDiagnostics
+
+    /// Starts with a tally for each of the streams known at open (`isVideo` per stream, in index order).
+    package init(streamsAreVideo: [Bool], tracker: LoadedRangeTracker, diagnostics: ProbeDiagnostics) {
+        tallies = streamsAreVideo.map { StreamTally(isVideo: $0) }
+        self.tracker = tracker
+        self.diagnostics = diagnostics
+    }
+
+    /// Adds tallies for streams the demuxer added while reading (`isVideo` per new stream, in index order).
+    package mutating func addStreams(_ streamsAreVideo: [Bool]) {
+        for isVideo in streamsAreVideo { tallies.append(StreamTally(isVideo: isVideo)) }
+    }
+
+    /// Adds the next packet in read order.
+    package mutating func add(_ packet: Packet) {
+        if tallies.indices.contains(packet.stream) { tallies[packet.stream].add(packet) }
+        let modelPacket = packet.modelPacket
+        tracker.add(modelPacket)
+        diagnostics.add(modelPacket)
+    }
+}
