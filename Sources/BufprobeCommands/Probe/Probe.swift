@@ -127,7 +127,7 @@ public struct Probe: AsyncParsableCommand {
         var worst = ProbeOutcome.complete
         var plotFailed = false
         for input in inputs where interrupt.exitStatus == nil {
-            let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
+            let title = InputKind.title(of: input)
             line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
             line.show()
             var reader = ProbeReader(source: input)

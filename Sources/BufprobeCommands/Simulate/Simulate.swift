@@ -280,7 +280,7 @@ public struct Simulate: AsyncParsableCommand {
     private func plotTitle(_ source: SimulationSource) -> String {
         guard source.kind != "synthetic" else { return source.description }
         let path = source.description.components(separatedBy: " (").first ?? source.description
-        return (path as NSString).lastPathComponent
+        return InputKind.title(of: path)
     }
 
     /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
