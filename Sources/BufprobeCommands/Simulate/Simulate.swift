@@ -182,7 +182,10 @@ public struct Simulate: AsyncParsableCommand {
                 keyboard = raw
             }
             defer { keyboard?.restore() }
-            try await play(&engine, speed: factor, title: plan.source.description, keyboard: keyboard)
+            // A ladder's description ends in its bit rates, which the line's legend shows: the title is the path.
+            let title = plan.source.ladder == nil
+                ? plan.source.description : plan.source.description.components(separatedBy: " (").first ?? plan.source.description
+            try await play(&engine, speed: factor, title: title, keyboard: keyboard)
         } else {
             engine.run()
         }

@@ -96,6 +96,8 @@ public struct SimulationEngine: Sendable {
     public private(set) var deliveredPerVariant: [(segments: Int, bytes: Int64)] = []
     /// The variant of the segment being (or about to be) downloaded: the live line's colour.
     public var currentVariant: Int { inFlightVariant }
+    /// The unit (a segment, for HLS) being or next to be downloaded; `media.unitCount` once all are in.
+    public var currentUnit: Int { nextUnit }
 
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
