@@ -6,10 +6,11 @@ import TestSupport
 
 /// A local HLS ladder of CBR variants in 2 s segments whose sizes come from `#EXT-X-BYTERANGE` (the
 /// segment file need not exist: simulate measures a ranged segment by its range), listed highest first.
-/// Returns the master playlist's path; the caller removes its directory.
-func writeLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, misalignLast: Bool = false)
-    throws -> String
-{
+/// With `map`, every variant has an `#EXT-X-MAP` initialization section of that many bytes (plus 100 per
+/// variant index, so they differ). Returns the master playlist's path; the caller removes its directory.
+func writeLadder(
+    rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, misalignLast: Bool = false, map: Int? = nil
+) throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("abr-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var master = "#EXTM3U\n#EXT-X-VERSION:4\n"
@@ -18,6 +19,7 @@ func writeLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int =
         var media = "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         let count = misalignLast && index == rates.count - 1 ? segments - 1 : segments
         let size = rate * 2 / 8
+        if let map { media += "#EXT-X-MAP:URI=\"v\(index).mp4\",BYTERANGE=\"\(map + 100 * index)@0\"\n" }
         for segment in 0..<count {
             media += "#EXTINF:2.0,\n#EXT-X-BYTERANGE:\(size)@\(segment * size)\nv\(index).ts\n"
         }
@@ -233,5 +235,35 @@ struct SimulateAbrTests {
         let run = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--bandwidth", "1Mbit"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("variant 2 lists 9 segments where variant 0 lists 10"), "\(run.stderr)")
+    }
+
+    @Test("an EXT-X-MAP is one request and its bytes, once per variant the rule uses, never again for that variant")
+    func initializationOncePerVariant() throws {
+        let plain = try writeLadder(rates: [500_000, 1_000_000, 2_000_000], segments: 60)
+        let mapped = try writeLadder(rates: [500_000, 1_000_000, 2_000_000], segments: 60, map: 20_000)
+        defer {
+            for master in [plain, mapped] { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        }
+        // One variant: one more request, the map's bytes once.
+        let fixed = ["--abr", "fixed", "--variant", "1", "--bandwidth", "1.5Mbit", "--latency", "100ms"]
+        let (_, one) = try simulateJSON([plain] + fixed)
+        let (_, oneMapped) = try simulateJSON([mapped] + fixed)
+        let a = try #require(one)
+        let b = try #require(oneMapped)
+        #expect(b.requests == a.requests + 1)
+        #expect(b.bytesReceived == a.bytesReceived + 20_100)
+        // Several variants, switching back and forth: one map per variant used.
+        let trace = (mapped as NSString).deletingLastPathComponent + "/trace.txt"
+        try "0 4\n20 0.7\n60 4\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let (result, report) = try simulateJSON([mapped, "--abr", "throughput", "--trace", trace, "--latency", "50ms"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let abr = try #require(report?.abr)
+        let used = abr.variants.filter { $0.segments > 0 }
+        #expect(used.count >= 2 && abr.switchCount > used.count, "the rule must come back to a variant: \(abr.switches)")
+        #expect(report?.requests == 60 + used.count)
+        let maps = used.map { Int64(20_000 + 100 * $0.variant) }.reduce(0, +)
+        let segments = used.map { Int64($0.segments) * Int64(($0.bitRate * 2 / 8).rounded()) }.reduce(0, +)
+        #expect(report?.bytesReceived == segments + maps)
+        #expect(used.allSatisfy { $0.bytes == Int64($0.segments) * Int64(($0.bitRate * 2 / 8).rounded()) + Int64(20_000 + 100 * $0.variant) })
     }
 }

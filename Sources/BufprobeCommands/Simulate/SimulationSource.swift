@@ -169,13 +169,15 @@ package struct SimulationSource: Sendable {
             let mediaPath = HLSPlaylist.resolve(listed.uri, against: path)
             let playlist: HLSPlaylist
             let sizes: [Int64]
+            let initialization: Int64
             do {
                 playlist = try HLSPlaylist.load(path: mediaPath)
                 guard playlist.kind == .media, !playlist.segments.isEmpty else {
                     throw Failure(sentence: "\(mediaPath) (variant \(label) of \(path)) lists no segments.", isUsage: false)
                 }
-                sizes = try playlist.segmentSizes(playlistPath: mediaPath)
-                try checkSizes(sizes, of: mediaPath)
+                sizes = try playlist.segmentSizes(playlistPath: mediaPath, separatingInitialization: true)
+                initialization = try playlist.initializationSize(playlistPath: mediaPath)
+                try checkSizes(sizes + [initialization], of: mediaPath)
             } catch let failure as Failure {
                 throw failure
             } catch {
@@ -183,7 +185,9 @@ package struct SimulationSource: Sendable {
             }
             if durations.isEmpty { durations = playlist.segments.map(\.duration) }
             variants.append(
-                SimulationLadder.Variant(label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes))
+                SimulationLadder.Variant(
+                    label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes,
+                    initializationBytes: initialization))
         }
         let ladder: SimulationLadder
         do {
@@ -243,13 +247,16 @@ package struct SimulationSource: Sendable {
             throw Failure(sentence: "\(mediaPath) lists no segments.", isUsage: false)
         }
         let sizes: [Int64]
+        let initialization: Int64
         do {
-            sizes = try playlist.segmentSizes(playlistPath: mediaPath)
+            sizes = try playlist.segmentSizes(playlistPath: mediaPath, separatingInitialization: true)
+            initialization = try playlist.initializationSize(playlistPath: mediaPath)
         } catch {
             throw Failure(sentence: error.description, isUsage: false)
         }
-        try checkSizes(sizes, of: mediaPath)
+        try checkSizes(sizes + [initialization], of: mediaPath)
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
-        return SimulationSource(description: description, kind: "hls", media: .segmented(segments))
+        return SimulationSource(
+            description: description, kind: "hls", media: .segmented(segments, initializationBytes: initialization))
     }
 }
