@@ -115,7 +115,7 @@ public struct DASHManifest: Sendable, Hashable {
         } catch {
             switch error {
             case .malformed(let message, let line):
-                throw DASHManifestError(reason: "is not well-formed XML (line \(line): \(message))")
+                throw DASHManifestError(reason: "is not well-formed XML (line \(line), \(message))")
             case .tooLarge:
                 throw DASHManifestError(
                     reason: "has more than \(XMLTree.maximumElements) elements or is nested deeper than \(XMLTree.maximumDepth)")

@@ -51,7 +51,8 @@ struct XMLTree: Sendable, Hashable {
         let finished = parser.parse()
         if builder.overflow { throw .tooLarge }
         guard finished, let root = builder.root else {
-            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not an XML document"
+            // Foundation on Linux describes libxml2's errors only by number.
+            let message = parser.parserError.map { "parser error \(($0 as NSError).code)" } ?? "not an XML document"
             throw .malformed(message, line: parser.lineNumber)
         }
         return XMLTree(root: root)

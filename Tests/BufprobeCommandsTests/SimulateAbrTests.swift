@@ -31,6 +31,42 @@ func writeLadder(
     return path
 }
 
+/// The same ladder as `writeLadder` as a DASH manifest: one video representation per rate (listed in that
+/// order), a `SegmentList` of 2 s segments whose sizes come from `@mediaRange` in one file each (which
+/// need not exist), and, with `initialization`, an `Initialization@range` of that many bytes.
+func writeDASHLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, initialization: Int? = nil)
+    throws -> String
+{
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dash-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    var mpd = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(segments * 2).0S">
+        <Period id="0"><AdaptationSet contentType="video">
+
+        """
+    for (index, rate) in rates.enumerated() {
+        let size = rate * 2 / 8
+        let start = initialization ?? 0
+        mpd += "<Representation id=\"v\(index)\" bandwidth=\"\(rate)\"><BaseURL>v\(index).mp4</BaseURL>"
+        mpd += "<SegmentList timescale=\"1000\" duration=\"2000\">"
+        if let initialization { mpd += "<Initialization range=\"0-\(initialization - 1)\"/>" }
+        for segment in 0..<segments {
+            mpd += "<SegmentURL mediaRange=\"\(start + segment * size)-\(start + (segment + 1) * size - 1)\"/>"
+        }
+        mpd += "</SegmentList></Representation>\n"
+    }
+    mpd += "</AdaptationSet></Period></MPD>\n"
+    let path = directory.appendingPathComponent("manifest.mpd").path
+    try mpd.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// The ladder of `writeLadder` as an HLS master (`m3u8`) or a DASH manifest (`mpd`).
+func writeLadder(format: String) throws -> String {
+    format == "mpd" ? try writeDASHLadder() : try writeLadder()
+}
+
 /// Runs `bufprobe simulate ... --json` and decodes the report.
 private func simulateJSON(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {
     let result = try BufprobeProcess.run(["simulate"] + arguments + ["--json"])
@@ -46,9 +82,10 @@ struct SimulateAbrTests {
 
     @Test(
         "on a 3-variant ladder, throughput plays mostly the highest variant under 0.9 x the bandwidth, without stalls",
-        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
-    func throughput(bandwidth: String, expected: Int) throws {
-        let master = try writeLadder()
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)], ["m3u8", "mpd"])
+    func throughput(steady: (bandwidth: String, expected: Int), format: String) throws {
+        let (bandwidth, expected) = steady
+        let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let (run, decoded) = try simulateJSON([master, "--abr", "throughput", "--bandwidth", bandwidth, "--latency", "20ms"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -64,9 +101,10 @@ struct SimulateAbrTests {
 
     @Test(
         "on a 3-variant ladder, BOLA plays mostly the highest variant under the bandwidth, never stalls and stays within it on average",
-        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
-    func bola(bandwidth: String, expected: Int) throws {
-        let master = try writeLadder()
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)], ["m3u8", "mpd"])
+    func bola(steady: (bandwidth: String, expected: Int), format: String) throws {
+        let (bandwidth, expected) = steady
+        let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", bandwidth])
         #expect(run.status == 0, "\(run.stderr)")
@@ -80,9 +118,9 @@ struct SimulateAbrTests {
         #expect(abr.qoe.segments == 150)
     }
 
-    @Test("the same ladder, rule and trace give byte-identical JSON")
-    func deterministic() throws {
-        let master = try writeLadder()
+    @Test("the same ladder, rule and trace give byte-identical JSON", arguments: ["m3u8", "mpd"])
+    func deterministic(format: String) throws {
+        let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let arguments = ["simulate", master, "--abr", "dynamic", "--trace", BufprobeProcess.sample("traces/3g-hsdpa.txt"), "--json"]
         let first = try BufprobeProcess.run(arguments)
