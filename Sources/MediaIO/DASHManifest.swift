@@ -19,7 +19,8 @@ import Foundation
 ///   (read from disk by `segments(of:manifestPath:)`).
 ///
 /// Limits, so no manifest can make this trap or take unbounded memory: the XML is bounded by `XMLTree`;
-/// at most `maximumSegments` segments per representation; times and counts are checked before any
+/// at most `maximumSegments` segments per representation and `maximumTotalSegments` in all (counted before
+/// any URL is made); times and counts are checked before any
 /// arithmetic (negative, overflowing or absurd values are refused with a sentence).
 public struct DASHManifest: Sendable, Hashable {
     /// What a representation carries.
@@ -101,6 +102,9 @@ public struct DASHManifest: Sendable, Hashable {
 
     /// The most segments a representation may list.
     public static let maximumSegments = 500_000
+    /// The most segments the whole manifest may list (every representation together), so that a small
+    /// manifest of many long timelines cannot ask for unbounded memory.
+    public static let maximumTotalSegments = 2_000_000
     /// The widest `%0Nd` a template may ask for.
     static let maximumWidth = 20
     /// The longest presentation accepted, in seconds (a year): larger durations are not media.
@@ -144,6 +148,7 @@ public struct DASHManifest: Sendable, Hashable {
         let mpdBase = join(mpd.child("BaseURL")?.text, onto: "")
         let periodBase = join(period.child("BaseURL")?.text, onto: mpdBase)
         var sets: [AdaptationSet] = []
+        var listedSegments = 0
         for set in period.children("AdaptationSet") {
             let setBase = join(set.child("BaseURL")?.text, onto: periodBase)
             let setKind = kind(of: set, inherited: .other)
@@ -165,7 +170,9 @@ public struct DASHManifest: Sendable, Hashable {
                     height: element.attributes["height"].flatMap { Int($0) } ?? set.attributes["height"].flatMap { Int($0) },
                     codecs: element.attributes["codecs"] ?? set.attributes["codecs"], initialization: nil,
                     addressing: .listed([]))
-                let context = Context(id: id, bandwidth: bandwidth, base: base, periodDuration: periodDuration)
+                let context = Context(
+                    id: id, bandwidth: bandwidth, base: base, periodDuration: periodDuration,
+                    limit: min(maximumSegments, maximumTotalSegments - listedSegments))
                 if let template = merged(levels, "SegmentTemplate") {
                     (representation.initialization, representation.addressing) = try templateSegments(template, context)
                 } else if let list = merged(levels, "SegmentList") {
@@ -179,6 +186,7 @@ public struct DASHManifest: Sendable, Hashable {
                     }
                     representation.addressing = .listed([Segment(duration: periodDuration, resource: Resource(url: base))])
                 }
+                if case .listed(let segments) = representation.addressing { listedSegments += segments.count }
                 representations.append(representation)
             }
             sets.append(AdaptationSet(kind: setKind, representations: representations))
@@ -192,6 +200,15 @@ public struct DASHManifest: Sendable, Hashable {
         var bandwidth: Int
         var base: String
         var periodDuration: Double?
+        /// The most segments this representation may still list: its own cap, or what is left of the
+        /// manifest's.
+        var limit: Int
+
+        /// The refusal when it lists more.
+        var tooMany: DASHManifestError {
+            DASHManifestError(
+                reason: "lists more than \(DASHManifest.maximumSegments) segments for Representation \(id), or more than \(DASHManifest.maximumTotalSegments) in all")
+        }
     }
 
     // MARK: Content kind
@@ -268,8 +285,8 @@ public struct DASHManifest: Sendable, Hashable {
             try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
         }
         let urls = list.children("SegmentURL")
-        guard urls.count <= maximumSegments else {
-            throw DASHManifestError(reason: "lists more than \(maximumSegments) segments for Representation \(context.id)")
+        guard urls.count <= context.limit else {
+            throw context.tooMany
         }
         var timing = try timeline(list, timescale: timescale, context, field: "SegmentList", count: urls.count)
         // A list longer than its timing (a @duration with no period length) takes the @duration each.
@@ -338,10 +355,10 @@ public struct DASHManifest: Sendable, Hashable {
                     } else {
                         throw DASHManifestError(reason: "repeats a SegmentTimeline entry to an end it does not give")
                     }
-                    repeats = Int64(min(max(((end - Double(next)) / Double(duration)).rounded(.up) - 1, 0), Double(maximumSegments)))
+                    repeats = Int64(min(max(((end - Double(next)) / Double(duration)).rounded(.up) - 1, 0), Double(context.limit)))
                 }
-                guard repeats < Int64(maximumSegments) - Int64(slots.count) else {
-                    throw DASHManifestError(reason: "lists more than \(maximumSegments) segments for Representation \(context.id)")
+                guard repeats < Int64(context.limit) - Int64(slots.count) else {
+                    throw context.tooMany
                 }
                 for _ in 0...repeats {
                     slots.append((next, Double(duration) / scale))
@@ -367,8 +384,8 @@ public struct DASHManifest: Sendable, Hashable {
             throw DASHManifestError(reason: "gives no duration (mediaPresentationDuration or Period@duration) to count segments of \(field)@duration by")
         }
         let needed = (periodEnd / Double(duration)).rounded(.up)
-        guard needed <= Double(count ?? maximumSegments) || count != nil else {
-            throw DASHManifestError(reason: "lists more than \(maximumSegments) segments for Representation \(context.id)")
+        guard count != nil || needed <= Double(context.limit) else {
+            throw context.tooMany
         }
         let total = count ?? Int(max(needed, 1))
         var slots: [(time: Int64, duration: Double)] = []

@@ -160,6 +160,7 @@ struct DASHManifestTests {
             ("<MPD type='dynamic'><Period/></MPD>", "live (dynamic)"),
             ("<MPD><Period/><Period/></MPD>", "2 periods"),
             ("<html><body/></html>", "not an MPD"),
+            (mpd("<AdaptationSet>" + String(repeating: "<Representation id='v' bandwidth='1'><SegmentTemplate media='$Number$' timescale='1'><SegmentTimeline><S d='1' r='399999' /></SegmentTimeline></SegmentTemplate></Representation>", count: 6) + "</AdaptationSet>"), "or more than 2000000 in all"),
             ("<MPD><Period>", "not well-formed XML"),
             (String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100), "nested deeper"),
         ])
