@@ -51,9 +51,9 @@ package struct SimulationSource: Sendable {
         }
         let remote = InputCheck.isURL(input) ? input.split(separator: "?").first.map(String.init) : nil
         if let remote, remote.hasSuffix(".m3u8") || remote.hasSuffix(".mpd") {
-            let kind = remote.hasSuffix(".mpd") ? "DASH manifest" : "HLS playlist"
+            let (kind, local) = remote.hasSuffix(".mpd") ? ("DASH manifest", "manifests") : ("HLS playlist", "playlists")
             throw Failure(
-                sentence: "\(input) is a remote \(kind): simulate reads local \(kind)s and their segments (download them first).",
+                sentence: "\(input) is a remote \(kind): simulate reads local \(local) and their segments (download them first).",
                 isUsage: true)
         }
         if adaptive {
