@@ -9,6 +9,8 @@ depends on the seconds t since it was first asked for (target duration 1 s, a wi
                1 s target duration)
   4 <= t < 9   frozen at media sequence 4 (stale once it is unchanged for more than 1.5 s)
   9 <= t       regressed: media sequence floor(t) - 8, so 4 -> 1 at t = 9, advancing again after
+
+/master.m3u8 lists two variants, live.m3u8?v=low and live.m3u8?v=high (the same playlist).
 """
 import http.server
 import os
@@ -32,6 +34,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         try:
             if path == "live.m3u8":
                 self.send_playlist()
+            elif path == "master.m3u8":
+                body = ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nlive.m3u8?v=low\n"
+                        "#EXT-X-STREAM-INF:BANDWIDTH=400000\nlive.m3u8?v=high\n").encode()
+                self.send_body(200, "application/vnd.apple.mpegurl", body)
             elif path.startswith("seg") and path.endswith(".ts") and "/" not in path:
                 self.send_segment(path)
             else:
