@@ -7,8 +7,11 @@ internal import CFFmpeg
 /// and frees them in `deinit`; the gate closes the inner context the way FFmpeg opened it.
 ///
 /// Only the HLS demuxer's playlist reads are wrapped: they read lines to the end and close, so a
-/// read-only, unseekable context is all they need (the demuxer's `location` query finds no option on a
-/// context without an `AVClass`, and keeps the URL it asked for).
+/// read-only, unseekable context is all they need, plus one query: the demuxer asks the context for the
+/// HTTP `location` (`av_opt_get` with `AV_OPT_SEARCH_CHILDREN`) to resolve segment URIs against the
+/// playlist's URL after a redirect. The wrapper's `AVClass` (`teeClass`) has no options of its own and
+/// names the inner context as its only child, so that query reaches the HTTP context as before (without
+/// it, a redirected media playlist's segments would be asked for next to the old URL).
 ///
 /// FFmpeg opens, reads and closes a playlist on its reading thread only; the gate's lock guards the
 /// table that holds it, hence `@unchecked Sendable`.
@@ -36,6 +39,7 @@ final class PlaylistTee: @unchecked Sendable {
             return nil
         }
         context = made
+        context.pointee.av_class = UnsafePointer(teeClass)
         // The context borrows `self` unretained: the gate keeps `self` until FFmpeg closes the context.
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -81,3 +85,26 @@ private let teeRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePoin
     guard let opaque, let buffer else { return cffmpeg_averror(EINVAL) }
     return Unmanaged<PlaylistTee>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, count: count)
 }
+
+// The options lookup descends from the wrapper to the context FFmpeg opened (and from there, as for any
+// AVIOContext, to its URLContext and protocol). `obj` is the wrapper, whose `opaque` is its PlaylistTee.
+private let teeChildNext: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
+    object, previous in
+    guard previous == nil, let object,
+        let opaque = object.assumingMemoryBound(to: AVIOContext.self).pointee.opaque
+    else { return nil }
+    return UnsafeMutableRawPointer(Unmanaged<PlaylistTee>.fromOpaque(opaque).takeUnretainedValue().inner)
+}
+
+// One class for every wrapper, allocated once and never freed (FFmpeg keeps pointers to classes).
+nonisolated(unsafe) private let teeClass: UnsafeMutablePointer<AVClass> = {
+    let name = strdup("PlaylistTee")
+    var made = AVClass()
+    made.class_name = UnsafePointer(name)
+    made.item_name = av_default_item_name
+    made.version = Int32(bitPattern: avutil_version())
+    made.child_next = teeChildNext
+    let pointer = UnsafeMutablePointer<AVClass>.allocate(capacity: 1)
+    pointer.initialize(to: made)
+    return pointer
+}()

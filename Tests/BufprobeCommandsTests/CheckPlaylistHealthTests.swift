@@ -45,6 +45,23 @@ struct CheckPlaylistHealthTests {
         #expect(counts["segment_count_shrink"] == 0 && counts["discontinuity_sequence_error"] == 0, "\(counts)")
     }
 
+    @Test("a variant playlist that redirects is watched under the URL asked for, and its segments still load next to where it redirected")
+    func redirectedPlaylist() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-live-redirect")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeSegments(in: directory, count: 6)
+        let server = try FaultServer(script: "live_playlist_server.py", root: directory.path)
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "3", server.url("redirecting.m3u8")], timeout: 30)
+        let document = try CheckDocument.decode(result.stdout)
+        // Copying the playlist must not hide the redirect from the demuxer (segments would 404 next to moved/).
+        #expect(result.status != 2, "\(document.reason)")
+        #expect(!document.warnings.contains { $0.contains("404") }, "\(document.warnings)")
+        #expect(document.loadedRanges.reduce(0) { $0 + $1[1] - $1[0] } >= 2, "\(document.loadedRanges)")
+        let health = try #require(document.playlistHealth)
+        #expect(health.url == server.url("moved/live.m3u8"))
+        #expect(health.reloads >= 2, "\(health.reloads)")
+    }
+
     @Test("inputs that are not live HLS have playlist_health null")
     func notLive() throws {
         let server = try FaultServer()

@@ -11,6 +11,8 @@ depends on the seconds t since it was first asked for (target duration 1 s, a wi
   9 <= t       regressed: media sequence floor(t) - 8, so 4 -> 1 at t = 9, advancing again after
 
 /master.m3u8 lists two variants, live.m3u8?v=low and live.m3u8?v=high (the same playlist).
+/redirecting.m3u8 lists one variant, moved/live.m3u8, which answers 302 to /live.m3u8 (its segments are
+only next to the playlist it redirects to).
 """
 import http.server
 import os
@@ -38,6 +40,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 body = ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nlive.m3u8?v=low\n"
                         "#EXT-X-STREAM-INF:BANDWIDTH=400000\nlive.m3u8?v=high\n").encode()
                 self.send_body(200, "application/vnd.apple.mpegurl", body)
+            elif path == "redirecting.m3u8":
+                body = b"#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nmoved/live.m3u8\n"
+                self.send_body(200, "application/vnd.apple.mpegurl", body)
+            elif path == "moved/live.m3u8":
+                self.send_response(302)
+                self.send_header("Location", "/live.m3u8")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
             elif path.startswith("seg") and path.endswith(".ts") and "/" not in path:
                 self.send_segment(path)
             else:
