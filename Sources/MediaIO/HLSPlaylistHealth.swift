@@ -16,8 +16,9 @@ import Foundation
 ///   `#EXT-X-TARGETDURATION` (§4.3.3.1), once per segment.
 /// - `segment_count_shrink`: the window's end moved back: segments removed from the end, or fewer segments
 ///   on the same media sequence (§6.2.1: only segments at the start may be removed).
-/// - `segment_uri_changed`: a media sequence number now names another URI than in the previous load
-///   (§6.2.1: a segment's URI and sequence number are fixed once published).
+/// - `segment_uri_changed`: a media sequence number now names another URI than in the previous load, the
+///   query left out (§6.2.1: a segment's URI and sequence number are fixed once published; CDNs rotate
+///   signing tokens in the query, which players follow).
 /// - `target_duration_changed`: `#EXT-X-TARGETDURATION` changed (§6.2.1 forbids it).
 /// - `parse_error`: the playlist could not be parsed (the reload is counted, the previous summary kept).
 ///
@@ -93,7 +94,11 @@ public struct HLSPlaylistHealth: Sendable {
             discontinuitySequence = playlist.discontinuitySequence
             targetDuration = playlist.targetDuration
             hasEndList = playlist.hasEndList
-            uriHashes = playlist.segments.map { $0.uri.hashValue }
+            // Without the query: CDNs sign segment URIs with tokens that change on every reload, which a
+            // player follows without trouble.
+            uriHashes = playlist.segments.map { segment in
+                (segment.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").hashValue
+            }
             discontinuities = playlist.segments.map(\.discontinuity)
         }
 

@@ -156,6 +156,12 @@ struct HLSPlaylistHealthTests {
         let uri = Self.judge([(0, Self.live(3)), (2, Self.live(4, names: [5: "other.ts"]))])
         #expect(uri.events.map(\.kind) == [.segmentURIChanged])
         #expect(uri.events.first?.mediaSequence == 5)
+        // A signing token in the query that changes on each reload is not another segment.
+        let token = Self.judge([
+            (0, Self.live(3, names: [4: "s4.ts?token=a", 5: "s5.ts?token=a"])),
+            (2, Self.live(4, names: [4: "s4.ts?token=b", 5: "s5.ts?token=b"])),
+        ])
+        #expect(token.events.isEmpty, "\(token.events.map(\.message))")
         let target = Self.judge([(0, Self.live(3)), (2, Self.live(4, target: 4))])
         #expect(target.events.map(\.kind) == [.targetDurationChanged])
     }
