@@ -122,12 +122,11 @@ public struct HLSPlaylistHealth: Sendable {
     /// the previous one; returns the events it added. A master playlist is not judged.
     @discardableResult
     public mutating func observe(_ load: Result<HLSPlaylist, HLSPlaylistError>, at time: Double) -> [Event] {
+        if case .success(let parsed) = load, parsed.kind != .media { return [] }
         reloads += 1
         let kept = events.count
-        var added = 0
         func record(_ kind: Kind, _ sequence: Int?, _ message: @autoclosure () -> String) {
             counts[kind, default: 0] += 1
-            added += 1
             guard events.count < Self.maxEvents else { return }
             events.append(Event(kind: kind, at: time, mediaSequence: sequence, message: message()))
         }
@@ -137,7 +136,6 @@ public struct HLSPlaylistHealth: Sendable {
             record(.parseError, nil, "A reload of the playlist \(url) could not be parsed: \(error)")
             return Array(events[kept...])
         case .success(let parsed):
-            guard parsed.kind == .media else { return [] }
             playlist = parsed
         }
         let current = Summary(playlist)
@@ -165,7 +163,7 @@ public struct HLSPlaylistHealth: Sendable {
                 staleReported = true
                 record(
                     .stale, current.mediaSequence,
-                    "The playlist \(url) has not changed for \(Self.seconds(time - changed)) (more than 1.5x its \(Self.seconds(target)) target duration) at \(at), still at media sequence \(current.mediaSequence) with \(current.count) segments.")
+                    "The playlist \(url) has not changed for \(Self.seconds(time - changed)) (more than 1.5x its \(Self.seconds(target)) target duration) at \(at), still listing \(current.window).")
             }
             return Array(events[kept...])
         }
