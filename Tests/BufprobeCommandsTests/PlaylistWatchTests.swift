@@ -9,11 +9,14 @@ struct PlaylistWatchTests {
         Array("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n#EXTINF:\(over ? "1.6" : "1.0"),\na\(first).ts\n".utf8)
     }
 
-    @Test("a variant read once while opening is not watched; the one reloaded is, from its first load")
+    @Test("a variant read only while opening is not watched; the one loaded after opening is, from its first load")
     func reloadedIsWatched() {
-        let watch = PlaylistWatch(input: "http://h/master.m3u8")
+        let watch = PlaylistWatch()
         watch.load(url: "http://h/low.m3u8", bytes: Self.media(5, over: true), at: 0.1)
         watch.load(url: "http://h/high.m3u8", bytes: Self.media(5, over: true), at: 0.2)
+        // Probing the streams may reload a variant that will not be played.
+        watch.load(url: "http://h/high.m3u8", bytes: Self.media(6), at: 0.3)
+        watch.openingFinished()
         watch.load(url: "http://h/low.m3u8", bytes: Self.media(4), at: 1.1)
         let report = watch.report()
         #expect(report.url == "http://h/low.m3u8")
@@ -23,9 +26,10 @@ struct PlaylistWatchTests {
         #expect(report.counts[.segmentOverTargetDuration] == 1 && report.counts.mediaSequenceRegression == 1)
     }
 
-    @Test("the input itself is watched from its first load seen; masters and nothing seen give no URL")
+    @Test("a media playlist input is watched from its first load seen (a reload); masters and nothing seen give no URL")
     func inputAndMasters() {
-        let watch = PlaylistWatch(input: "http://h/live.m3u8")
+        let watch = PlaylistWatch()
+        watch.openingFinished()
         #expect(watch.report().url == nil)
         watch.load(url: "http://h/live.m3u8", bytes: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nx.m3u8\n".utf8), at: 0.5)
         #expect(watch.report().url == nil)

@@ -50,7 +50,7 @@ package final class CheckSession: Sendable {
         self.interrupter = Interrupter(timeout: .milliseconds(Int64((settings.timeout * 1000).rounded())), input: source)
         self.started = clock.now
         self.shared = Mutex(Shared())
-        self.playlists = PlaylistWatch(input: InputKind.ffmpegURL(for: source))
+        self.playlists = PlaylistWatch()
     }
 
     /// Stops the check as soon as FFmpeg next polls (Ctrl-C). Safe from any thread.
@@ -144,6 +144,7 @@ package final class CheckSession: Sendable {
             return failing(report, "\(source) has no audio or video stream a player could play.")
         }
         input.discardAllStreams(except: reading.kept)
+        playlists.openingFinished()
         if let limit = reading.sampleLimit {
             DispatchQueue.global().asyncAfter(deadline: .now() + max(0, limit - now())) { [weak self] in
                 guard let self else { return }

@@ -13,10 +13,11 @@ import Synchronization
 /// stop but the check itself. What it cannot see: the input's very first read (libavformat opens the
 /// input itself), so a media playlist given as the input is judged from its first reload on.
 ///
-/// A playlist is *watched* once it is reloaded (read a second time) or when it is the input itself:
-/// opening reads every variant's playlist once, and only the played variant's (with its renditions) is
-/// reloaded after the others are discarded. Each playlist keeps only its previous load's summary; at
-/// most `maxPlaylists` are tracked. Called on the reading thread; `report()` from any.
+/// A playlist is *watched* once it is loaded after opening (`openingFinished()`): opening reads every
+/// variant's playlist (and may reload some while it probes the streams), and only the played variant's,
+/// with its renditions, is reloaded after the others are discarded. What opening read is each watched
+/// playlist's first load (its events count too). Each playlist keeps only its previous load's summary;
+/// at most `maxPlaylists` are tracked. Called on the reading thread; `report()` from any.
 package final class PlaylistWatch: Sendable {
     /// Playlists tracked at most (a master lists a handful of variants and renditions).
     static let maxPlaylists = 64
@@ -24,14 +25,18 @@ package final class PlaylistWatch: Sendable {
     private struct State {
         var records: [String: HLSPlaylistHealth] = [:]
         var watched: [String] = []
+        var opened = false
     }
 
-    private let input: String
     private let state = Mutex(State())
 
-    /// A watch for the input opened as `input` (the URL given to FFmpeg).
-    package init(input: String) {
-        self.input = input
+    /// An empty watch.
+    package init() {}
+
+    /// Opening is over and the variants not played are discarded: from now on every playlist loaded is
+    /// one the player uses.
+    package func openingFinished() {
+        state.withLock { $0.opened = true }
     }
 
     /// Judges one playlist FFmpeg read, `at` seconds after the check began.
@@ -50,7 +55,7 @@ package final class PlaylistWatch: Sendable {
             var record = state.records[url] ?? HLSPlaylistHealth(url: url)
             record.observe(parsed, at: time)
             state.records[url] = record
-            if (url == input || record.reloads >= 2), !state.watched.contains(url) { state.watched.append(url) }
+            if state.opened, !state.watched.contains(url) { state.watched.append(url) }
         }
     }
 
