@@ -62,6 +62,22 @@ struct CheckPlaylistHealthTests {
         #expect(health.reloads >= 2, "\(health.reloads)")
     }
 
+    @Test("a live playlist with numbers at the edges of 64-bit integers and doubles gives warnings, never a trap")
+    func hostileNumbers() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-live-hostile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeSegments(in: directory, count: 3)
+        let server = try FaultServer(script: "live_playlist_server.py", root: directory.path)
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "4", server.url("hostile.m3u8")], timeout: 30)
+        #expect([0, 1, 2].contains(result.status), "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        let health = try #require(document.playlistHealth)
+        #expect(health.reloads >= 3, "\(health.reloads)")
+        let counts = try Self.counts(in: result.stdout)
+        #expect((counts["parse_error"] ?? 0) >= 1, "\(counts)")
+        #expect(health.events.allSatisfy { !$0.message.isEmpty && $0.playlist == server.url("hostile.m3u8") })
+    }
+
     @Test("inputs that are not live HLS have playlist_health null")
     func notLive() throws {
         let server = try FaultServer()

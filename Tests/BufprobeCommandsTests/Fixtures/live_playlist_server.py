@@ -11,6 +11,9 @@ depends on the seconds t since it was first asked for (target duration 1 s, a wi
   9 <= t       regressed: media sequence floor(t) - 8, so 4 -> 1 at t = 9, advancing again after
 
 /master.m3u8 lists two variants, live.m3u8?v=low and live.m3u8?v=high (the same playlist).
+/hostile.m3u8 answers each request with the next of a few live playlists carrying numbers at the edges of
+64-bit integers and doubles (sequence numbers past the largest integer, negative ones, huge durations),
+always over the same three segments.
 /redirecting.m3u8 lists one variant, moved/live.m3u8, which answers 302 to /live.m3u8 (its segments are
 only next to the playlist it redirects to).
 """
@@ -40,6 +43,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 body = ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nlive.m3u8?v=low\n"
                         "#EXT-X-STREAM-INF:BANDWIDTH=400000\nlive.m3u8?v=high\n").encode()
                 self.send_body(200, "application/vnd.apple.mpegurl", body)
+            elif path == "hostile.m3u8":
+                self.send_hostile()
             elif path == "redirecting.m3u8":
                 body = b"#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nmoved/live.m3u8\n"
                 self.send_body(200, "application/vnd.apple.mpegurl", body)
@@ -69,6 +74,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:%d" % first]
         for sequence in range(first, first + 3):
             lines += ["#EXTINF:%s," % ("1.600" if sequence == 3 else "1.000"), "seg%03d.ts" % sequence]
+        self.send_body(200, "application/vnd.apple.mpegurl", ("\n".join(lines) + "\n").encode())
+
+    hostile_count = 0
+    HOSTILE = [
+        ("9223372036854775806", "0", "1", "1.0"),
+        ("-5", "-9223372036854775808", "1", "1.0"),
+        ("99999999999999999999", "0", "1", "1.0"),
+        ("9223372036854775805", "9223372036854775807", "1e308", "1e308"),
+        ("0", "0", "1", "1.0"),
+    ]
+
+    def send_hostile(self):
+        with Handler.lock:
+            sequence, discontinuity, target, duration = Handler.HOSTILE[Handler.hostile_count % len(Handler.HOSTILE)]
+            Handler.hostile_count += 1
+        lines = ["#EXTM3U", "#EXT-X-TARGETDURATION:%s" % target, "#EXT-X-MEDIA-SEQUENCE:%s" % sequence,
+                 "#EXT-X-DISCONTINUITY-SEQUENCE:%s" % discontinuity, "#EXT-X-DISCONTINUITY"]
+        for index in range(3):
+            lines += ["#EXTINF:%s," % duration, "seg%03d.ts" % index]
         self.send_body(200, "application/vnd.apple.mpegurl", ("\n".join(lines) + "\n").encode())
 
     def send_segment(self, name):
