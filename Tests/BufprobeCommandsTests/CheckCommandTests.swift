@@ -121,6 +121,9 @@ struct CheckCommandTests {
         let document = try CheckDocument.decode(result.stdout)
         #expect(document.warnings.contains { $0.hasPrefix("[mpegts] Packet corrupt (") && $0.hasSuffix(").") }, "\(document.warnings)")
         #expect(!document.warnings.contains { $0.trimmingCharacters(in: .punctuationCharacters).isEmpty }, "\(document.warnings)")
+        // The text summary prints the same warnings, one line each.
+        let text = try BufprobeProcess.run(["check", path.path])
+        #expect(text.stdout.contains("\n  warning:     [mpegts] Packet corrupt ("), "\(text.stdout)")
     }
 
     @Test("a file with a hole in its media is degraded even when it arrives at once, naming the hole")
