@@ -37,6 +37,29 @@ struct CheckDocument: Decodable {
     var complete: Bool
     var bytesReceived: Int64?
     var variants: [Variant]
+    var warnings: [String]
+    var variantChecks: [VariantCheck]?
+
+    /// One `variant_checks[]` entry (`check --all-variants`).
+    struct VariantCheck: Decodable {
+        struct Problem: Decodable {
+            var kind: String
+            var message: String
+        }
+        struct Measured: Decodable {
+            var width: Int?
+            var height: Int?
+            var frameRate: Double?
+            var peakBitRate: Double?
+            var averageBitRate: Double?
+            var segmentsMeasured: Int
+        }
+        var index: Int
+        var uri: String
+        var measured: Measured
+        var problems: [Problem]
+        var kinds: [String] { problems.map(\.kind) }
+    }
 
     static func decode(_ text: String) throws -> CheckDocument {
         let decoder = JSONDecoder()
