@@ -157,4 +157,54 @@ struct CheckAllVariantsTests {
         #expect(document.variantChecks?.isEmpty == true)
         #expect(document.warnings.contains { $0.contains("not an HLS master playlist") }, "\(document.warnings)")
     }
+
+    @Test("a silent, dripping, refused or garbage variant is a failed variant, and the check still ends with a verdict")
+    func hostileVariantsFail() throws {
+        let fault = try FaultServer()
+        let directory = try CheckServers.temporaryDirectory("bufprobe-hostile-variants")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func media(_ segment: String) -> String {
+            "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(segment)\n#EXT-X-ENDLIST\n"
+        }
+        // 30 kB every 0.2 s: each 64 KiB read is done well within half of --timeout, the whole 337 kB
+        // takes 2.4 s, past --timeout.
+        try media(fault.url("drip/30000/h264-aac.ts")).write(
+            to: directory.appendingPathComponent("drip.m3u8"), atomically: true, encoding: .utf8)
+        try media("garbage.ts").write(to: directory.appendingPathComponent("garbage.m3u8"), atomically: true, encoding: .utf8)
+        try String(repeating: "not media at all ", count: 4000).write(
+            to: directory.appendingPathComponent("garbage.ts"), atomically: true, encoding: .utf8)
+        try """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=320x180
+            \(fault.url("file/hls/low/index.m3u8"))
+            #EXT-X-STREAM-INF:BANDWIDTH=200000
+            \(fault.url("silent/a.m3u8"))
+            #EXT-X-STREAM-INF:BANDWIDTH=200000
+            \(fault.url("pause/10/60/hls/low/index.m3u8"))
+            #EXT-X-STREAM-INF:BANDWIDTH=200000
+            drip.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=200000
+            file:///etc/passwd
+            #EXT-X-STREAM-INF:BANDWIDTH=200000
+            garbage.m3u8
+
+            """.write(to: directory.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let server = try NginxServer(extraRoots: ["hostile": directory])
+        let result = try BufprobeProcess.run(["check", "--json", "--timeout", "2s", "--all-variants", server.url("hostile/master.m3u8")])
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(result.status == 1 || result.status == 2, "\(result.stderr)")
+        let checks = try #require(document.variantChecks)
+        try #require(checks.count == 6)
+        #expect(checks[0].kinds.allSatisfy { $0 != "playlist_failed" && $0 != "segment_failed" }, "\(checks[0].problems)")
+        #expect(checks[0].measured.height == 180)
+        #expect(checks[1].kinds == ["playlist_failed"], "\(checks[1].problems)")
+        #expect(checks[2].kinds == ["playlist_failed"], "\(checks[2].problems)")
+        #expect(checks[2].problems.first?.message.contains("sent nothing in time") == true, "\(checks[2].problems)")
+        #expect(checks[3].kinds == ["segment_failed"], "\(checks[3].problems)")
+        #expect(checks[3].problems.first?.message.contains("did not arrive within 2.000 s (--timeout)") == true, "\(checks[3].problems)")
+        #expect(checks[4].kinds == ["playlist_failed"], "\(checks[4].problems)")
+        #expect(checks[4].problems.first?.message.contains("file:///etc/passwd") == true, "\(checks[4].problems)")
+        #expect(checks[5].kinds == ["segment_failed"], "\(checks[5].problems)")
+        #expect(checks[5].problems.first?.message.contains("does not open as media") == true, "\(checks[5].problems)")
+    }
 }

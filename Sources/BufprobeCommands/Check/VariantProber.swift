@@ -66,10 +66,13 @@ package struct VariantProber: Sendable {
             return result
         }
         let master: HLSPlaylist
+        let deadline = request()
         do {
-            master = try HLSPlaylist.load(location: location, options: options, interrupter: interrupter())
+            master = try HLSPlaylist.load(location: location, options: options, interrupter: deadline.interrupter)
+            deadline.finish()
         } catch {
-            result.warnings.append("--all-variants: the master playlist \(source) could not be loaded for validation: \(Self.describe(error))")
+            result.warnings.append(
+                "--all-variants: the master playlist \(source) could not be loaded for validation: \(describe(error, deadline))")
             return result
         }
         guard master.kind == .master else {
@@ -109,12 +112,38 @@ package struct VariantProber: Sendable {
         return source
     }
 
-    /// One interrupter per variant: its own deadlines (they run side by side), the check's pace, and the
-    /// validation's cancellation.
-    private func interrupter() -> Interrupter {
-        Interrupter(
-            timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: root, input: Self.location(of: source),
-            sharingPaceWith: pacer)
+    /// An interrupter for one request: its own deadlines (variants run side by side), the whole request
+    /// (open and every read) bounded by `--timeout`, the check's pace, and the validation's cancellation.
+    private func request() -> RequestDeadline {
+        RequestDeadline(
+            Interrupter(
+                timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: root, input: Self.location(of: source),
+                sharingPaceWith: pacer),
+            seconds: timeout)
+    }
+
+    /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few
+    /// bytes at a time never waits long enough for one read to time out, yet must not hold the check.
+    private final class RequestDeadline: Sendable {
+        let interrupter: Interrupter
+        private let finished = Atomic<Bool>(false)
+        private let expired = Atomic<Bool>(false)
+
+        init(_ interrupter: Interrupter, seconds: Double) {
+            self.interrupter = interrupter
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                guard !finished.load(ordering: .acquiring) else { return }
+                expired.store(true, ordering: .releasing)
+                interrupter.cancel()
+            }
+        }
+
+        /// Marks the request done; whether the deadline had cancelled it first.
+        @discardableResult
+        func finish() -> Bool {
+            finished.store(true, ordering: .releasing)
+            return expired.load(ordering: .acquiring)
+        }
     }
 
     /// What the workers share: the next variant to take, the results, and the bytes left to fetch.
@@ -166,15 +195,16 @@ package struct VariantProber: Sendable {
     }
 
     private func validate(index: Int, variant: HLSPlaylist.Variant, master: String, budget: Work) -> VariantCheck {
-        let interrupter = interrupter()
         let playlistURL = HLSPlaylist.resolve(variant.uri, against: master)
         let media: HLSPlaylist
+        let deadline = request()
         do {
-            media = try HLSPlaylist.load(location: playlistURL, options: options, interrupter: interrupter)
+            media = try HLSPlaylist.load(location: playlistURL, options: options, interrupter: deadline.interrupter)
+            deadline.finish()
         } catch {
             return VariantValidator.failed(
                 index: index, variant: variant, kind: .playlistFailed,
-                why: "has a media playlist that could not be loaded (\(playlistURL) \(Self.describe(error)))")
+                why: "has a media playlist that could not be loaded (\(playlistURL) \(describe(error, deadline)))")
         }
         guard media.kind == .media else {
             return VariantValidator.failed(
@@ -190,13 +220,13 @@ package struct VariantProber: Sendable {
             if let map = first.map {
                 let mapURL = HLSPlaylist.resolve(map.uri, against: playlistURL)
                 do throws(Failure) {
-                    bytes = try fetch(mapURL, range: map.byteRange, interrupter: interrupter, budget: budget)
+                    bytes = try fetch(mapURL, range: map.byteRange, budget: budget)
                 } catch {
                     throw Failure(clause: "has an init section (#EXT-X-MAP) that could not be fetched (\(mapURL) \(error.clause))")
                 }
             }
             do throws(Failure) {
-                segmentBytes = try fetch(firstURL, range: first.byteRange, interrupter: interrupter, budget: budget)
+                segmentBytes = try fetch(firstURL, range: first.byteRange, budget: budget)
                 bytes += segmentBytes
             } catch {
                 throw Failure(clause: "has a first segment that could not be fetched (\(firstURL) \(error.clause))")
@@ -233,13 +263,16 @@ package struct VariantProber: Sendable {
                 continue
             }
             let url = HLSPlaylist.resolve(segment.uri, against: playlistURL)
+            let deadline = request()
             do {
-                let reader = try ResourceReader(url: url, options: options, interrupter: interrupter)
+                // Opened for its size only: the body is never read.
+                let reader = try ResourceReader(url: url, options: options, interrupter: deadline.interrupter)
+                deadline.finish()
                 if let size = reader.size { sizes.append(VariantValidator.SegmentSize(bytes: size, duration: segment.duration)) }
             } catch {
                 failures.append(VariantCheck.Problem(
                     kind: .segmentFailed,
-                    message: "\(VariantValidator.name(index: index, uri: variant.uri)) has segment \(position) (\(url)) that \(Self.describe(error))."))
+                    message: "\(VariantValidator.name(index: index, uri: variant.uri)) has segment \(position) (\(url)) that \(describe(error, deadline))."))
             }
         }
         var check = VariantValidator.validate(index: index, variant: variant, streams: streams, sizes: sizes)
@@ -249,13 +282,15 @@ package struct VariantProber: Sendable {
 
     /// The bytes of `url` (or its `range`), at most `segmentBytes`, counted against `budget`.
     private func fetch(
-        _ url: String, range: HLSPlaylist.ByteRange?, interrupter: Interrupter, budget: Work
+        _ url: String, range: HLSPlaylist.ByteRange?, budget: Work
     ) throws(Failure) -> [UInt8] {
+        let deadline = request()
+        defer { deadline.finish() }
         let reader: ResourceReader
         do {
-            reader = try ResourceReader(url: url, options: options, interrupter: interrupter, offset: range?.offset ?? 0)
+            reader = try ResourceReader(url: url, options: options, interrupter: deadline.interrupter, offset: range?.offset ?? 0)
         } catch {
-            throw Failure(clause: Self.describe(error))
+            throw Failure(clause: describe(error, deadline))
         }
         let announced = range?.length ?? reader.size
         if let announced, announced > Self.segmentBytes {
@@ -275,8 +310,13 @@ package struct VariantProber: Sendable {
         case .failure(let error):
             budget.release(reserved)
             if error.isInvalidData { throw Failure(clause: "is more than the \(TextFormat.bytes(Self.segmentBytes)) fetched per segment") }
-            throw Failure(clause: Self.describe(error))
+            throw Failure(clause: describe(error, deadline))
         }
+    }
+
+    /// `describe(_:)`, or that the request used up `--timeout`.
+    private func describe(_ error: any Error, _ deadline: RequestDeadline) -> String {
+        deadline.finish() ? "did not arrive within \(TextFormat.seconds(timeout)) (--timeout)" : Self.describe(error)
     }
 
     /// A clause for why a resource failed: `answered HTTP 404`, `sent nothing within 5 s`, or FFmpeg's text.
