@@ -43,7 +43,23 @@ struct CheckAllVariantsTests {
         }
         // The fMP4 variant is encoded like v2.
         codecs["f0"] = codecs["v2"]
-        #expect(codecs.count == 4, "\(master)")
+        // r0: v2's segments as byte ranges of one file that starts with v0's first segment, so a range
+        // read from the wrong offset would find 640x360 video.
+        let prefix = try Data(contentsOf: directory.appendingPathComponent("v0/seg000.ts"))
+        var joined = prefix
+        var ranges: [(Int, Int)] = []
+        for number in 0..<3 {
+            let segment = try Data(contentsOf: directory.appendingPathComponent(String(format: "v2/seg%03d.ts", number)))
+            ranges.append((segment.count, joined.count))
+            joined.append(segment)
+        }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("r0"), withIntermediateDirectories: true)
+        try joined.write(to: directory.appendingPathComponent("r0/joined.ts"))
+        let rangePlaylist = "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:1\n"
+            + ranges.map { "#EXTINF:1.0,\n#EXT-X-BYTERANGE:\($0.0)@\($0.1)\njoined.ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+        try rangePlaylist.write(to: directory.appendingPathComponent("r0/index.m3u8"), atomically: true, encoding: .utf8)
+        codecs["r0"] = codecs["v2"]
+        #expect(codecs.count == 5, "\(master)")
         return (directory, codecs)
     }
 
@@ -52,7 +68,7 @@ struct CheckAllVariantsTests {
             to: directory.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
     }
 
-    @Test("a correctly labelled ladder (MPEG-TS and fMP4 with an init section) has no problem and passes")
+    @Test("a correctly labelled ladder (MPEG-TS, fMP4 with an init section, byte ranges) has no problem and passes")
     func correctLadderPasses() throws {
         let (directory, codecs) = try Self.makeLadder()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -66,6 +82,8 @@ struct CheckAllVariantsTests {
             v2/index.m3u8
             #EXT-X-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=320x180,FRAME-RATE=25,CODECS="\(codecs["f0"] ?? "")"
             f0/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=1000000,RESOLUTION=320x180,FRAME-RATE=25,CODECS="\(codecs["r0"] ?? "")"
+            r0/index.m3u8
 
             """, to: directory)
         let server = try NginxServer(extraRoots: ["ladder": directory])
@@ -74,14 +92,16 @@ struct CheckAllVariantsTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(document.verdict == "pass", "\(document.reason)")
         let checks = try #require(document.variantChecks)
-        #expect(checks.map(\.index) == [0, 1, 2, 3])
+        #expect(checks.map(\.index) == [0, 1, 2, 3, 4])
         for check in checks {
             #expect(check.problems.isEmpty, "variant \(check.index): \(check.problems.map(\.message))")
             #expect(check.measured.segmentsMeasured == 3)
             #expect((check.measured.peakBitRate ?? 0) > 0)
             #expect(check.measured.frameRate == 25)
         }
-        #expect(checks.map(\.measured.height) == [360, 270, 180, 180])
+        #expect(checks.map(\.measured.height) == [360, 270, 180, 180, 180])
+        // The byte-range variant's sizes are its ranges' lengths: the same segments as v2.
+        #expect(checks[4].measured.peakBitRate == checks[2].measured.peakBitRate)
         // Every segment sized is fetched or asked for once: 3 per variant, the fMP4 init section besides.
         let paths = server.requestedPaths()
         #expect(paths.contains("/ladder/f0/init.mp4"), "\(paths)")
