@@ -91,6 +91,7 @@ struct VariantValidatorTests {
             VariantValidator.SegmentSize(bytes: 125_000, duration: 1),  // 1.0 Mbit/s
             VariantValidator.SegmentSize(bytes: 137_000, duration: 1),  // 1.096 Mbit/s: within 10%
             VariantValidator.SegmentSize(bytes: 1, duration: 0),  // no duration: not counted
+            VariantValidator.SegmentSize(bytes: .max, duration: .leastNonzeroMagnitude),  // no finite bit rate: not counted
         ]
         let check = VariantValidator.validate(index: 2, variant: variant, streams: [video, Self.aacLC], sizes: sizes)
         #expect(check.problems.map(\.kind) == [.resolutionMismatch, .averageBandwidthExceeded], "\(check.problems)")

@@ -167,7 +167,11 @@ package enum VariantValidator {
     /// The figures for the report.
     private static func measured(streams: [Stream], sizes: [SegmentSize]) -> VariantCheck.Measured {
         let video = streams.first { $0.type == .video }
-        let timed = sizes.filter { $0.duration > 0 && $0.duration.isFinite && $0.bytes >= 0 }
+        // A hostile playlist can pair a huge byte range with a subnormal #EXTINF: such a segment has no
+        // bit rate a number can hold, and is left out rather than reported as infinity.
+        let timed = sizes.filter { size in
+            size.duration > 0 && size.duration.isFinite && size.bytes >= 0 && (Double(size.bytes) * 8 / size.duration).isFinite
+        }
         let peak = timed.map { Double($0.bytes) * 8 / $0.duration }.max()
         let duration = timed.reduce(0) { $0 + $1.duration }
         let bytes = timed.reduce(0.0) { $0 + Double($1.bytes) }
