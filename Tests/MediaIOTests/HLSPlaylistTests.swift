@@ -162,4 +162,14 @@ struct HLSPlaylistTests {
         let playlist = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,AUDIO=\"aac\",CODECS=\"avc1.64001f,mp4a.40.2\"\nv.m3u8\n")
         #expect(playlist.variants.first?.audioGroup == "aac")
     }
+
+    @Test("a local playlist path is read up to 16 MiB: /dev/zero is refused, not read into memory")
+    func endlessLocalPlaylistIsRefused() {
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.load(path: "/dev/zero") }
+        do {
+            _ = try HLSPlaylist.load(path: "/dev/zero")
+        } catch {
+            #expect(error.reason.contains("larger than 16 MiB"), "\(error)")
+        }
+    }
 }
