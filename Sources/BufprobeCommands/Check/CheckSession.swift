@@ -351,9 +351,7 @@ package final class CheckSession: Sendable {
         }
         // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
         measured.skippedResources = interrupter.skipped.filter { $0.kind != .failed }.map { ($0.url, $0.why) }
-        measured.variantProblems = (report.variantChecks ?? []).map { check in
-            (check.index, check.problems.map(\.kind).reduce(into: [VariantCheck.Kind]()) { if !$0.contains($1) { $0.append($1) } })
-        }
+        measured.variantProblems = (report.variantChecks ?? []).map { ($0.index, $0.problemKinds) }
         (report.verdict, report.reason) = Verdict.decide(measured)
         return report
     }

@@ -75,8 +75,7 @@ package enum CheckText {
             let peak = m.peakBitRate.map { "peak " + TextFormat.bitRate($0) } ?? "peak -"
             let average = m.averageBitRate.map { "avg " + TextFormat.bitRate($0) } ?? "avg -"
             let declaredAverage = d.averageBandwidth.map { " avg " + TextFormat.bitRate(Double($0)) } ?? ""
-            let verdict = check.problems.isEmpty
-                ? "OK" : check.problems.map(\.kind.rawValue).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
+            let verdict = check.problems.isEmpty ? "OK" : check.problemKinds.map(\.rawValue).joined(separator: ", ")
             out += "    \(check.index) \(check.uri): \(verdict)\n"
             out += "      resolution \(declaredSize) -> \(measuredSize); codecs \(declaredCodecs) -> \(measuredCodecs); frame rate \(declaredRate) -> \(measuredRate)\n"
             out += "      bandwidth \(TextFormat.bitRate(Double(d.bandwidth)))\(declaredAverage) -> \(peak), \(average) (\(m.segmentsMeasured) segments)\n"

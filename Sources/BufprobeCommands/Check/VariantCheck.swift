@@ -15,6 +15,11 @@ package struct VariantCheck: Sendable, Codable, Hashable {
     /// each; never a problem.
     package var unverified: [String]
 
+    /// The kinds of its problems, each once, in the order first found.
+    package var problemKinds: [Kind] {
+        problems.map(\.kind).reduce(into: []) { kinds, kind in if !kinds.contains(kind) { kinds.append(kind) } }
+    }
+
     /// The master's attributes for the variant (values no picture or rate can have are `null` here and
     /// an `invalid_attribute` problem).
     package struct Declared: Sendable, Codable, Hashable {
