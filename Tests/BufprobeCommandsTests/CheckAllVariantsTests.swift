@@ -176,6 +176,8 @@ struct CheckAllVariantsTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(document.variantChecks?.isEmpty == true)
         #expect(document.warnings.contains { $0.contains("not an HLS master playlist") }, "\(document.warnings)")
+        let text = try BufprobeProcess.run(["check", "--progress", "none", "--all-variants", server.url("h264-aac.mp4")])
+        #expect(text.stdout.contains("all variants: none validated\n    --all-variants: "), "\(text.stdout)")
     }
 
     @Test("a silent, dripping, refused or garbage variant is a failed variant, and the check still ends with a verdict")

@@ -52,14 +52,18 @@ package enum CheckText {
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"
             out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : variant.fetched == .opening ? " (read while opening only: playlist, first segments)" : "")\n"
         }
-        if let checks = report.variantChecks { out += variantTable(checks, segments: report.settings.allVariantsSegments) }
+        if let checks = report.variantChecks {
+            out += variantTable(checks, segments: report.settings.allVariantsSegments)
+            // Why some or all variants were not validated (not an HLS master, too many variants).
+            for warning in report.warnings where warning.hasPrefix("--all-variants:") { out += "    \(warning)\n" }
+        }
         return out
     }
 
     /// `--all-variants`: one row per variant, declared against measured, then OK or its problem kinds;
     /// the problems' sentences are the report's warnings.
     static func variantTable(_ checks: [VariantCheck], segments: Int?) -> String {
-        guard !checks.isEmpty else { return "  all variants: none validated (see warnings)\n" }
+        guard !checks.isEmpty else { return "  all variants: none validated\n" }
         var out = "  all variants (declared -> measured; bit rates over the first \(segments ?? VariantProber.defaultSegments) segments):\n"
         for check in checks {
             let d = check.declared
