@@ -39,6 +39,21 @@ struct CheckDocument: Decodable {
     var bytesReceived: Int64?
     var variants: [Variant]
     var warnings: [String]
+    var playlistHealth: PlaylistHealth?
+
+    struct PlaylistHealth: Decodable {
+        struct Event: Decodable {
+            var kind: String
+            var at: Double
+            var mediaSequence: Int?
+            var playlist: String
+            var message: String
+        }
+        var url: String?
+        var playlists: [String]
+        var reloads: Int
+        var events: [Event]
+    }
     var variantChecks: [VariantCheck]?
 
     /// One `variant_checks[]` entry (`check --all-variants`).

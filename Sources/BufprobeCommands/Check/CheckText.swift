@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 
 /// The human summary of one check (text output for people; `--json` is the stable form).
 ///
@@ -57,6 +58,7 @@ package enum CheckText {
             // Why some or all variants were not validated (not an HLS master, too many variants).
             for warning in report.warnings where warning.hasPrefix("--all-variants:") { out += "    \(warning)\n" }
         }
+        if let health = report.playlistHealth { out += playlist(health) }
         return out
     }
 
@@ -85,6 +87,17 @@ package enum CheckText {
             out += "      bandwidth \(TextFormat.bitRate(Double(d.bandwidth)))\(declaredAverage) -> \(peak), \(average) (\(m.segmentsMeasured) segments)\n"
             for problem in check.problems { out += "      ! \(problem.message)\n" }
         }
+        return out
+    }
+
+    /// The live playlist's line (URL, reloads, problems by kind) and one `warning:` line per problem.
+    static func playlist(_ health: CheckReport.PlaylistHealth) -> String {
+        let found = HLSPlaylistHealth.Kind.allCases.compactMap { kind in
+            health.counts[kind] > 0 ? "\(health.counts[kind]) \(kind.rawValue)" : nil
+        }
+        let reloads = "\(health.reloads) load\(health.reloads == 1 ? "" : "s") seen"
+        var out = "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
+        for event in health.events { out += "  warning:     \(event.message)\n" }
         return out
     }
 
