@@ -187,10 +187,7 @@ public struct Simulate: AsyncParsableCommand {
                 keyboard = raw
             }
             defer { keyboard?.restore() }
-            // A ladder's description ends in its bit rates, which the line's legend shows: the title is the path.
-            let title = plan.source.ladder == nil
-                ? plan.source.description : plan.source.description.components(separatedBy: " (").first ?? plan.source.description
-            try await play(&engine, speed: factor, title: title, keyboard: keyboard)
+            try await play(&engine, speed: factor, title: title(of: plan.source), keyboard: keyboard)
         } else {
             engine.run()
         }
@@ -206,7 +203,7 @@ public struct Simulate: AsyncParsableCommand {
             }
             let svg = SimulationPlot.svg(
                 samples: samples, stalls: sampled.session.report.stalls,
-                title: plotTitle(plan.source),
+                title: title(of: plan.source),
                 rateLabel: ladder == nil ? "media bit rate" : "variant fetched")
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
@@ -283,9 +280,9 @@ public struct Simulate: AsyncParsableCommand {
         }
     }
 
-    /// The plot's title: the media file's name (a description's rates hold slashes), or the synthetic
-    /// description.
-    private func plotTitle(_ source: SimulationSource) -> String {
+    /// The live line's and the plot's title: the media file's name (a description's rates hold slashes,
+    /// and the line's legend shows a ladder's rates), or the synthetic description.
+    private func title(of source: SimulationSource) -> String {
         guard source.kind != "synthetic" else { return source.description }
         let path = source.description.components(separatedBy: " (").first ?? source.description
         return InputKind.title(of: path)
