@@ -112,6 +112,11 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
+            name: "BufprobeServeTests",
+            dependencies: ["BufprobeServe", "BufprobeCommands", "TestSupport"],
+            swiftSettings: upcoming
+        ),
+        .testTarget(
             name: "BufprobeCommandsTests",
             dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel", "TestSupport"],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
