@@ -14,6 +14,7 @@ public struct Serve: AsyncParsableCommand {
     /// The help text, with the endpoints and exit codes.
     public static let configuration = CommandConfiguration(
         abstract: "Run a Prometheus exporter: GET /probe?target=URL checks one stream and answers its metrics.",
+        usage: "bufprobe serve [<options>]",
         discussion: """
             GET /probe?target=URL[&duration=S&timeout=S&variant=best|lowest|N|rate] runs one check of the \
             target, exactly as bufprobe check does, and answers its metrics in the Prometheus text format \

@@ -2,7 +2,6 @@ import BufprobeCommands
 import BufprobeServe
 import Foundation
 import Testing
-import TestSupport
 
 /// The one mapping from a check's report to `/probe`'s metrics (`ProbeMetrics`): values, units, null
 /// handling and label escaping, on reports decoded from `check --json` documents.
@@ -122,17 +121,5 @@ struct ProbeMetricsTests {
             #expect(!name.contains("milli") && !name.contains("kbit") && !name.contains("_ms"), "\(name): base units only")
         }
         #expect(Set(names).count == names.count)
-    }
-
-    @Test("the README's Monitoring section names every metric /probe and /metrics answer")
-    func readmeListsEveryMetric() throws {
-        let readme = try String(contentsOf: BufprobeProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "## Monitoring").map { readme[$0.lowerBound...] })
-        let own = try Exposition(ExporterMetrics(slots: CheckSlots(limit: 2)).exposition())
-        let names = ProbeMetrics.gauges.map(\.name) + ["bufprobe_probe_duration_seconds", "bufprobe_verdict", "bufprobe_probe_info"]
-            + own.types.keys
-        for name in names {
-            #expect(section.contains("`\(name)"), "README's Monitoring section does not list \(name)")
-        }
     }
 }
