@@ -122,5 +122,8 @@ struct CheckCommandTests {
         #expect(document.reason.contains("hole in its media at 4.000 s"), "\(document.reason)")
         #expect(document.timeOrigin == 1.48)
         #expect(document.loadedRanges.first?.first == 0)
+        // The player jumped the 3 s hole (it is under Player.maxGapJump) instead of stalling at it.
+        #expect(document.skippedHoles == [[4, 7]])
+        #expect(document.stallCount == 0)
     }
 }

@@ -31,6 +31,7 @@ struct CheckDocument: Decodable {
     var stallTime: Double
     var stalls: [Stall]
     var loadedRanges: [[Double]]
+    var skippedHoles: [[Double]]
     var timeOrigin: Double?
     var sampledDuration: Double
     var live: Bool

@@ -29,6 +29,14 @@ struct InputProtocolTests {
         #expect(InputKind.ffmpegURL(for: input) == url)
     }
 
+    @Test("the live line and plot title name every part of a concat:, a path by its file name", arguments: [
+        ("concat:/m/a.ts|/m/b.ts", "concat:a.ts|b.ts"), ("/m/dir/a.ts", "a.ts"), ("file:/m/a.ts", "a.ts"),
+        ("-", "stdin"), ("http://h/x/a.m3u8", "http://h/x/a.m3u8"), ("data:abc", "data:abc"),
+    ])
+    func title(input: String, title: String) {
+        #expect(InputKind.title(of: input) == title)
+    }
+
     @Test("a refused protocol is one sentence naming it", arguments: ["tee:a.ts|b.ts", "zmq:tcp://h:1", "nosuch://x/y"])
     func refusedSentence(input: String) throws {
         let sentence = try #require(InputCheck.problem(with: input))

@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 
 /// Signals in a real terminal (tmux): every ending signal leaves a final frame, a visible cursor, a
-/// cooked terminal and exit status 128 + N; Ctrl-Z in `simulate --interactive` gives the terminal back
-/// while stopped and takes it again when continued.
+/// cooked terminal and exit status 128 + N; Ctrl-Z gives the terminal back while stopped (probe and
+/// check: line erased, cursor shown; `simulate --interactive`: cooked mode too) and takes it again when
+/// continued.
 @Suite("Signals in a real terminal (tmux)", .serialized)
 struct TerminalSignalTests {
     let binary = BufprobeProcess.executable.path
@@ -78,6 +79,32 @@ struct TerminalSignalTests {
         #expect(report["complete"] as? Bool == false)
         #expect((report["warnings"] as? [String])?.contains { $0.contains("interrupted") } == true, "\(report["warnings"] ?? "")")
         #expect(((report["loaded_ranges"] as? [Any])?.count ?? 0) > 0, "what was read is reported")
+    }
+
+    @Test("Ctrl-Z during probe erases the line and shows the cursor while stopped; fg draws it again", arguments: ["probe", "check --rate 1x"])
+    func suspended(command: String) throws {
+        let input = try SlowInput(sample: "h264-aac.ts", bytesPerSecond: 20_000)
+        let pidFile = PIDFile()
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("trap '' TSTP; " + pidFile.wrap("\(binary) \(command) \(input.path)") + " > /dev/null; echo EXIT=$?; sleep 60")
+        _ = try tmux.waitFor(command == "probe" ? "Reading" : "Loading")
+        #expect(try !tmux.cursorVisible(), "the line hides the cursor while it runs")
+        let pid = try #require(pidFile.pid())
+        try tmux.run(["send-keys", "-t", "t", "C-z"])
+        let deadline = Date().addingTimeInterval(10)
+        while state(of: pid) != "T", Date() < deadline { usleep(50_000) }
+        #expect(state(of: pid) == "T", "stopped")
+        #expect(try tmux.cursorVisible(), "the cursor is visible while stopped")
+        #expect(try tmux.screen().allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "the line is erased")
+        kill(pid, SIGCONT)
+        let resumed = Date().addingTimeInterval(10)
+        while (try? tmux.cursorVisible()) == true, Date() < resumed { usleep(50_000) }
+        #expect(try !tmux.cursorVisible(), "the line is back after fg")
+        kill(pid, SIGINT)
+        let lines = try tmux.waitFor("EXIT=", timeout: 10)
+        #expect(lines.contains("EXIT=130"), "\(lines)")
+        #expect(try tmux.cursorVisible())
     }
 
     private func interactiveCommand(_ pidFile: PIDFile) -> String {

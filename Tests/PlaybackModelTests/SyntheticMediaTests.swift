@@ -79,4 +79,18 @@ struct LazySyntheticMediaTests {
         #expect(reader.unit(0) == stored.units[0])
         #expect(reader.unit(last) == late)
     }
+
+    @Test("values outside the accepted ranges are bounded, so no caller can make a count overflow", arguments: [
+        (1e300, 1e300), (.infinity, .infinity), (.nan, .nan), (-5, -5), (1e6, 1e19),
+    ])
+    func boundedValues(bitsPerSecond: Double, duration: Double) {
+        let media = SyntheticMedia(bitsPerSecond: bitsPerSecond, duration: duration, variation: .nan)
+        #expect(media.bitsPerSecond >= 0 && media.bitsPerSecond <= BitRate.maximum)
+        #expect(media.duration >= 0 && media.duration <= Seconds.maximum)
+        #expect(media.variation == 0)
+        #expect(media.packetCount >= 0 && media.packetCount < 50_000_000)
+        _ = media.restartIndex(for: .greatestFiniteMagnitude)
+        var iterator = media.makeIterator()
+        for _ in 0..<3 { _ = iterator.next() }
+    }
 }

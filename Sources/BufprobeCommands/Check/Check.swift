@@ -141,7 +141,13 @@ public struct Check: AsyncParsableCommand {
         // The cancelled checks return promptly and the code below ends the run with 128 + the
         // signal; the grace period covers a call that never returns.
         let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { running.cancelAll() }
-        defer { interrupt.uninstall() }
+        // Ctrl-Z erases the line and shows the cursor while stopped (the check's clock runs on: a stop
+        // shows as the network time it is).
+        let suspend = TerminalSuspend.install(line: line)
+        defer {
+            suspend.uninstall()
+            interrupt.uninstall()
+        }
         line.show()
         let ticker = Task {
             while !Task.isCancelled {

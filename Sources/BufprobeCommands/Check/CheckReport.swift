@@ -48,6 +48,9 @@ package struct CheckReport: Sendable, Codable {
     package var rebufferRatio: Double
     /// Playable media received, `[[start, end], ...]`, from the playable start.
     package var loadedRanges: [[Double]]
+    /// Holes in the media the player jumped instead of stalling at them (at most `Player.maxGapJump`
+    /// seconds each), `[[start, end], ...]` from the playable start; the verdict is degraded for any.
+    package var skippedHoles: [[Double]] = []
     /// The media timestamp shown as 0 (the playable start), `null` before the input opened: add it to any
     /// time in this report to get the media's own timestamps (as `probe` reports them).
     @NullEncoded package var timeOrigin: Double?

@@ -307,6 +307,9 @@ package final class CheckSession: Sendable {
         report.played = JSONOutput.seconds(qoe.played)
         report.bufferedAhead = JSONOutput.seconds(session?.player.item.bufferedAhead ?? 0)
         report.loadedRanges = ProbeReader.pairs(presented)
+        report.skippedHoles = (session?.skippedGaps ?? []).map { hole in
+            [JSONOutput.seconds(hole.start - origin), JSONOutput.seconds(hole.end - origin)]
+        }
         report.timeOrigin = JSONOutput.seconds(origin)
         report.bytesReceived = reading.bytesReceived
         report.complete = { if case .endOfFile = end { failure == nil } else { false } }()

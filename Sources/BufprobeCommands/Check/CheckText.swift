@@ -46,6 +46,7 @@ package enum CheckText {
         }
         if report.startupDelay != nil { out += "  played:      \(played(report))\n" }
         if receivedAnything { out += "  loaded:      \(TextFormat.ranges(report.loadedRanges))\n" }
+        if !report.skippedHoles.isEmpty { out += "  jumped:      \(TextFormat.ranges(report.skippedHoles))\n" }
         for variant in report.variants {
             let size = variant.width.flatMap { w in variant.height.map { "\(w)x\($0)" } } ?? "audio"
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"

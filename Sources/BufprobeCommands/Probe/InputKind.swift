@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a command-line input names, by the protocol FFmpeg would open it with: the one rule for which
 /// protocols a top-level input may use (probe, check and simulate alike).
 ///
@@ -90,6 +92,20 @@ package enum InputKind: Equatable, Sendable {
         case .standardInput: return input == "-" ? "pipe:0" : input
         case .file where Self.scheme(of: input) != nil && !input.lowercased().hasPrefix("file:"): return "file:" + input
         default: return input
+        }
+    }
+
+    /// The short name the live line and a plot title give `input`: a URL as given, a path's file name,
+    /// `stdin`, and for `concat:a|b` every part's file name (`concat:a.ts|b.ts`), not only the last one's.
+    package static func title(of input: String) -> String {
+        switch InputKind(input) {
+        case .standardInput: return "stdin"
+        case .file(let path): return (path as NSString).lastPathComponent
+        case .local(let name) where name == "concat":
+            guard let (_, rest) = scheme(of: input) else { return input }
+            let parts = rest.split(separator: "|", omittingEmptySubsequences: false)
+            return "concat:" + parts.map { (String($0) as NSString).lastPathComponent }.joined(separator: "|")
+        case .local, .network, .refused: return input
         }
     }
 

@@ -116,13 +116,18 @@ public struct Probe: AsyncParsableCommand {
         // Ctrl-C (or SIGTERM...) stops the read; the loop below then reports what was read, complete
         // false, and exits 128 + the signal. The grace period covers a call that never returns.
         let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { interrupter.cancel() }
-        defer { line.finish(keep: false) }
+        // Ctrl-Z erases the line and shows the cursor while stopped.
+        let suspend = TerminalSuspend.install(line: line)
+        defer {
+            suspend.uninstall()
+            line.finish(keep: false)
+        }
 
         var reports: [ProbeReport] = []
         var worst = ProbeOutcome.complete
         var plotFailed = false
         for input in inputs where interrupt.exitStatus == nil {
-            let title = InputCheck.isURL(input) ? input : (input as NSString).lastPathComponent
+            let title = InputKind.title(of: input)
             line.update(ProgressSnapshot(state: .loading, title: title, isIndeterminate: true, showsPlayed: false))
             line.show()
             var reader = ProbeReader(source: input)

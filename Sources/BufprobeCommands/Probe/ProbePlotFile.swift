@@ -25,7 +25,7 @@ enum ProbePlotFile {
                 BitRatePlot.NeedLine(startupDelay: startupDelay, bitsPerSecond: $0, inFileOrder: row.minBandwidthBps)
             } ?? BitRatePlot.NeedLine(startupDelay: startupDelay, bitsPerSecond: row.minBandwidthBps)
         }
-        let title = (report.source as NSString).lastPathComponent
+        let title = InputKind.title(of: report.source)
         return BitRatePlot.svg(
             timeline: timeline, title: title, average: report.bitRateProfile?.averageBps, need: need)
     }

@@ -280,7 +280,7 @@ public struct Simulate: AsyncParsableCommand {
     private func plotTitle(_ source: SimulationSource) -> String {
         guard source.kind != "synthetic" else { return source.description }
         let path = source.description.components(separatedBy: " (").first ?? source.description
-        return (path as NSString).lastPathComponent
+        return InputKind.title(of: path)
     }
 
     /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
@@ -305,9 +305,9 @@ public struct Simulate: AsyncParsableCommand {
         // Any ending signal gives the terminal back before the final frame; Ctrl-Z gives it back
         // while stopped and takes it again on `fg`.
         InterruptHandler.install(line: line, onInterrupt: { keyboard?.restore() })
-        if let keyboard {
-            TerminalSuspend.install(line: line, beforeStop: { keyboard.restore() }, afterContinue: { keyboard.enterRawMode() })
-        }
+        let suspend = TerminalSuspend.install(
+            line: line, beforeStop: { keyboard?.restore() }, afterContinue: { keyboard?.enterRawMode() })
+        defer { suspend.uninstall() }
         line.show()
         if keyboard != nil {
             line.printAbove("keys: left/right seek 10 s, space pause/resume, q stop; click the bar to seek there")
@@ -315,7 +315,8 @@ public struct Simulate: AsyncParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         while true {
-            engine.run(until: start.duration(to: clock.now).seconds * speed)
+            // Time stopped by Ctrl-Z is not session time: after `fg` the session goes on from where it was.
+            engine.run(until: (start.duration(to: clock.now).seconds - suspend.stoppedSeconds) * speed)
             var quit = false
             if let keyboard {
                 for key in keyboard.keys(waitingAtMost: 0) {

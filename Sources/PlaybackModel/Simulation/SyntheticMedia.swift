@@ -27,20 +27,26 @@ public struct SyntheticMedia: Sendable, Hashable {
     /// Seed of the variation.
     public var seed: UInt64
 
-    /// Describes synthetic media; `bitsPerSecond` and `duration` must be positive.
+    /// Describes synthetic media. The values are brought into the ranges the commands accept, so that no
+    /// caller can make the frame counts or byte offsets overflow: `bitsPerSecond` into
+    /// `0...BitRate.maximum` (1 Tbit/s), `duration` into `0...Seconds.maximum` (7 days), `variation` into
+    /// `0...1`; NaN counts as 0.
     public init(bitsPerSecond: Double, duration: Double, variation: Double = 0, seed: UInt64 = 1) {
-        self.bitsPerSecond = bitsPerSecond
-        self.duration = duration
-        self.variation = min(max(variation, 0), 1)
+        self.bitsPerSecond = Self.clamp(bitsPerSecond, to: BitRate.maximum)
+        self.duration = Self.clamp(duration, to: Seconds.maximum)
+        self.variation = Self.clamp(variation, to: 1)
         self.seed = seed
+    }
+
+    private static func clamp(_ value: Double, to maximum: Double) -> Double {
+        value.isNaN ? 0 : min(max(value, 0), maximum)
     }
 
     /// The audio share of the bit rate.
     public var audioBitsPerSecond: Double { min(128_000, bitsPerSecond / 8) }
 
-    // The Int conversions below cannot trap for values the commands accept: `simulate` and scripts bound
-    // the length to 7 days and the rate to 1 Tbit/s (`Seconds`, `BitRate`, exit 64 beyond), so frame
-    // counts stay below 2e7 and byte offsets below 8e16, far inside Int's range.
+    // The Int conversions below cannot trap: the init bounds the length to 7 days and the rate to
+    // 1 Tbit/s, so frame counts stay below 2e7 and byte offsets below 8e16, far inside Int's range.
 
     /// Video frames in the media.
     var videoFrames: Int { Int(Rounding.up(duration * Self.framesPerSecond - 1e-9)) }
