@@ -15,7 +15,7 @@ struct ProbeMetricsTests {
          "first_packet_time": 0.25, "format": "hls", "live": false, "loaded_ranges": [[0, 6]],
          "measured_bit_rate": 206644, "open_time": 0.125, "peak_bit_rate": 610000, "playable_streams": [0, 1],
          "played": 4.5, "realtime_factor": 0.75, "reason": "it stalled.", "rebuffer_ratio": 0.4375,
-         "sampled_duration": 8, "schema_version": 1,
+         "sampled_duration": 8, "schema_version": 1, "skipped_holes": [[4, 4.5]],
          "settings": {"max_buffer": 50, "max_startup": 3, "rate": null, "resume_threshold": 2, "sample_limit": 7.5,
                       "start_threshold": 1, "timeout": 7.5, "variant": "best"},
          "source": "http://127.0.0.1:1/hls/master.m3u8", "stall_count": 2, "stall_time": 3.5,
@@ -39,7 +39,7 @@ struct ProbeMetricsTests {
         arguments: [
             ("bufprobe_probe_success", 1), ("bufprobe_probe_duration_seconds", 8.25), ("bufprobe_open_seconds", 0.125),
             ("bufprobe_first_packet_seconds", 0.25), ("bufprobe_startup_delay_seconds", 1.25), ("bufprobe_stalls_total", 2),
-            ("bufprobe_stall_seconds_total", 3.5), ("bufprobe_rebuffer_ratio", 0.4375),
+            ("bufprobe_stall_seconds_total", 3.5), ("bufprobe_holes_skipped_total", 1), ("bufprobe_rebuffer_ratio", 0.4375),
             ("bufprobe_throughput_bits_per_second", 160_000), ("bufprobe_realtime_factor", 0.75),
             ("bufprobe_declared_bit_rate_bits_per_second", 545_944), ("bufprobe_measured_bit_rate_bits_per_second", 206_644),
             ("bufprobe_peak_bit_rate_bits_per_second", 610_000), ("bufprobe_played_seconds", 4.5),
