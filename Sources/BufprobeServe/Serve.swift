@@ -84,7 +84,8 @@ public struct Serve: AsyncParsableCommand {
         let app = Application(
             responder: exporter,
             server: .http1(configuration: .init(
-                idleTimeout: .seconds(Int64(ProbeRequest.longestCheck) + 10),
+                // Idle means between requests (a check in progress is not idle): Prometheus reconnects.
+                idleTimeout: .seconds(60),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "bufprobe",

@@ -54,6 +54,7 @@ struct ServeCommandTests {
             ("/probe?target=x&module=http_2xx", 400, "/probe takes no parameter 'module'"),
             ("/probe", 400, "/probe needs a target parameter"),
             ("/nowhere", 404, "Not found"),
+            ("/probe?target=http://x/" + String(repeating: "a", count: 9000), 414, "the query is longer than 8192 bytes."),
         ]
         for (path, status, sentence) in cases {
             let answer = try serve.get(path)
@@ -65,7 +66,12 @@ struct ServeCommandTests {
         #expect(hostile.status == 403)
         #expect(!serve.stderr.contains("\u{1b}"), "a request must never put an escape on the operator's terminal")
         #expect(serve.stderr.contains("target=http://evil/\\x1b]0;owned\\x07\\x0a"), "\(serve.stderr)")
+        // A request line far past any limit is refused by the HTTP parser (or the connection is closed
+        // before it is all sent); the exporter goes on answering.
+        let huge = try? serve.get("/probe?target=http://x/" + String(repeating: "a", count: 300_000))
+        #expect(huge == nil || huge?.status == 400)
         let own = try serve.metrics()
+        #expect(own.value("bufprobe_exporter_failures_total", ["reason": "uri_too_long"]) == 1)
         #expect(own.value("bufprobe_exporter_failures_total", ["reason": "forbidden"]) == 4)
         #expect(own.value("bufprobe_exporter_failures_total", ["reason": "bad_request"]) == 3)
         #expect(own.value("bufprobe_exporter_checks_total", ["verdict": "pass"]) == 0)
