@@ -4,7 +4,8 @@
 ///
 /// What is kept: for a master playlist each `#EXT-X-STREAM-INF` variant's `BANDWIDTH`,
 /// `AVERAGE-BANDWIDTH`, `RESOLUTION`, `CODECS`, `FRAME-RATE` and URI; for a media playlist
-/// `#EXT-X-TARGETDURATION`, `#EXT-X-MEDIA-SEQUENCE`, `#EXT-X-PLAYLIST-TYPE`, `#EXT-X-ENDLIST`, and per
+/// `#EXT-X-TARGETDURATION`, `#EXT-X-MEDIA-SEQUENCE`, `#EXT-X-DISCONTINUITY-SEQUENCE`, `#EXT-X-PLAYLIST-TYPE`,
+/// `#EXT-X-ENDLIST`, and per
 /// segment its `#EXTINF` duration and title, URI, `#EXT-X-BYTERANGE` (with the implicit offset resolved as
 /// RFC 8216 §4.3.2.2 says: right after the previous sub-range of the same URI), `#EXT-X-DISCONTINUITY` and
 /// the `#EXT-X-MAP` initialization section in force. Unknown tags and comments are skipped, as the RFC
@@ -107,6 +108,9 @@ public struct HLSPlaylist: Sendable, Hashable {
     public var targetDuration: Double?
     /// `#EXT-X-MEDIA-SEQUENCE` (0 when absent).
     public var mediaSequence: Int = 0
+    /// `#EXT-X-DISCONTINUITY-SEQUENCE`: the discontinuity sequence number of the first segment (0 when
+    /// absent, RFC 8216 §4.3.3.3).
+    public var discontinuitySequence: Int = 0
     /// `#EXT-X-PLAYLIST-TYPE` (`VOD` or `EVENT`), when given.
     public var playlistType: String?
     /// Segments, for a media playlist, in playlist order.
@@ -161,6 +165,11 @@ public struct HLSPlaylist: Sendable, Hashable {
                         throw HLSPlaylistError(line: lineNumber, reason: "has a media sequence that is not a number")
                     }
                     playlist.mediaSequence = sequence
+                case "#EXT-X-DISCONTINUITY-SEQUENCE":
+                    guard let sequence = Int(value) else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has a discontinuity sequence that is not a number")
+                    }
+                    playlist.discontinuitySequence = sequence
                 case "#EXT-X-PLAYLIST-TYPE":
                     playlist.playlistType = String(value)
                 case "#EXT-X-ENDLIST":
@@ -235,11 +244,22 @@ public struct HLSPlaylist: Sendable, Hashable {
                     resolved.offset = previous
                     range = resolved
                 }
-                if let range { lastRangeEnd[uri] = range.offset + range.length }
+                if let range {
+                    let (end, overflow) = range.offset.addingReportingOverflow(range.length)
+                    guard !overflow else {
+                        throw HLSPlaylistError(line: rangeLine, reason: "has an #EXT-X-BYTERANGE that ends past the largest offset")
+                    }
+                    lastRangeEnd[uri] = end
+                }
+                // A hostile media sequence near Int.max must not trap when the segments are numbered.
+                let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(playlist.segments.count)
+                guard !overflow else {
+                    throw HLSPlaylistError(line: lineNumber, reason: "numbers its segments past the largest media sequence")
+                }
                 playlist.segments.append(
                     Segment(
                         uri: uri, duration: segment.duration, title: segment.title, byteRange: range,
-                        sequence: playlist.mediaSequence + playlist.segments.count,
+                        sequence: sequence,
                         discontinuity: pendingDiscontinuity, map: currentMap))
                 pendingSegment = nil
                 pendingRange = nil

@@ -38,6 +38,22 @@ struct CheckDocument: Decodable {
     var complete: Bool
     var bytesReceived: Int64?
     var variants: [Variant]
+    var warnings: [String]
+    var playlistHealth: PlaylistHealth?
+
+    struct PlaylistHealth: Decodable {
+        struct Event: Decodable {
+            var kind: String
+            var at: Double
+            var mediaSequence: Int?
+            var playlist: String
+            var message: String
+        }
+        var url: String?
+        var playlists: [String]
+        var reloads: Int
+        var events: [Event]
+    }
 
     static func decode(_ text: String) throws -> CheckDocument {
         let decoder = JSONDecoder()

@@ -15,10 +15,11 @@ final class FaultServer {
     private let process: Process
     private let input: Pipe
 
-    init(script: String = "fault_server.py") throws {
+    /// Starts `script` (in Fixtures) serving `root` (default: the samples).
+    init(script: String = "fault_server.py", root: String = CheckServers.samples) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CheckServers.fixtures.appendingPathComponent(script).path, "--root", CheckServers.samples]
+        process.arguments = ["python3", CheckServers.fixtures.appendingPathComponent(script).path, "--root", root]
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output

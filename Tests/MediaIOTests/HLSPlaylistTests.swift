@@ -127,4 +127,16 @@ struct HLSPlaylistTests {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("b.m4s"))
         #expect(throws: HLSPlaylistError.self) { try playlist.segmentSizes(playlistPath: path) }
     }
+
+    @Test("#EXT-X-DISCONTINUITY-SEQUENCE is read; sequence numbers or byte ranges past the largest integer are refused, not trapped on")
+    func discontinuitySequenceAndOverflow() throws {
+        let playlist = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-DISCONTINUITY-SEQUENCE:7\n#EXTINF:2,\na.ts\n")
+        #expect(playlist.discontinuitySequence == 7)
+        #expect(try HLSPlaylist.parse("#EXTM3U\n#EXTINF:2,\na.ts\n").discontinuitySequence == 0)
+        let pastSequence = "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(Int.max)\n#EXTINF:2,\na.ts\n#EXTINF:2,\nb.ts\n"
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse(pastSequence) }
+        let pastRange = "#EXTM3U\n#EXT-X-BYTERANGE:\(Int64.max)@\(Int64.max)\n#EXTINF:2,\na.ts\n"
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse(pastRange) }
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse("#EXTM3U\n#EXT-X-DISCONTINUITY-SEQUENCE:x\n") }
+    }
 }

@@ -22,8 +22,13 @@ public struct Check: AsyncParsableCommand {
 
             Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
             degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
-            peaked more than 10% above its declared BANDWIDTH, the media has a hole, or a variant playlist \
-            failed to load); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
+            peaked more than 10% above its declared BANDWIDTH, the media has a hole, a variant playlist \
+            failed to load, or a live HLS playlist stopped updating for more than 1.5x its target duration); \
+            fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
+
+            Live HLS: every media playlist reload FFmpeg makes is checked (media and discontinuity \
+            sequence, stale, segments over the target duration, segments removed from the end); each \
+            problem is a warning and a playlist_health event in JSON.
 
             Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
             inputs the worst verdict wins.

@@ -76,6 +76,9 @@ package struct CheckReport: Sendable, Codable {
     /// HLS variants (DASH: video representations), with the one played marked `selected`; empty for
     /// other inputs.
     package var variants: [Variant]
+    /// How the live HLS media playlist behaved across its reloads; `nil` (`null`) for inputs that are not
+    /// remote live HLS.
+    @NullEncoded package var playlistHealth: PlaylistHealth?
     /// The buffer policy and limits the verdict used.
     package var settings: Settings
     /// Problems FFmpeg reported, one line each.

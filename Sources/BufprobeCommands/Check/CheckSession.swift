@@ -23,6 +23,8 @@ package final class CheckSession: Sendable {
     package let interrupter: Interrupter
 
     private let lines = FFmpegLines()
+    /// The live playlists FFmpeg reloads, judged as it loads them.
+    private let playlists: PlaylistWatch
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private let shared: Mutex<Shared>
@@ -48,6 +50,7 @@ package final class CheckSession: Sendable {
         self.interrupter = Interrupter(timeout: .milliseconds(Int64((settings.timeout * 1000).rounded())), input: source)
         self.started = clock.now
         self.shared = Mutex(Shared())
+        self.playlists = PlaylistWatch()
     }
 
     /// Stops the check as soon as FFmpeg next polls (Ctrl-C). Safe from any thread.
@@ -106,7 +109,10 @@ package final class CheckSession: Sendable {
         }
         let input: MediaInput
         do {
-            input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: settings.formatOptions, interrupter: interrupter)
+            let (playlists, clock, started) = (self.playlists, self.clock, self.started)
+            input = try MediaInput(
+                url: InputKind.ffmpegURL(for: source), options: settings.formatOptions, interrupter: interrupter,
+                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) })
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -138,6 +144,7 @@ package final class CheckSession: Sendable {
             return failing(report, "\(source) has no audio or video stream a player could play.")
         }
         input.discardAllStreams(except: reading.kept)
+        playlists.openingFinished()
         if let limit = reading.sampleLimit {
             DispatchQueue.global().asyncAfter(deadline: .now() + max(0, limit - now())) { [weak self] in
                 guard let self else { return }
@@ -327,6 +334,12 @@ package final class CheckSession: Sendable {
         report.measuredBitRate = reading.averageBitRate?.rounded()
         report.peakBitRate = reading.peakBitRate?.rounded()
         report.warnings = skippedWarnings + lines.problems
+        // Playlist health: remote live HLS only (local playlists are read without the gate that copies them).
+        if reading.isLive, reading.input.format.name == "hls", InputKind(source).isNetwork {
+            let health = playlists.report()
+            report.playlistHealth = health
+            report.warnings += health.events.map(\.message)
+        }
         if let failure { return failing(report, failure) }
         var measured = Verdict.Measurements(source: source, qoe: qoe)
         measured.sampled = { if case .sampled = end { true } else { false } }()
@@ -345,6 +358,8 @@ package final class CheckSession: Sendable {
         }
         // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
         measured.skippedResources = interrupter.skipped.filter { $0.kind != .failed }.map { ($0.url, $0.why) }
+        measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
+            .map { ($0.playlist, $0.at) }
         (report.verdict, report.reason) = Verdict.decide(measured)
         return report
     }

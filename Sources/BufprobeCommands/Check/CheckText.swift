@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 
 /// The human summary of one check (text output for people; `--json` is the stable form).
 ///
@@ -52,6 +53,18 @@ package enum CheckText {
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"
             out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : variant.fetched == .opening ? " (read while opening only: playlist, first segments)" : "")\n"
         }
+        if let health = report.playlistHealth { out += playlist(health) }
+        return out
+    }
+
+    /// The live playlist's line (URL, reloads, problems by kind) and one `warning:` line per problem.
+    static func playlist(_ health: CheckReport.PlaylistHealth) -> String {
+        let found = HLSPlaylistHealth.Kind.allCases.compactMap { kind in
+            health.counts[kind] > 0 ? "\(health.counts[kind]) \(kind.rawValue)" : nil
+        }
+        let reloads = "\(health.reloads) load\(health.reloads == 1 ? "" : "s") seen"
+        var out = "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
+        for event in health.events { out += "  warning:     \(event.message)\n" }
         return out
     }
 

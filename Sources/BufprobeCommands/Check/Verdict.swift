@@ -9,7 +9,8 @@ package import PlaybackModel
 /// - Otherwise every problem found makes it `degraded`, all named in one sentence: stalls, a startup above
 ///   `--max-startup`, a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
 ///   time, a hole in the received media, a variant playlist that cannot be served, a resource it leads to
-///   that was refused or skipped.
+///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
+///   duration).
 /// - None: `pass`.
 package enum Verdict {
     /// What the check measured, in presentation time (the playable start is 0).
@@ -40,6 +41,9 @@ package enum Verdict {
         package var brokenPlaylists: [(url: String, status: Int)] = []
         /// Resources the input led to that were refused or skipped (a variant that sent nothing), with why.
         package var skippedResources: [(url: String, why: String)] = []
+        /// Live playlists that stopped updating for more than 1.5x their target duration, with the wall
+        /// second (from the start of the check) the reload that found it was read.
+        package var stalePlaylists: [(url: String, at: Double)] = []
 
         /// Measurements of a check of `source` whose player reported `qoe`.
         package init(source: String, qoe: QoEReport) {
@@ -90,6 +94,12 @@ package enum Verdict {
         // A resource refused or skipped (a variant that sent nothing): FFmpeg played the others.
         for skipped in m.skippedResources {
             problems.append("leads to \(skipped.url), which \(skipped.why)")
+        }
+        // A live playlist that stops updating: the player runs dry once its buffer is played, even when the
+        // sample ended before it stalled.
+        for stale in m.stalePlaylists {
+            problems.append(
+                "has a playlist that stopped updating for more than 1.5x its target duration (\(stale.url), found at \(TextFormat.seconds(stale.at)))")
         }
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")
