@@ -1,4 +1,5 @@
 package import BufprobeCommands
+import MediaIO
 import Prometheus
 
 /// The one mapping from a `CheckReport` to the metrics `GET /probe` answers, in the Prometheus text
@@ -7,7 +8,8 @@ import Prometheus
 /// report leaves `null` (no startup, nothing received, no declared rate) is left out, never written as 0;
 /// so is a value that is not finite.
 ///
-/// Every metric is a gauge: each answer describes one check, not a running count.
+/// Every metric is a gauge: each answer describes one check, not a running count. The live playlist's
+/// metrics are written only for a live HLS check (`playlist_health` is `null` otherwise).
 package enum ProbeMetrics {
     /// One plain metric: its name, help text and value in a report.
     package struct Gauge: Sendable {
@@ -74,6 +76,13 @@ package enum ProbeMetrics {
         text += family(
             "bufprobe_verdict", "1 for the check's verdict (pass, degraded, fail), 0 for the others.",
             [CheckVerdict.pass, .degraded, .fail].map { ([("verdict", $0.rawValue)], report.verdict == $0 ? 1 : 0) })
+        if let health = report.playlistHealth {
+            // Every kind is written (0 included), so that an alert on one kind has a series to compare.
+            text += family("bufprobe_playlist_reloads", "Reloads of the live HLS media playlist the check watched.", [([], Double(health.reloads))])
+            text += family(
+                "bufprobe_playlist_problems", "Live HLS playlist problems found across the reloads, per kind (every kind written).",
+                HLSPlaylistHealth.Kind.allCases.map { ([("kind", $0.rawValue)], Double(health.counts[$0])) })
+        }
         var info = [("target", report.source)]
         if let format = report.format { info.append(("format", format)) }
         info.append(("version", report.bufprobeVersion))

@@ -1,4 +1,5 @@
 import BufprobeCommands
+import MediaIO
 import BufprobeServe
 import Foundation
 import Testing
@@ -121,5 +122,26 @@ struct ProbeMetricsTests {
             #expect(!name.contains("milli") && !name.contains("kbit") && !name.contains("_ms"), "\(name): base units only")
         }
         #expect(Set(names).count == names.count)
+    }
+
+    @Test("live playlist health: one series per problem kind and the reload count, only when the report has playlist_health")
+    func playlistHealth() throws {
+        let vod = try Self.metrics(Self.report())
+        #expect(!vod.has("bufprobe_playlist_problems") && !vod.has("bufprobe_playlist_reloads"), "null health is left out")
+        let live = try Self.metrics(Self.report { report in
+            var health = CheckReport.PlaylistHealth()
+            health.reloads = 12
+            health.counts.add(2, to: .stale)
+            health.counts.add(1, to: .mediaSequenceRegression)
+            report.playlistHealth = health
+            report.live = true
+        })
+        #expect(live.value("bufprobe_playlist_reloads") == 12)
+        #expect(live.value("bufprobe_playlist_problems", ["kind": "stale"]) == 2)
+        #expect(live.value("bufprobe_playlist_problems", ["kind": "media_sequence_regression"]) == 1)
+        #expect(live.value("bufprobe_playlist_problems", ["kind": "segment_count_shrink"]) == 0)
+        let kinds = Set(live.samples.filter { $0.name == "bufprobe_playlist_problems" }.compactMap { $0.labels["kind"] })
+        #expect(kinds == Set(HLSPlaylistHealth.Kind.allCases.map(\.rawValue)))
+        #expect(live.value("bufprobe_live") == 1)
     }
 }
