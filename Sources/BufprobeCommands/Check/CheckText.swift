@@ -54,18 +54,21 @@ package enum CheckText {
             out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : variant.fetched == .opening ? " (read while opening only: playlist, first segments)" : "")\n"
         }
         if let health = report.playlistHealth { out += playlist(health) }
+        // Every warning of the JSON document (FFmpeg's problems, refused resources, playlist events), as
+        // `probe` prints its own; before any data arrived the reason is the sentence made of them.
+        if receivedAnything {
+            for warning in report.warnings { out += "  warning:     \(warning)\n" }
+        }
         return out
     }
 
-    /// The live playlist's line (URL, reloads, problems by kind) and one `warning:` line per problem.
+    /// The live playlist's line: URL, reloads, problems by kind (each problem is also a warning).
     static func playlist(_ health: CheckReport.PlaylistHealth) -> String {
         let found = HLSPlaylistHealth.Kind.allCases.compactMap { kind in
             health.counts[kind] > 0 ? "\(health.counts[kind]) \(kind.rawValue)" : nil
         }
         let reloads = "\(health.reloads) load\(health.reloads == 1 ? "" : "s") seen"
-        var out = "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
-        for event in health.events { out += "  warning:     \(event.message)\n" }
-        return out
+        return "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
     }
 
     /// What `played` means for this check. A VOD input whose data all arrived before the player got that
