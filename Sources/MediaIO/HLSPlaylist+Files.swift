@@ -12,9 +12,22 @@ extension HLSPlaylist {
     }
 
     /// Reads and parses the local playlist file at `path`.
+    ///
+    /// At most `ResourceLimits.playlistBytes` are read: a path a hostile master names (`/dev/zero`) is
+    /// refused, not read into memory.
     public static func load(path: String) throws(HLSPlaylistError) -> HLSPlaylist {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw HLSPlaylistError(line: nil, reason: "cannot be read (check the path and permissions)", location: path)
+        let unreadable = HLSPlaylistError(line: nil, reason: "cannot be read (check the path and permissions)", location: path)
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw unreadable }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Int(ResourceLimits.playlistBytes) + 1) ?? Data()
+        } catch {
+            throw unreadable
+        }
+        guard data.count <= ResourceLimits.playlistBytes else {
+            throw HLSPlaylistError(
+                line: nil, reason: "is larger than \(ResourceLimits.playlistBytes >> 20) MiB, more than a playlist may be", location: path)
         }
         let text = String(decoding: data, as: UTF8.self)
         do {

@@ -23,8 +23,9 @@ public struct Check: AsyncParsableCommand {
             Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
             degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
             peaked more than 10% above its declared BANDWIDTH, the media has a hole, a variant playlist \
-            failed to load, or a live HLS playlist stopped updating for more than 1.5x its target duration); \
-            fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
+            failed to load, a live HLS playlist stopped updating for more than 1.5x its target duration, or \
+            with --all-variants a variant whose playlist or first segment fails or that is not what the master \
+            declares); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
 
             Live HLS: every media playlist reload FFmpeg makes is checked (media and discontinuity \
             sequence, stale, segments over the target duration, segments removed from the end); each \
@@ -88,6 +89,18 @@ public struct Check: AsyncParsableCommand {
         transform: ReadRate.argument)
     var rate: ReadRate?
 
+    @Flag(
+        help: ArgumentHelp(
+            "HLS: also validate every variant of the master: its playlist loads, its first segment opens, and RESOLUTION, CODECS, FRAME-RATE, BANDWIDTH and AVERAGE-BANDWIDTH match the media."))
+    var allVariants = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --all-variants: the first N segments of each variant are sized for the BANDWIDTH comparison (1 to \(VariantProber.maxSegments), default \(VariantProber.defaultSegments)).",
+            valueName: "N"))
+    var allVariantsSegments = VariantProber.defaultSegments
+
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
@@ -110,6 +123,9 @@ public struct Check: AsyncParsableCommand {
         guard (1...Self.maxParallel).contains(parallel) else {
             throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
         }
+        guard (1...VariantProber.maxSegments).contains(allVariantsSegments) else {
+            throw ValidationError("--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(allVariantsSegments).")
+        }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
         if rate != nil, let url = inputs.first(where: { InputKind($0).isNetwork }) {
             throw ValidationError("--rate paces local files only; \(url) is received at the speed the network delivers it.")
@@ -131,6 +147,8 @@ public struct Check: AsyncParsableCommand {
         settings.policy = policy
         settings.maxStartup = maxStartup.value
         settings.rate = rate
+        settings.allVariants = allVariants
+        settings.allVariantsSegments = allVariantsSegments
         return settings
     }
 

@@ -20,6 +20,10 @@ package struct CheckSettings: Sendable {
     package var maxStartup: Double = 3
     /// Delivery pace for local files.
     package var rate: ReadRate?
+    /// `--all-variants`: validate every HLS variant against what the master declares.
+    package var allVariants = false
+    /// `--all-variants-segments`: segments sized per variant for the bandwidth comparison.
+    package var allVariantsSegments = VariantProber.defaultSegments
 
     /// Creates the defaults.
     package init() {}
