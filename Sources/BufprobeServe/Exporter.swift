@@ -109,7 +109,7 @@ package struct Exporter: HTTPResponder {
 
     private static let index = """
         bufprobe exporter \(BufprobeVersion.string)
-        GET /probe?target=URL[&duration=S&timeout=S&variant=best|lowest|N|rate]  one check's metrics
+        GET /probe?target=URL[&duration=S&timeout=S&variant=best|lowest|N|rate&all_variants=true]  one check's metrics
         GET /metrics  the exporter's own metrics
 
         """

@@ -9,7 +9,8 @@ import Prometheus
 /// so is a value that is not finite.
 ///
 /// Every metric is a gauge: each answer describes one check, not a running count. The live playlist's
-/// metrics are written only for a live HLS check (`playlist_health` is `null` otherwise).
+/// metrics are written only for a live HLS check (`playlist_health` is `null` otherwise), the variants'
+/// only with `all_variants=true` (`variant_checks` is `null` otherwise).
 package enum ProbeMetrics {
     /// One plain metric: its name, help text and value in a report.
     package struct Gauge: Sendable {
@@ -82,6 +83,17 @@ package enum ProbeMetrics {
             text += family(
                 "bufprobe_playlist_problems", "Live HLS playlist problems found across the reloads, per kind (every kind written).",
                 HLSPlaylistHealth.Kind.allCases.map { ([("kind", $0.rawValue)], Double(health.counts[$0])) })
+        }
+        if let checks = report.variantChecks {
+            text += family("bufprobe_variants_validated", "HLS variants validated against their master (all_variants=true).", [([], Double(checks.count))])
+            let samples = checks.flatMap { check in
+                VariantCheck.Kind.allCases.map { kind in
+                    ([("variant", String(check.index)), ("kind", kind.rawValue)], Double(check.problems.filter { $0.kind == kind }.count))
+                }
+            }
+            text += family(
+                "bufprobe_variant_problems", "Disagreements between a variant and its master's attributes, per variant (0-based) and kind (every kind written).",
+                samples)
         }
         var info = [("target", report.source)]
         if let format = report.format { info.append(("format", format)) }

@@ -6,11 +6,13 @@ import PlaybackModel
 /// Pure (no I/O), so every rule is table-tested.
 ///
 /// Parameters (each at most once; any other is refused): `target` (required), `duration`, `timeout`
-/// (check's duration grammar: `5s`, `1.5`, `250ms`), `variant` (`best`, `lowest`, a position, a rate).
+/// (check's duration grammar: `5s`, `1.5`, `250ms`), `variant` (`best`, `lowest`, a position, a rate),
+/// `all_variants` (`true` or `false`: check's `--all-variants`).
 /// The check is bounded by the scrape's own timeout (`X-Prometheus-Scrape-Timeout-Seconds`, else
 /// Prometheus's default of 10 s) less a margin, so that the answer arrives before Prometheus gives up:
 /// both the sample (`duration`, which defaults to the whole budget) and every wait (`timeout`, default
-/// 10 s) are capped at the budget.
+/// 10 s) are capped at the budget. With `all_variants=true` the validation of every variant follows the
+/// sample, so the sample and every wait get a third of the budget each.
 package struct ProbeRequest: Sendable {
     /// The URL or path to check, percent-decoded.
     package var target: String
@@ -20,7 +22,7 @@ package struct ProbeRequest: Sendable {
     package var budget: Double
 
     /// The parameters `/probe` takes.
-    package static let parameters = ["target", "duration", "timeout", "variant"]
+    package static let parameters = ["target", "duration", "timeout", "variant", "all_variants"]
     /// The longest query accepted, bytes (a URL of a few KiB at most; everything longer is hostile).
     package static let longestQuery = 8192
     /// The scrape timeout assumed when the request does not send one (Prometheus's default).
@@ -68,10 +70,18 @@ package struct ProbeRequest: Sendable {
         budget = timeout - Self.margin(forScrapeTimeout: timeout)
 
         var settings = CheckSettings()
+        switch values["all_variants"] {
+        case nil, "false": settings.allVariants = false
+        case "true": settings.allVariants = true
+        case let other?:
+            throw ProbeRefusal(.badRequest, "all_variants takes true or false, got '\(Self.shortened(other))'.")
+        }
+        // Validating every variant comes after the sample and takes requests of its own.
+        let share = settings.allVariants ? budget / 3 : budget
         let duration = try Self.seconds(values["duration"], name: "duration")
         let wait = try Self.seconds(values["timeout"], name: "timeout")
-        settings.duration = min(duration ?? budget, budget)
-        settings.timeout = min(wait ?? settings.timeout, budget)
+        settings.duration = min(duration ?? share, share)
+        settings.timeout = min(wait ?? settings.timeout, share)
         if let text = values["variant"] {
             do {
                 settings.variant = try VariantChoice.argument(text)

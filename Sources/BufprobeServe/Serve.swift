@@ -16,13 +16,14 @@ public struct Serve: AsyncParsableCommand {
         abstract: "Run a Prometheus exporter: GET /probe?target=URL checks one stream and answers its metrics.",
         usage: "bufprobe serve [<options>]",
         discussion: """
-            GET /probe?target=URL[&duration=S&timeout=S&variant=best|lowest|N|rate] runs one check of the \
-            target, exactly as bufprobe check does, and answers its metrics in the Prometheus text format \
-            (bufprobe_probe_success, bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check \
-            is bounded by the scrape's X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s \
-            at most) less 0.5 s: duration (default: all of that time) and timeout (default 10s) are capped \
-            at it. GET /metrics answers the exporter's own metrics. A bad parameter is answered 400, a \
-            refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
+            GET /probe?target=URL runs one check of the target, exactly as bufprobe check does; more \
+            parameters: duration=S, timeout=S, variant=best|lowest|N|rate, all_variants=true \
+            (--all-variants). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
+            bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check is bounded by the scrape's \
+            X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
+            (default: all of that time) and timeout (default 10s) are capped at it (a third of it each with \
+            all_variants=true). GET /metrics answers the exporter's own metrics. A bad parameter is answered \
+            400, a refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
 
             Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \
             is given; a local file only as file:/absolute/path and only when a pattern that starts with \

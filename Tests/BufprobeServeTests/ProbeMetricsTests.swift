@@ -144,4 +144,30 @@ struct ProbeMetricsTests {
         #expect(kinds == Set(HLSPlaylistHealth.Kind.allCases.map(\.rawValue)))
         #expect(live.value("bufprobe_live") == 1)
     }
+
+    @Test("all variants: one series per variant and problem kind and the count validated, only when the report has variant_checks")
+    func variantChecks() throws {
+        let plain = try Self.metrics(Self.report())
+        #expect(!plain.has("bufprobe_variant_problems") && !plain.has("bufprobe_variants_validated"), "null checks are left out")
+        let json = """
+            [{"index": 0, "uri": "low.m3u8", "declared": {"bandwidth": 300000, "average_bandwidth": null, "resolution": "640x360",
+              "codecs": null, "frame_rate": null},
+              "measured": {"width": 640, "height": 360, "codecs": [], "frame_rate": null, "peak_bit_rate": null,
+              "average_bit_rate": null, "segments_measured": 0}, "problems": [], "unverified": []},
+             {"index": 1, "uri": "high.m3u8", "declared": {"bandwidth": 500000, "average_bandwidth": null, "resolution": "1920x1080",
+              "codecs": null, "frame_rate": null},
+              "measured": {"width": 640, "height": 360, "codecs": [], "frame_rate": null, "peak_bit_rate": 800000,
+              "average_bit_rate": null, "segments_measured": 3},
+              "problems": [{"kind": "resolution_mismatch", "message": "a"}, {"kind": "bandwidth_exceeded", "message": "b"}],
+              "unverified": []}]
+            """
+        let checks = try JSONOutput.decoder().decode([VariantCheck].self, from: Data(json.utf8))
+        let metrics = try Self.metrics(Self.report { $0.variantChecks = checks })
+        #expect(metrics.value("bufprobe_variants_validated") == 2)
+        #expect(metrics.value("bufprobe_variant_problems", ["variant": "1", "kind": "resolution_mismatch"]) == 1)
+        #expect(metrics.value("bufprobe_variant_problems", ["variant": "1", "kind": "bandwidth_exceeded"]) == 1)
+        #expect(metrics.value("bufprobe_variant_problems", ["variant": "1", "kind": "codecs_mismatch"]) == 0)
+        #expect(metrics.value("bufprobe_variant_problems", ["variant": "0", "kind": "resolution_mismatch"]) == 0)
+        #expect(metrics.samples.filter { $0.name == "bufprobe_variant_problems" }.count == 2 * VariantCheck.Kind.allCases.count)
+    }
 }

@@ -27,6 +27,16 @@ struct ProbeRequestTests {
         #expect(request.budget == duration || request.settings.duration ?? 0 <= request.budget)
     }
 
+    @Test("all_variants=true turns on check's --all-variants and gives the sample and each wait a third of the budget")
+    func allVariants() throws {
+        let on = try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=true", scrapeTimeout: "10")
+        #expect(on.settings.allVariants)
+        #expect(on.settings.duration == 9.5 / 3 && on.settings.timeout == 9.5 / 3)
+        let off = try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=false", scrapeTimeout: "10")
+        #expect(!off.settings.allVariants && off.settings.duration == 9.5)
+        #expect(throws: ProbeRefusal.self) { try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=yes", scrapeTimeout: nil) }
+    }
+
     @Test("variant takes check's forms", arguments: [("best", VariantChoice.best), ("lowest", .lowest), ("2", .index(2)), ("800k", .bandwidth(800_000))])
     func variant(text: String, choice: VariantChoice) throws {
         #expect(try ProbeRequest(query: "target=http://h/m.m3u8&variant=\(text)", scrapeTimeout: nil).settings.variant == choice)
@@ -43,7 +53,7 @@ struct ProbeRequestTests {
             ("target=http://h/a&duration=0", nil, 400, "duration must be more than 0 seconds"),
             ("target=http://h/a&timeout=soon", nil, 400, "timeout: 'soon' is not a duration"),
             ("target=http://h/a&variant=highest", nil, 400, "variant: 'highest' is not best, lowest"),
-            ("target=http://h/a&module=http_2xx", nil, 400, "/probe takes no parameter 'module'; it takes target, duration, timeout and variant."),
+            ("target=http://h/a&module=http_2xx", nil, 400, "/probe takes no parameter 'module'; it takes target, duration, timeout, variant and all_variants."),
             ("target=http://h/a&target=http://h/b", nil, 400, "the parameter target is given twice."),
             ("target=http://h/%zz", nil, 400, "the query is not valid percent-encoding."),
             ("target=http://h/a", "soon", 400, "the X-Prometheus-Scrape-Timeout-Seconds header must be a number of seconds above 0"),
