@@ -19,29 +19,34 @@ package final class ExporterMetrics: Sendable {
     /// Metrics of an exporter whose checks take `slots`.
     package init(slots: CheckSlots) {
         self.slots = slots
-        let limit = registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "bufprobe_exporter_max_parallel", unitName: "", helpText: "Checks run at once at most (--max-parallel)."))
+        let limit = registry.makeGauge(descriptor: Self.name("bufprobe_exporter_max_parallel", "Checks run at once at most (--max-parallel)."))
         limit.set(Double(slots.limit))
-        inFlight = registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "bufprobe_exporter_checks_in_flight", unitName: "", helpText: "Checks running now."))
-        peak = registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "bufprobe_exporter_checks_in_flight_peak", unitName: "", helpText: "The most checks that ran at once since the exporter started."))
+        inFlight = registry.makeGauge(descriptor: Self.name("bufprobe_exporter_checks_in_flight", "Checks running now."))
+        peak = registry.makeGauge(descriptor: Self.name("bufprobe_exporter_checks_in_flight_peak", "The most checks that ran at once since the exporter started."))
         durations = registry.makeValueHistogram(
-            descriptor: MetricNameDescriptor(metricName: "bufprobe_exporter_check_duration_seconds", unitName: "", helpText: "Wall-clock seconds per check."),
+            descriptor: Self.name("bufprobe_exporter_check_duration_seconds", "Wall-clock seconds per check."),
             buckets: [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120])
         var checks: [CheckVerdict: Counter] = [:]
         for verdict in [CheckVerdict.pass, .degraded, .fail] {
             checks[verdict] = registry.makeCounter(
-                descriptor: MetricNameDescriptor(metricName: "bufprobe_exporter_checks_total", unitName: "", helpText: "Checks run, by verdict."),
+                descriptor: Self.name("bufprobe_exporter_checks_total", "Checks run, by verdict."),
                 labels: [("verdict", verdict.rawValue)])
         }
         self.checks = checks
         var failures: [String: Counter] = [:]
         for reason in Self.failureReasons {
             failures[reason] = registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    metricName: "bufprobe_exporter_failures_total", unitName: "",
-                    helpText: "Probe requests that did not run a check or whose check failed, by reason (overloaded: answered 503)."),
+                descriptor: Self.name(
+                    "bufprobe_exporter_failures_total",
+                    "Probe requests that did not run a check or whose check failed, by reason (overloaded: answered 503)."),
                 labels: [("reason", reason)])
         }
         self.failures = failures
+    }
+
+    // The names carry their unit already, hence no unitName.
+    private static func name(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 
     /// A check started (its slot is taken).
