@@ -124,6 +124,13 @@ struct HLSPlaylistTests {
         #expect(!HLSPlaylist.isPlaylist(path: directory.appendingPathComponent("a.m4s").path))
         let playlist = try HLSPlaylist.load(path: path)
         #expect(try playlist.segmentSizes(playlistPath: path) == [1300, 2500])
+        // Separated, as a player fetches it: the map once by a request of its own.
+        #expect(try playlist.segmentSizes(playlistPath: path, separatingInitialization: true) == [1000, 2500])
+        #expect(try playlist.initializationSize(playlistPath: path) == 300)
+        let changing = try HLSPlaylist.parse(
+            "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:2,\na.m4s\n#EXT-X-MAP:URI=\"a.m4s\",BYTERANGE=\"40@0\"\n#EXTINF:2,\nb.m4s\n")
+        #expect(try changing.segmentSizes(playlistPath: path, separatingInitialization: true) == [1000, 2540])
+        #expect(try HLSPlaylist.parse("#EXTM3U\n#EXTINF:2,\na.m4s\n").initializationSize(playlistPath: path) == 0)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("b.m4s"))
         #expect(throws: HLSPlaylistError.self) { try playlist.segmentSizes(playlistPath: path) }
     }
