@@ -159,12 +159,8 @@ public struct Check: AsyncParsableCommand {
         let logger = Logger(label: "bufprobe") { label in
             LiveLineLogHandler(label: label, line: line, logLevel: verbose ? .trace : .critical)
         }
-        let router = FFmpegLogRouter(forward: logger)
-        // FFmpeg's informational lines are needed (the URL of each HLS segment it opens), so it formats
-        // everything and the router keeps what a sentence needs; the user sees it only with --verbose.
-        FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
-
-        let running = RunningChecks()
+        let runner = CheckRunner(logger: logger)
+        let running = runner.running
         // The cancelled checks return promptly and the code below ends the run with 128 + the
         // signal; the grace period covers a call that never returns.
         let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { running.cancelAll() }
@@ -194,9 +190,7 @@ public struct Check: AsyncParsableCommand {
                 next += 1
                 group.addTask {
                     let session = CheckSession(source: source, settings: settings)
-                    running.add(session)
-                    let report = await BlockingThread.run(name: "bufprobe check \(index)") { session.run() }
-                    running.remove(session)
+                    let report = await runner.report(of: session, threadName: "bufprobe check \(index)")
                     return (index, report, session.progress())
                 }
             }
