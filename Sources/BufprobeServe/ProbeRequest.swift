@@ -12,7 +12,7 @@ import PlaybackModel
 /// Prometheus's default of 10 s) less a margin, so that the answer arrives before Prometheus gives up:
 /// both the sample (`duration`, which defaults to the whole budget) and every wait (`timeout`, default
 /// 10 s) are capped at the budget. With `all_variants=true` the validation of every variant follows the
-/// sample, so the sample and every wait get a third of the budget each.
+/// sample, so the sample, every wait and the whole validation get a third of the budget each.
 package struct ProbeRequest: Sendable {
     /// The URL or path to check, percent-decoded.
     package var target: String
@@ -82,6 +82,9 @@ package struct ProbeRequest: Sendable {
         let wait = try Self.seconds(values["timeout"], name: "timeout")
         settings.duration = min(duration ?? share, share)
         settings.timeout = min(wait ?? settings.timeout, share)
+        // The validation itself gets the last third, as a hard bound: a large ladder ends with the
+        // variants left unvalidated named in a warning instead of outlasting the scrape.
+        if settings.allVariants { settings.allVariantsBudget = share }
         if let text = values["variant"] {
             do {
                 settings.variant = try VariantChoice.argument(text)

@@ -21,8 +21,8 @@ public struct Serve: AsyncParsableCommand {
             (--all-variants). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
             bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check is bounded by the scrape's \
             X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
-            (default: all of that time) and timeout (default 10s) are capped at it (a third of it each with \
-            all_variants=true). GET /metrics answers the exporter's own metrics. A bad parameter is answered \
+            (default: all of that time) and timeout (default 10s) are capped at it (with all_variants=true \
+            a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics. A bad parameter is answered \
             400, a refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
 
             Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \

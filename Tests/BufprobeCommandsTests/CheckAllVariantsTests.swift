@@ -1,4 +1,6 @@
+@testable import BufprobeCommands
 import Foundation
+import MediaIO
 import Testing
 import TestSupport
 
@@ -179,6 +181,25 @@ struct CheckAllVariantsTests {
         let text = try BufprobeProcess.run(["check", "--progress", "none", "--all-variants", server.url("h264-aac.mp4")])
         #expect(text.stdout.contains("all variants: none validated\n"), "\(text.stdout)")
         #expect(text.stdout.contains("\n  warning:     --all-variants: "), "\(text.stdout)")
+    }
+
+    @Test("with a time budget (the exporter's), variants not reached in it are named in a warning, not failed")
+    func budgetEndsValidation() throws {
+        let fault = try FaultServer()
+        let directory = try CheckServers.temporaryDirectory("bufprobe-budget-variants")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var master = "#EXTM3U\n"
+        for index in 0..<6 { master += "#EXT-X-STREAM-INF:BANDWIDTH=200000\n\(fault.url("silent/v\(index).m3u8"))\n" }
+        try master.write(to: directory.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        let server = try NginxServer(extraRoots: ["budget": directory])
+        let root = Interrupter(timeout: nil)
+        // Each request alone could wait 30 s; the whole validation has 1.5 s.
+        let prober = VariantProber(
+            source: server.url("budget/master.m3u8"), options: [:], timeout: 30, segments: 1, root: root,
+            pacer: Interrupter(timeout: nil), budget: 1.5)
+        let outcome = prober.run()
+        #expect(outcome.checks.allSatisfy { !$0.problems.contains { $0.kind == .playlistFailed } }, "\(outcome.checks)")
+        #expect(outcome.warnings.contains { $0.contains("time budget ran out") && $0.contains("0, 1, 2, 3, 4, 5") }, "\(outcome.warnings)")
     }
 
     @Test("a silent, dripping, refused or garbage variant is a failed variant, and the check still ends with a verdict")

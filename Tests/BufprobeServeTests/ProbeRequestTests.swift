@@ -27,11 +27,12 @@ struct ProbeRequestTests {
         #expect(request.budget == duration || request.settings.duration ?? 0 <= request.budget)
     }
 
-    @Test("all_variants=true turns on check's --all-variants and gives the sample and each wait a third of the budget")
+    @Test("all_variants=true turns on check's --all-variants and gives the sample, each wait and the validation a third of the budget")
     func allVariants() throws {
         let on = try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=true", scrapeTimeout: "10")
         #expect(on.settings.allVariants)
         #expect(on.settings.duration == 9.5 / 3 && on.settings.timeout == 9.5 / 3)
+        #expect(on.settings.allVariantsBudget == 9.5 / 3, "the validation ends within the last third")
         let off = try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=false", scrapeTimeout: "10")
         #expect(!off.settings.allVariants && off.settings.duration == 9.5)
         #expect(throws: ProbeRefusal.self) { try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=yes", scrapeTimeout: nil) }

@@ -396,7 +396,8 @@ package final class CheckSession: Sendable {
         }
         let prober = VariantProber(
             source: source, options: settings.formatOptions, timeout: settings.timeout,
-            segments: settings.allVariantsSegments, root: validation, pacer: interrupter)
+            segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
+            budget: settings.allVariantsBudget)
         let outcome = prober.run()
         report.variantChecks = outcome.checks
         report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }

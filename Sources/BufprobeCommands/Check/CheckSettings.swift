@@ -24,6 +24,10 @@ package struct CheckSettings: Sendable {
     package var allVariants = false
     /// `--all-variants-segments`: segments sized per variant for the bandwidth comparison.
     package var allVariantsSegments = VariantProber.defaultSegments
+    /// Wall seconds the whole `--all-variants` validation may take (the exporter's share of a scrape);
+    /// `nil`: no bound beyond `--timeout` for each request. Variants not validated in time are named in a
+    /// warning, not reported as failed.
+    package var allVariantsBudget: Double?
 
     /// Creates the defaults.
     package init() {}

@@ -38,16 +38,29 @@ package struct VariantProber: Sendable {
     package var root: Interrupter
     /// The check's interrupter, whose request pace per origin the validation spends too.
     package var pacer: Interrupter
+    /// When the whole validation must end (`CheckSettings.allVariantsBudget`), or `nil`.
+    private let end: ContinuousClock.Instant?
 
-    /// A validation of `source`'s variants.
-    package init(source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter) {
+    /// A validation of `source`'s variants, within `budget` seconds in all when given.
+    package init(
+        source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
+        budget: Double? = nil
+    ) {
         self.source = source
         self.options = options
         self.timeout = timeout
         self.segments = segments
         self.root = root
         self.pacer = pacer
+        end = budget.map { ContinuousClock.now + .milliseconds(Int64((max(0, min($0, 7 * 86_400)) * 1000).rounded())) }
     }
+
+    /// Seconds left of the budget (`nil` without one).
+    private var remaining: Double? { end.map { max(0, (ContinuousClock.now.duration(to: $0)).seconds) } }
+
+    /// Whether the budget has run out (or all but the last 50 ms of it: the timer that cuts a request may
+    /// fire a moment before the clock reaches the end).
+    private var outOfTime: Bool { remaining.map { $0 <= 0.05 } ?? false }
 
     /// What the validation found: one check per variant, and warnings about the validation itself (the
     /// input is not an HLS master, the master lists more than `maxVariants`).
@@ -89,8 +102,13 @@ package struct VariantProber: Sendable {
         for worker in 0..<min(Self.concurrency, variants.count) {
             group.enter()
             let thread = Thread {
-                while let index = work.next(), variants.indices.contains(index) {
-                    work.store(validate(index: index, variant: variants[index], master: location, budget: work), at: index)
+                while !outOfTime, let index = work.next(), variants.indices.contains(index) {
+                    let check = validate(index: index, variant: variants[index], master: location, budget: work)
+                    // A fetch the budget cut short says nothing about the variant: it was not validated.
+                    if outOfTime, check.problems.contains(where: { $0.kind == .playlistFailed || $0.kind == .segmentFailed }) {
+                        continue
+                    }
+                    work.store(check, at: index)
                 }
                 group.leave()
             }
@@ -99,6 +117,12 @@ package struct VariantProber: Sendable {
         }
         group.wait()
         result.checks = work.checks
+        let validated = Set(result.checks.map(\.index))
+        let missed = variants.indices.filter { !validated.contains($0) }
+        if !missed.isEmpty, end != nil {
+            result.warnings.append(
+                "--all-variants: the validation's time budget ran out, so variant\(missed.count == 1 ? "" : "s") \(missed.map(String.init).joined(separator: ", ")) of \(source) \(missed.count == 1 ? "was" : "were") not validated.")
+        }
         return result
     }
 
@@ -114,12 +138,14 @@ package struct VariantProber: Sendable {
 
     /// An interrupter for one request: its own deadlines (variants run side by side), the whole request
     /// (open and every read) bounded by `--timeout`, the check's pace, and the validation's cancellation.
+    /// Within the budget, a request is cut when the budget ends (its waits keep `--timeout`'s rules, so
+    /// a request cut short is known by the budget having run out).
     private func request() -> RequestDeadline {
         RequestDeadline(
             Interrupter(
                 timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: root, input: Self.location(of: source),
                 sharingPaceWith: pacer),
-            seconds: timeout)
+            seconds: max(0, min(timeout, remaining ?? timeout)))
     }
 
     /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few
