@@ -21,6 +21,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `serve` only: HTTP and the Prometheus text format. No default traits: the exporter reads no
+        // swift-configuration sources.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System library over FFmpeg; only MediaIO imports it.
@@ -59,7 +65,25 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .executableTarget(name: "bufprobe", dependencies: ["BufprobeCommands"], swiftSettings: upcoming),
+        // `bufprobe serve`, the Prometheus exporter: the one target that brings SwiftNIO (through
+        // Hummingbird); every other target stays free of it.
+        .target(
+            name: "BufprobeServe",
+            dependencies: [
+                "BufprobeCommands", "MediaIO", "PlaybackModel", "ProgressLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: upcoming
+        ),
+        .executableTarget(
+            name: "bufprobe", dependencies: ["BufprobeCommands", "BufprobeServe", "ProgressLine"],
+            swiftSettings: upcoming),
         .executableTarget(
             name: "bufprobe-bench",
             dependencies: ["PlaybackModel"],
@@ -87,6 +111,11 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "BufprobeServeTests",
+            dependencies: ["BufprobeServe", "BufprobeCommands", "TestSupport"],
+            swiftSettings: upcoming
+        ),
         .testTarget(
             name: "BufprobeCommandsTests",
             dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel", "TestSupport"],

@@ -4,7 +4,7 @@ import ProgressLine
 
 extension Bufprobe {
     /// Usage of the root command, the line under a usage error that names no subcommand.
-    static let rootUsage = "bufprobe <command> [<options>]  (commands: probe, check, simulate, help)"
+    static var rootUsage: String { "bufprobe <command> [<options>]  (commands: \((commandNames + ["help"]).joined(separator: ", ")))" }
 
     /// The subcommands' names, in help order.
     static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }

@@ -1,27 +1,43 @@
 public import ArgumentParser
+import Synchronization
 
 /// The root `bufprobe` command: tells whether media will play smoothly and where it stalls.
 public struct Bufprobe: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "bufprobe",
-        abstract: "Tell whether media will play smoothly, and where it stalls.",
-        discussion: """
-            Exit codes (every command):
-              0   success (probe: read to the end; check: pass; simulate: ran)
-              1   check: degraded (played, but stalled or started slowly);
-                  probe: the --plot file could not be written
-              2   the input could not be opened or is not media; check: fail
-              3   probe: reading started but stopped early (truncated, damaged)
-              64  usage error (bad command, option or value)
-              74  results could not be written to stdout (full disk, closed pipe)
-              130 interrupted (Ctrl-C); SIGTERM, SIGHUP, SIGQUIT: 128 + signal number
+    /// The help text, with every command's exit codes; the subcommands are this target's plus the ones
+    /// `add(_:)` registered.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "bufprobe",
+            abstract: "Tell whether media will play smoothly, and where it stalls.",
+            discussion: """
+                Exit codes (every command):
+                  0   success (probe: read to the end; check: pass; simulate: ran;
+                      serve: stopped by SIGTERM or Ctrl-C after its checks ended)
+                  1   check: degraded (played, but stalled or started slowly);
+                      probe: the --plot file could not be written;
+                      serve: the address could not be listened on
+                  2   the input could not be opened or is not media; check: fail
+                  3   probe: reading started but stopped early (truncated, damaged)
+                  64  usage error (bad command, option or value)
+                  74  results could not be written to stdout (full disk, closed pipe)
+                  130 interrupted (Ctrl-C); SIGTERM, SIGHUP, SIGQUIT: 128 + signal number
 
-            Durations everywhere: 250ms, 1.5s, 2m, 1h, 1h30m, 1:30 or plain seconds.
-            Rates everywhere: 400k (bit/s, as ffmpeg), 500kbit, 2Mbit, 2Mbps, 250kB/s.
-            """,
-        version: BufprobeVersion.full,
-        subcommands: [Probe.self, Check.self, Simulate.self]
-    )
+                Durations everywhere: 250ms, 1.5s, 2m, 1h, 1h30m, 1:30 or plain seconds.
+                Rates everywhere: 400k (bit/s, as ffmpeg), 500kbit, 2Mbit, 2Mbps, 250kB/s.
+                """,
+            version: BufprobeVersion.full,
+            subcommands: [Probe.self, Check.self, Simulate.self] + added.withLock { $0 }
+        )
+    }
+
+    // Commands from targets built on this one: `serve` lives in BufprobeServe, the one target that brings
+    // SwiftNIO, which this target must not depend on.
+    private static let added = Mutex<[any ParsableCommand.Type]>([])
+
+    /// Adds `commands` after probe, check and simulate (the executable adds `serve`), before parsing.
+    public static func add(_ commands: [any ParsableCommand.Type]) {
+        added.withLock { $0 += commands }
+    }
 
     public init() {}
 }

@@ -17,6 +17,8 @@ public enum FFmpegLog {
         /// Error lines per thread: libavformat logs on the thread that called it, so inputs read on
         /// different threads (check --parallel, tests running in parallel) never see each other's lines.
         var recent: [UInt: [String]] = [:]
+        /// Pieces of lines not finished yet.
+        var assembler = FFmpegLogAssembler()
     }
 
     private static let state = Mutex(State())
@@ -52,21 +54,22 @@ public enum FFmpegLog {
         FFmpegLog.emit(level: level, text: String(cString: text))
     }
 
-    private static func emit(level: Int32, text: String) {
-        var line = text
-        while line.last == "\n" || line.last == "\r" { line.removeLast() }
-        guard line.contains(where: { !$0.isWhitespace }) else { return }
-        let logger: Logger? = state.withLock { state in
+    private static func emit(level pieceLevel: Int32, text: String) {
+        let thread = currentThread
+        let finished: (logger: Logger?, level: Int32, line: String)? = state.withLock { state in
+            guard let (level, line) = state.assembler.add(level: pieceLevel, text: text, thread: thread),
+                line.contains(where: { !$0.isWhitespace })
+            else { return nil }
             if level <= AV_LOG_ERROR {
-                let thread = currentThread
                 state.recent[thread, default: []].append(line)
                 if let count = state.recent[thread]?.count, count > recentLimit {
                     state.recent[thread]?.removeFirst()
                 }
             }
-            return state.logger
+            return (state.logger, level, line)
         }
-        logger?.log(level: swiftLogLevel(level), "\(line)", metadata: ["source": "ffmpeg"])
+        guard let finished else { return }
+        finished.logger?.log(level: swiftLogLevel(finished.level), "\(finished.line)", metadata: ["source": "ffmpeg"])
     }
 
     private static func swiftLogLevel(_ level: Int32) -> Logger.Level {

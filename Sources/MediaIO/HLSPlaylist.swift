@@ -3,8 +3,10 @@
 /// segments.
 ///
 /// What is kept: for a master playlist each `#EXT-X-STREAM-INF` variant's `BANDWIDTH`,
-/// `AVERAGE-BANDWIDTH`, `RESOLUTION`, `CODECS`, `FRAME-RATE` and URI; for a media playlist
-/// `#EXT-X-TARGETDURATION`, `#EXT-X-MEDIA-SEQUENCE`, `#EXT-X-PLAYLIST-TYPE`, `#EXT-X-ENDLIST`, and per
+/// `AVERAGE-BANDWIDTH`, `RESOLUTION`, `CODECS`, `FRAME-RATE`, `AUDIO` and URI (values no picture or rate
+/// can have are dropped and listed in `invalidAttributes`); for a media playlist
+/// `#EXT-X-TARGETDURATION`, `#EXT-X-MEDIA-SEQUENCE`, `#EXT-X-DISCONTINUITY-SEQUENCE`, `#EXT-X-PLAYLIST-TYPE`,
+/// `#EXT-X-ENDLIST`, and per
 /// segment its `#EXTINF` duration and title, URI, `#EXT-X-BYTERANGE` (with the implicit offset resolved as
 /// RFC 8216 §4.3.2.2 says: right after the previous sub-range of the same URI), `#EXT-X-DISCONTINUITY` and
 /// the `#EXT-X-MAP` initialization section in force. Unknown tags and comments are skipped, as the RFC
@@ -33,7 +35,18 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var codecs: String?
         /// Frames per second (`FRAME-RATE`), when given.
         public var frameRate: Double?
+        /// The `AUDIO` rendition group, when the variant's audio comes from `#EXT-X-MEDIA` renditions (its
+        /// own media playlist may then carry no audio although `CODECS` names an audio codec).
+        public var audioGroup: String?
+        /// Attributes given with a value no picture or rate can have, as written (`RESOLUTION=99999999999x0`,
+        /// `FRAME-RATE=nan`, `AVERAGE-BANDWIDTH=-1`): the value is dropped (its property is `nil`) and named here.
+        public var invalidAttributes: [String] = []
     }
+
+    /// The largest width or height `RESOLUTION` may declare: no codec encodes a side above 65,535 pixels.
+    public static let maxResolutionSide = 65_535
+    /// The highest `FRAME-RATE` accepted: above any real video.
+    public static let maxFrameRate = 1_000.0
 
     /// Picture size of a variant.
     public struct Resolution: Sendable, Hashable, CustomStringConvertible {
@@ -107,6 +120,9 @@ public struct HLSPlaylist: Sendable, Hashable {
     public var targetDuration: Double?
     /// `#EXT-X-MEDIA-SEQUENCE` (0 when absent).
     public var mediaSequence: Int = 0
+    /// `#EXT-X-DISCONTINUITY-SEQUENCE`: the discontinuity sequence number of the first segment (0 when
+    /// absent, RFC 8216 §4.3.3.3).
+    public var discontinuitySequence: Int = 0
     /// `#EXT-X-PLAYLIST-TYPE` (`VOD` or `EVENT`), when given.
     public var playlistType: String?
     /// Segments, for a media playlist, in playlist order.
@@ -161,6 +177,11 @@ public struct HLSPlaylist: Sendable, Hashable {
                         throw HLSPlaylistError(line: lineNumber, reason: "has a media sequence that is not a number")
                     }
                     playlist.mediaSequence = sequence
+                case "#EXT-X-DISCONTINUITY-SEQUENCE":
+                    guard let sequence = Int(value) else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has a discontinuity sequence that is not a number")
+                    }
+                    playlist.discontinuitySequence = sequence
                 case "#EXT-X-PLAYLIST-TYPE":
                     playlist.playlistType = String(value)
                 case "#EXT-X-ENDLIST":
@@ -201,17 +222,7 @@ public struct HLSPlaylist: Sendable, Hashable {
                     guard let bandwidthText = attributes["BANDWIDTH"], let bandwidth = Int(bandwidthText) else {
                         throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-STREAM-INF without a BANDWIDTH")
                     }
-                    var variant = Variant(uri: "", bandwidth: bandwidth)
-                    variant.averageBandwidth = attributes["AVERAGE-BANDWIDTH"].flatMap { Int($0) }
-                    variant.codecs = attributes["CODECS"]
-                    variant.frameRate = attributes["FRAME-RATE"].flatMap { Double($0) }
-                    if let text = attributes["RESOLUTION"] {
-                        let sides = text.split(separator: "x")
-                        if sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]) {
-                            variant.resolution = Resolution(width: width, height: height)
-                        }
-                    }
-                    pendingVariant = (lineNumber, variant)
+                    pendingVariant = (lineNumber, variant(bandwidth: bandwidth, attributes: attributes))
                     sawVariant = true
                 default:
                     continue
@@ -235,11 +246,22 @@ public struct HLSPlaylist: Sendable, Hashable {
                     resolved.offset = previous
                     range = resolved
                 }
-                if let range { lastRangeEnd[uri] = range.offset + range.length }
+                if let range {
+                    let (end, overflow) = range.offset.addingReportingOverflow(range.length)
+                    guard !overflow else {
+                        throw HLSPlaylistError(line: rangeLine, reason: "has an #EXT-X-BYTERANGE that ends past the largest offset")
+                    }
+                    lastRangeEnd[uri] = end
+                }
+                // A hostile media sequence near Int.max must not trap when the segments are numbered.
+                let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(playlist.segments.count)
+                guard !overflow else {
+                    throw HLSPlaylistError(line: lineNumber, reason: "numbers its segments past the largest media sequence")
+                }
                 playlist.segments.append(
                     Segment(
                         uri: uri, duration: segment.duration, title: segment.title, byteRange: range,
-                        sequence: playlist.mediaSequence + playlist.segments.count,
+                        sequence: sequence,
                         discontinuity: pendingDiscontinuity, map: currentMap))
                 pendingSegment = nil
                 pendingRange = nil
@@ -280,6 +302,42 @@ public struct HLSPlaylist: Sendable, Hashable {
 
     private init(kind: Kind) {
         self.kind = kind
+    }
+
+    /// A variant from its `#EXT-X-STREAM-INF` attributes: every value a picture or rate cannot have is
+    /// dropped and named in `invalidAttributes` (a hostile master must not reach arithmetic with it).
+    private static func variant(bandwidth: Int, attributes: [String: String]) -> Variant {
+        var variant = Variant(uri: "", bandwidth: bandwidth)
+        variant.codecs = attributes["CODECS"]
+        variant.audioGroup = attributes["AUDIO"]
+        if let text = attributes["AVERAGE-BANDWIDTH"] {
+            if let value = Int(text), value > 0 {
+                variant.averageBandwidth = value
+            } else {
+                variant.invalidAttributes.append("AVERAGE-BANDWIDTH=\(text)")
+            }
+        }
+        if let text = attributes["FRAME-RATE"] {
+            if let value = Double(text), value.isFinite, value > 0, value <= maxFrameRate {
+                variant.frameRate = value
+            } else {
+                variant.invalidAttributes.append("FRAME-RATE=\(text)")
+            }
+        }
+        if let text = attributes["RESOLUTION"] {
+            variant.resolution = parseResolution(text)
+            if variant.resolution == nil { variant.invalidAttributes.append("RESOLUTION=\(text)") }
+        }
+        return variant
+    }
+
+    /// `WIDTHxHEIGHT` with both sides in 1...`maxResolutionSide` (RFC 8216 §4.3.4.2: a decimal-resolution).
+    static func parseResolution(_ text: String) -> Resolution? {
+        let sides = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
+            (1...maxResolutionSide).contains(width), (1...maxResolutionSide).contains(height)
+        else { return nil }
+        return Resolution(width: width, height: height)
     }
 
     /// `#TAG:value` into `#TAG` and `value` (empty when there is no colon).

@@ -44,6 +44,8 @@ public final class Interrupter: Sendable {
     // Request tokens per origin (`pace`).
     private let buckets = Mutex<[String: (tokens: Double, time: ContinuousClock.Instant)]>([:])
     private let parent: Interrupter?
+    // The interrupter whose request tokens this one spends (`pace`), when it is not its own.
+    private let pacer: Interrupter?
 
     /// The protocols resources read on behalf of the input may use (`nil`: FFmpeg's defaults).
     public let whitelist: ProtocolWhitelist?
@@ -51,9 +53,14 @@ public final class Interrupter: Sendable {
     /// Creates an interrupter that aborts any call blocking for longer than `timeout`, and every call
     /// once `parent` (one interrupter for a whole run, which Ctrl-C cancels) is cancelled. With `input`,
     /// the resources read for it follow `ProtocolWhitelist.forInput(input)`.
-    public init(timeout: Duration?, parent: Interrupter? = nil, input: String? = nil) {
+    ///
+    /// With `sharingPaceWith`, requests made through this interrupter spend the tokens of that one (`pace`):
+    /// several readers working for one input at once (its variants checked side by side) still keep to one
+    /// pace per origin.
+    public init(timeout: Duration?, parent: Interrupter? = nil, input: String? = nil, sharingPaceWith pacer: Interrupter? = nil) {
         self.timeout = timeout
         self.parent = parent
+        self.pacer = pacer
         self.whitelist = input.flatMap(ProtocolWhitelist.forInput)
     }
 
@@ -116,25 +123,32 @@ public final class Interrupter: Sendable {
     /// bufprobe's own); `false` when interrupted while waiting.
     func pace(_ url: String) -> Bool {
         let origin = Self.origin(of: url)
+        let owner = pacer ?? self
         while true {
-            let wait: Double = buckets.withLock { buckets in
-                let now = ContinuousClock.now
-                var bucket = buckets[origin] ?? (ResourceLimits.requestBurst, now)
-                let elapsed = now - bucket.time
-                let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                    * ResourceLimits.requestsPerSecond
-                bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
-                bucket.time = now
-                defer { buckets[origin] = bucket }
-                if bucket.tokens >= 1 {
-                    bucket.tokens -= 1
-                    return 0
-                }
-                return (1 - bucket.tokens) / ResourceLimits.requestsPerSecond
-            }
+            let wait = owner.takeToken(origin)
             if wait <= 0 { return true }
             if shouldAbort() { return false }
             Thread.sleep(forTimeInterval: min(wait, 0.01))
+        }
+    }
+
+    /// Takes a request token for `origin` from this interrupter's buckets: 0 when one was taken, else the
+    /// seconds until one is due.
+    private func takeToken(_ origin: String) -> Double {
+        buckets.withLock { buckets in
+            let now = ContinuousClock.now
+            var bucket = buckets[origin] ?? (ResourceLimits.requestBurst, now)
+            let elapsed = now - bucket.time
+            let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                * ResourceLimits.requestsPerSecond
+            bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
+            bucket.time = now
+            defer { buckets[origin] = bucket }
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                return 0
+            }
+            return (1 - bucket.tokens) / ResourceLimits.requestsPerSecond
         }
     }
 

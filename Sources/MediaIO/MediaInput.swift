@@ -41,16 +41,24 @@ public final class MediaInput {
     /// Opens `url` with libavformat `options` (protocol and demuxer AVOptions such as `user_agent`,
     /// `headers`, `rw_timeout`) and reads enough to know its streams.
     ///
-    /// - Parameter interrupter: enforces timeouts and cancellation on every blocking call.
+    /// - Parameters:
+    ///   - interrupter: enforces timeouts and cancellation on every blocking call.
+    ///   - playlistLoaded: for a remote HLS input, receives the URL and whole text of every playlist the
+    ///     demuxer reads after opening the input (each media playlist and each live reload; not the input's
+    ///     first read), on the reading thread, as FFmpeg closes it.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
-        url: String, options: [String: String] = [:], interrupter: Interrupter? = nil
+        url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
+        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil
     ) throws(FFmpegError) {
-        try self.init(url: url, options: options, interrupter: interrupter, memory: nil)
+        try self.init(url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded)
     }
 
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
-    init(url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?) throws(FFmpegError) {
+    init(
+        url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?,
+        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil
+    ) throws(FFmpegError) {
         self.url = url
         self.interrupter = interrupter
         self.memory = memory
@@ -66,7 +74,7 @@ public final class MediaInput {
             // A remote input: every resource it leads to passes the gate. The HLS demuxer's keep-alive
             // re-requests bypass io_open, so they are turned off: each request is then one open the
             // gate paces and checks.
-            let gate = ResourceGate(interrupter: interrupter, input: url, context: allocated)
+            let gate = ResourceGate(interrupter: interrupter, input: url, context: allocated, playlistLoaded: playlistLoaded)
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]

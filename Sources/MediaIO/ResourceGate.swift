@@ -9,6 +9,12 @@ import Synchronization
 /// each transfer). Installed by `MediaInput` as the context's `io_open`/`io_close2` and interrupt
 /// callback; the context borrows it unretained and `MediaInput` keeps it alive.
 ///
+/// With a `playlistLoaded` observer, every playlist the HLS demuxer reads after opening its input (each
+/// media playlist, and each reload, the input's own included) is copied as FFmpeg reads it (`PlaylistTee`)
+/// and handed over, whole, when FFmpeg closes it: what the player saw, when it saw it, without one more
+/// request. The input's first read is not copied: libavformat opens it as the context's own `pb`, probes
+/// it and closes it with `avio_close`, which a wrapped context would not survive.
+///
 /// FFmpeg calls all of it on the reading thread; the lock only makes that assumption safe.
 final class ResourceGate: Sendable {
     typealias Open = @convention(c) (
@@ -29,10 +35,14 @@ final class ResourceGate: Sendable {
         var watched: [UInt: (url: String, isPlaylist: Bool)] = [:]
         /// URLs whose body turned out to be a playlist (a failing segment asked again is not a loop).
         var playlistURLs: Set<String> = []
+        /// Playlists being copied, keyed by the address of the context handed to FFmpeg.
+        var tees: [UInt: PlaylistTee] = [:]
     }
 
     let interrupter: Interrupter
     let input: String
+    /// Receives the URL and the whole text of each playlist the HLS demuxer read (see the type's comment).
+    let playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)?
     private let state = Mutex(State())
     // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
     // decide whether the input is read as a playlist. Used on the reading thread only.
@@ -41,9 +51,13 @@ final class ResourceGate: Sendable {
     nonisolated(unsafe) private let context: UnsafeMutablePointer<AVFormatContext>
 
     /// A gate for `input`, read through `context` (freshly allocated, not opened yet).
-    init(interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>) {
+    init(
+        interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>,
+        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil
+    ) {
         self.interrupter = interrupter
         self.input = input
+        self.playlistLoaded = playlistLoaded
         self.context = context
         originalOpen = context.pointee.io_open
         originalClose = context.pointee.io_close2
@@ -75,6 +89,9 @@ final class ResourceGate: Sendable {
         guard let urlPointer, let original = originalOpen else { return cffmpeg_averror(EINVAL) }
         let url = String(cString: urlPointer)
         let isInput = url == input
+        // libavformat opens the input itself as the context's pb; a reload of the same URL (a media
+        // playlist given as the input) comes later, through the demuxer.
+        let isFirstOpen = isInput && context?.pointee.pb == nil
         if !isInput, let whitelist = interrupter.whitelist, !whitelist.allows(url) {
             interrupter.skip(SkippedResource(
                 url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
@@ -110,24 +127,44 @@ final class ResourceGate: Sendable {
             let why = error.httpStatus.map { "answered HTTP \($0 == 400 ? "4xx" : String($0))" } ?? "could not be opened (\(error.message))"
             interrupter.skip(SkippedResource(url: url, why: why, kind: .failed))
         }
-        if result >= 0, !isInput, let opened = pb?.pointee {
+        if result >= 0, !isFirstOpen, let opened = pb?.pointee {
             let key = UInt(bitPattern: opened)
             state.withLock { $0.watched[key] = (url, false) }
+            if playlistLoaded != nil, readsPlaylist(url, isInput: isInput), let tee = PlaylistTee(url: url, wrapping: opened) {
+                state.withLock { $0.tees[UInt(bitPattern: tee.context)] = tee }
+                pb?.pointee = tee.context
+            }
         }
         return result
     }
 
+    /// Whether `url` is a playlist the HLS demuxer reads: the input again (a reload), or a nested
+    /// resource named like a playlist (`.m3u8`, `.m3u`). Segments and keys are never wrapped.
+    private func readsPlaylist(_ url: String, isInput: Bool) -> Bool {
+        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "hls" else { return false }
+        if isInput { return true }
+        let path = url.split(separator: "?", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+    }
+
     fileprivate func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
-        let key = UInt(bitPattern: pb)
+        let tee = state.withLock { $0.tees.removeValue(forKey: UInt(bitPattern: pb)) }
+        // A copied playlist: FFmpeg closes the context it was given; the one it opened is closed here.
+        let opened = tee?.inner ?? pb
+        let key = UInt(bitPattern: opened)
         state.withLock { state in
             Self.classify(key, in: &state)
             state.watched[key] = nil
         }
-        guard let original = originalClose else {
-            var closing = pb
-            return avio_closep(&closing)
+        let result: Int32
+        if let original = originalClose {
+            result = original(context, opened)
+        } else {
+            var closing = opened
+            result = avio_closep(&closing)
         }
-        return original(context, pb)
+        if let tee, let bytes = tee.completeBytes, interrupter.reason == nil { playlistLoaded?(tee.url, bytes) }
+        return result
     }
 
     /// Records a request of `url`; `true` when `url` is a playlist and this is its

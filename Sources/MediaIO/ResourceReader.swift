@@ -16,10 +16,16 @@ public final class ResourceReader {
     /// Opens `url` for reading with protocol `options` (`user_agent`, `headers`...).
     /// - Throws: `FFmpegError` from `avio_open2` (HTTP errors map to `httpStatus`); `EACCES` for a protocol
     ///   off the whitelist, `ETIMEDOUT` for a resource that sent nothing.
-    public init(url: String, options: [String: String] = [:], interrupter: Interrupter? = nil) throws(FFmpegError) {
+    /// - Parameter offset: the first byte to read (a sub-range of the resource, as `#EXT-X-BYTERANGE` names
+    ///   one): HTTP asks for it with a `Range` request, other protocols seek to it.
+    public init(
+        url: String, options: [String: String] = [:], interrupter: Interrupter? = nil, offset: Int64 = 0
+    ) throws(FFmpegError) {
         self.interrupter = interrupter
         self.url = url
         var options = options
+        let isHTTP = ProtocolWhitelist.protocolChain(of: url).contains { $0 == "http" || $0 == "https" }
+        if offset > 0, isHTTP { options["offset"] = String(offset) }
         if let interrupter, let whitelist = interrupter.whitelist {
             guard whitelist.allows(url) else {
                 interrupter.skip(SkippedResource(url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
@@ -46,7 +52,29 @@ public final class ResourceReader {
             return false
         }()
         if silent { throw skipSilent("avio_open2") }
-        guard result >= 0, context != nil else { throw FFmpegError(code: result, operation: "avio_open2") }
+        guard result >= 0, let opened = context else { throw FFmpegError(code: result, operation: "avio_open2") }
+        if offset > 0, !isHTTP {
+            var position: Int64 = 0
+            let seek = { position = avio_seek(opened, offset, SEEK_SET) }
+            if interrupter?.withNestedDeadline(seek) ?? { seek(); return false }() { throw skipSilent("avio_seek") }
+            guard position == offset else {
+                throw FFmpegError(code: position < 0 ? Int32(clamping: position) : cffmpeg_averror(EINVAL), operation: "avio_seek")
+            }
+        }
+    }
+
+    /// The resource's size in bytes as the protocol knows it without reading the body (HTTP
+    /// `Content-Length`, a file's size), or `nil` when it does not (a chunked response).
+    public var size: Int64? {
+        guard let context else { return nil }
+        let size = avio_size(context)
+        return size >= 0 ? size : nil
+    }
+
+    /// The next `count` bytes (fewer at the end of the resource), for a sub-range of a resource.
+    /// - Throws: as `readAll(limit:)`.
+    public func read(count: Int64) throws(FFmpegError) -> [UInt8] {
+        try read(upTo: count, refusingMore: false)
     }
 
     deinit { avio_closep(&context) }
@@ -55,11 +83,19 @@ public final class ResourceReader {
     /// - Throws: `FFmpegError` for a read failure, `AVERROR_EXIT` when interrupted, and
     ///   `AVERROR_INVALIDDATA` when the resource is larger than `limit`.
     public func readAll(limit: Int64 = ResourceLimits.playlistBytes) throws(FFmpegError) -> [UInt8] {
+        try read(upTo: limit, refusingMore: true)
+    }
+
+    /// At most `maximum` bytes; with `refusingMore`, a resource that has more is an error.
+    private func read(upTo maximum: Int64, refusingMore: Bool) throws(FFmpegError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
+            if !refusingMore, Int64(bytes.count) >= maximum { return bytes }
+            // Never ask for more than is wanted: a sub-range ends inside the resource.
+            let wanted = refusingMore ? Int64(chunk.count) : min(Int64(chunk.count), maximum - Int64(bytes.count))
             var count: Int32 = 0
-            let read = { count = chunk.withUnsafeMutableBufferPointer { avio_read(self.context, $0.baseAddress, Int32($0.count)) } }
+            let read = { count = chunk.withUnsafeMutableBufferPointer { avio_read(self.context, $0.baseAddress, Int32(clamping: wanted)) } }
             if interrupter?.withNestedDeadline(read) ?? { read(); return false }() { throw skipSilent("avio_read") }
             if count == cffmpeg_averror_eof() || count == 0 {
                 if interrupter?.reason != nil { throw FFmpegError(code: cffmpeg_averror_exit(), operation: "avio_read") }
@@ -70,7 +106,9 @@ public final class ResourceReader {
                 throw FFmpegError(code: code, operation: "avio_read")
             }
             bytes.append(contentsOf: chunk[..<Int(count)])
-            if Int64(bytes.count) > limit { throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "avio_read") }
+            if refusingMore, Int64(bytes.count) > maximum {
+                throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "avio_read")
+            }
         }
     }
 

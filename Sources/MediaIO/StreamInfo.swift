@@ -11,6 +11,12 @@ public struct StreamInfo: Sendable, Hashable {
     public var codec: String
     /// Codec profile name (`High`, `LC`...), when the codec has one.
     public var profile: String?
+    /// The codec's numeric profile (`codecpar.profile`: H.264 `profile_idc` with FFmpeg's constraint
+    /// flags above bit 8, AAC's object type minus one, HEVC's `general_profile_idc`), when known.
+    public var profileID: Int?
+    /// The codec's numeric level (`codecpar.level`: H.264 `level_idc` such as 30 for 3.0, HEVC
+    /// `general_level_idc` such as 93 for 3.1), when known.
+    public var level: Int?
     /// The stream's time base: packet timestamps count in these units.
     public var timeBase: Rational
     /// Duration the container declares for the stream, in seconds; `nil` when it declares none.
@@ -23,6 +29,9 @@ public struct StreamInfo: Sendable, Hashable {
     public var bitRate: Int64?
     /// Average frame rate (`avg_frame_rate`) for video.
     public var frameRate: Rational?
+    /// The lowest frame rate that represents every timestamp exactly (`r_frame_rate`), for video: set
+    /// where `avg_frame_rate` is not (an MPEG-TS segment often has only this one).
+    public var realFrameRate: Rational?
     /// Picture size for video.
     public var width: Int?
     /// Picture size for video.
@@ -48,6 +57,9 @@ public struct StreamInfo: Sendable, Hashable {
         type = MediaType(par.codec_type)
         codec = String(cString: avcodec_get_name(par.codec_id))
         profile = avcodec_profile_name(par.codec_id, par.profile).map { String(cString: $0) }
+        // FF_PROFILE_UNKNOWN and FF_LEVEL_UNKNOWN are -99.
+        profileID = par.profile >= 0 ? Int(par.profile) : nil
+        level = par.level > 0 ? Int(par.level) : nil
         timeBase = Rational(st.time_base)
         declaredDuration = timeBase.seconds(st.duration)
         startTime = timeBase.seconds(st.start_time)
@@ -55,6 +67,8 @@ public struct StreamInfo: Sendable, Hashable {
         bitRate = par.bit_rate > 0 ? par.bit_rate : nil
         let avgRate = Rational(st.avg_frame_rate)
         frameRate = type == .video && avgRate.value != nil ? avgRate : nil
+        let baseRate = Rational(st.r_frame_rate)
+        realFrameRate = type == .video && baseRate.value != nil ? baseRate : nil
         if type == .video {
             width = par.width > 0 ? Int(par.width) : nil
             height = par.height > 0 ? Int(par.height) : nil

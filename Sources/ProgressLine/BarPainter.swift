@@ -10,7 +10,13 @@
 /// - markers: a marker at time `t` goes into cell `floor((t - start) / c)`, clamped to the last cell;
 ///   markers outside the window are not drawn; of two markers in a cell the higher priority wins;
 /// - thumb: drawn in the playhead's cell `min(floor(p*n), n-1)`, so it never leaves the bar; the
-///   thumb wins over a marker in the same cell and hides the eighth block there.
+///   thumb wins over a marker in the same cell and hides the eighth block there;
+/// - time segments: separators at segment starts only when every segment can have 2 cells besides
+///   its separator (`n >= 3k - 1`, as for phases), so a long playlist never turns the bar into
+///   separators; with variants, a cell takes the segment under its middle: a buffered cell is drawn in
+///   that segment's variant look (glyph and color), a played cell keeps the progress glyph in the
+///   variant's color, and the current segment's unloaded cells take the color of the variant being
+///   fetched.
 struct BarPainter {
     let style: ProgressStyle
 
@@ -39,12 +45,17 @@ struct BarPainter {
             return min(Int(((time - start) / cell).rounded(.down)), n - 1)
         }
 
+        let variantCount = snapshot.segments?.variantBitRates.count ?? 0
         if let segments = snapshot.segments, let starts = segments.starts, segments.current < segments.count {
             let from = starts[segments.current]
             let to = segments.current + 1 < starts.count ? starts[segments.current + 1] : start + length
+            var look = style[.current]
+            if let fetched = segments.currentVariant, variantCount > 0 {
+                look.color = style.variantLook(fetched, of: variantCount).color
+            }
             for i in 0..<n {
                 let middle = start + (Double(i) + 0.5) * cell
-                if middle >= from && middle < to { cells[i] = style[.current] }
+                if middle >= from && middle < to { cells[i] = look }
             }
         }
 
@@ -60,8 +71,24 @@ struct BarPainter {
                 covered[i] += max(0, min(high, cellStart + cell) - max(low, cellStart))
             }
         }
+        // The variant of the segment under each cell's middle, for an adaptive stream.
+        var variants = [Int?](repeating: nil, count: variantCount > 0 ? n : 0)
+        if variantCount > 0, let segments = snapshot.segments, let starts = segments.starts {
+            var segment = 0
+            for i in 0..<n {
+                // The segment under the cell's start, then under its middle: a cell loaded at least half
+                // ends in a segment still on its way only when its start is loaded.
+                let cellStart = start + Double(i) * cell
+                while segment + 1 < starts.count, starts[segment + 1] <= cellStart { segment += 1 }
+                let first = cellStart >= starts[0] ? segments.variant(ofSegment: segment) : nil
+                let middle = cellStart + 0.5 * cell
+                var under = segment
+                while under + 1 < starts.count, starts[under + 1] <= middle { under += 1 }
+                variants[i] = (middle >= starts[0] ? segments.variant(ofSegment: under) : nil) ?? first
+            }
+        }
         for i in 0..<n where covered[i] >= cell * 0.5 * (1 - 1e-9) {
-            cells[i] = style[.buffer]
+            cells[i] = variants.isEmpty ? style[.buffer] : variants[i].map { style.variantLook($0, of: variantCount) } ?? style[.buffer]
         }
 
         if snapshot.isIndeterminate {
@@ -72,14 +99,18 @@ struct BarPainter {
         let fraction = min(max((snapshot.currentTime - start) / length, 0), 1)
         let eighths = Int((fraction * Double(n) * 8 + 1e-9).rounded(.down))
         let full = snapshot.showsPlayed ? min(eighths / 8, n) : 0
-        for i in 0..<full { cells[i] = style[.progress] }
+        func playedColor(_ i: Int) -> TerminalColor? {
+            guard !variants.isEmpty, let variant = variants[i] else { return style[.progress].color }
+            return style.variantLook(variant, of: variantCount).color
+        }
+        for i in 0..<full { cells[i] = LayerStyle(style[.progress].glyph, playedColor(i)) }
         if snapshot.showsPlayed, style.usesEighths, full < n, eighths % 8 > 0 {
-            cells[full] = LayerStyle(ProgressStyle.eighths[eighths % 8 - 1], style[.progress].color)
+            cells[full] = LayerStyle(ProgressStyle.eighths[eighths % 8 - 1], playedColor(full))
         }
 
         var markerAt: [Int: MarkerKind] = [:]
         var marks = snapshot.markers
-        if let starts = snapshot.segments?.starts {
+        if let starts = snapshot.segments?.starts, n >= 3 * starts.count - 1 {
             marks += starts.dropFirst().map { ProgressMarker(.boundary, at: $0) }
         }
         for marker in marks {

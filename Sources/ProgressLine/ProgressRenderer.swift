@@ -1,6 +1,6 @@
 /// Turns a snapshot into one line of exactly `width` terminal columns; pure, no I/O.
 ///
-/// Layout, left to right: `State Title BAR seg time  percent  buf  throughput  realtime  read-rate`:
+/// Layout, left to right: `State Title BAR seg variant time  percent  buf  throughput  realtime  read-rate`:
 /// the state word padded to 7 columns; the numeric fields right-aligned in fixed widths (percent 4,
 /// buffered 9, throughput 9, realtime 6, read rate 9) so the line does not jitter.
 ///
@@ -10,13 +10,17 @@
 ///    file name), is left out when fewer than 6 columns are left for it, and is
 ///    left out whenever a field below had to be dropped, except when it tells rows apart
 ///    (`keepsTitle`): then it takes the room of the realtime factor, read rate and throughput first;
-/// 2. fields drop, first to last: realtime factor, read rate, throughput, buffered ahead, the
+/// 2. fields drop, first to last: realtime factor, read rate, throughput, the variant legend, buffered ahead, the
 ///    duration half of the time (`01:23 / 04:56` becomes `01:23`, `01:23 live` becomes `01:23`), the
 ///    segment index, the current time, the percentage, until the bar gets at least a quarter of the
 ///    width and never less than 10 columns;
 /// 3. when even the state word and a 10-column bar do not fit (below 18 columns for a 7-letter
 ///    word), the compact form: `State 45%` (`State 01:23` without a duration, `State` alone while
 ///    indeterminate or when that does not fit), cut to the width.
+///
+/// The variant legend (an adaptive stream's time segments, `SegmentProgress.variantBitRates`) names the
+/// variant being fetched: its glyph in its color, its place in the ladder from the lowest, its bit rate
+/// (`▅ 2/3 1.0 Mbit/s`), so the colors and glyphs of the bar can be read.
 ///
 /// Without a duration the time reads `01:23 live` and there is no percentage; while indeterminate,
 /// or in phase mode without a duration, there is neither time nor percentage.
@@ -36,7 +40,7 @@ public struct ProgressRenderer: Sendable {
     }
 
     private enum Field: CaseIterable {
-        case segment, time, percent, buffered, throughput, realtime, readRate
+        case segment, variant, time, percent, buffered, throughput, realtime, readRate
     }
 
     private enum Drop {
@@ -45,7 +49,7 @@ public struct ProgressRenderer: Sendable {
     }
 
     private static let dropOrder: [Drop] = [
-        .field(.realtime), .field(.readRate), .field(.throughput), .field(.buffered), .duration,
+        .field(.realtime), .field(.readRate), .field(.throughput), .field(.variant), .field(.buffered), .duration,
         .field(.segment), .field(.time), .field(.percent),
     ]
 
@@ -116,7 +120,15 @@ public struct ProgressRenderer: Sendable {
             line.append(cell.glyph, color: cell.color)
         }
         for field in Field.allCases {
-            if let text = layout.fields[field] { line.append(" " + text) }
+            guard let text = layout.fields[field] else { continue }
+            if field == .variant, let swatch = text.first, let look = variantLook(snapshot) {
+                // The legend's swatch is drawn like the bar's cells of that variant.
+                line.append(" ")
+                line.append(swatch, color: look.color)
+                line.append(String(text.dropFirst()))
+            } else {
+                line.append(" " + text)
+            }
         }
         return line.finished()
     }
@@ -166,6 +178,14 @@ public struct ProgressRenderer: Sendable {
         return line.finished()
     }
 
+    /// The look of the variant being fetched, when the snapshot has a ladder.
+    private func variantLook(_ snapshot: ProgressSnapshot) -> LayerStyle? {
+        guard let segments = snapshot.segments, !segments.variantBitRates.isEmpty,
+            let current = segments.currentVariant
+        else { return nil }
+        return style.variantLook(current, of: segments.variantBitRates.count)
+    }
+
     private func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - TerminalWidth.columns(of: text)))
     }
@@ -184,6 +204,10 @@ public struct ProgressRenderer: Sendable {
                 text += " " + label
             }
             fields[.segment] = text
+            if let look = variantLook(s), let current = segments.currentVariant {
+                let rate = FieldFormat.rate(segments.variantBitRates[current], unit: "bit")
+                fields[.variant] = "\(look.glyph) \(current + 1)/\(segments.variantBitRates.count) " + FieldFormat.padLeft(rate, 10)
+            }
         }
         let isPhases = s.segments != nil && s.segments?.starts == nil
         if !s.isIndeterminate && !(isPhases && s.knownDuration == nil) {

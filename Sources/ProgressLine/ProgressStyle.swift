@@ -12,6 +12,14 @@ public struct ProgressStyle: Sendable, Equatable {
     /// Whether the thumb is drawn at the playhead (the seed's `isThumbVisible`).
     public var showsThumb: Bool
     private var layers: [BarLayer: LayerStyle]
+    /// The glyphs of an adaptive stream's variants, lowest bit rate first: a loaded segment is drawn with
+    /// its variant's glyph (`variantLook`), so the variants stay apart without color. Unicode: block
+    /// heights `▂▃▄▅▆▇` spread over the ladder (3 variants: `▂▅▇`; the full block stays the played
+    /// part's); ASCII: the variant's number `1`-`9`.
+    public var variantGlyphs: [Character]
+    /// The colors of the variants, lowest bit rate first, taken in order (3 variants: red, yellow,
+    /// green); a ladder longer than the list shares them between neighbours.
+    public var variantColors: [TerminalColor] = [.ansi(1), .ansi(3), .ansi(2), .ansi(6), .ansi(4), .ansi(5)]
 
     /// The default look for `glyphs`, colored with `colors`.
     public init(glyphs: GlyphSet = .unicode, colors: ColorMode = .none, showsThumb: Bool = true) {
@@ -19,6 +27,33 @@ public struct ProgressStyle: Sendable, Equatable {
         self.colorMode = colors
         self.showsThumb = showsThumb
         self.layers = Self.defaults(for: glyphs)
+        self.variantGlyphs =
+            glyphs == .unicode ? ["▂", "▃", "▄", "▅", "▆", "▇"] : ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+    }
+
+    /// The look of variant `index` (0 = lowest bit rate) of a ladder of `count`: the loaded segments'
+    /// glyph and color. Never out of order: a higher variant never gets a lower glyph or color.
+    public func variantLook(_ index: Int, of count: Int) -> LayerStyle {
+        let count = max(count, 1)
+        let index = min(max(index, 0), count - 1)
+        let glyphs = variantGlyphs.isEmpty ? [self[.buffer].glyph] : variantGlyphs
+        let glyph: Character
+        if glyphSet == .unicode, count > 1, count <= glyphs.count {
+            // Heights show magnitude: spread them so the top variant is the tallest block.
+            glyph = glyphs[(index * (glyphs.count - 1) + (count - 1) / 2) / (count - 1)]
+        } else if count == 1, glyphSet == .unicode {
+            glyph = glyphs[glyphs.count - 1]
+        } else {
+            glyph = glyphs[Self.share(index, of: count, among: glyphs.count)]
+        }
+        let color = variantColors.isEmpty ? nil : variantColors[Self.share(index, of: count, among: variantColors.count)]
+        return LayerStyle(glyph, color)
+    }
+
+    /// Entry `index` of `count` in a list of `slots`: in order when the list is long enough, else
+    /// neighbours share one.
+    private static func share(_ index: Int, of count: Int, among slots: Int) -> Int {
+        count <= slots ? index : min(index * slots / count, slots - 1)
     }
 
     /// The look of `layer`.

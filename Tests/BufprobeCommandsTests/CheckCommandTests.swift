@@ -110,6 +110,22 @@ struct CheckCommandTests {
         #expect(document.complete)
     }
 
+    @Test("FFmpeg lines logged in pieces are whole warnings (no lone '.' from 'Packet corrupt (...)' + '.')")
+    func wholeWarningLines() throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: BufprobeProcess.sample("h264-aac.ts")))
+        for index in 50_000..<52_000 { bytes[index] = 0x55 }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-corrupt-\(UUID().uuidString).ts")
+        try bytes.write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let result = try BufprobeProcess.run(["check", "--json", path.path])
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(document.warnings.contains { $0.hasPrefix("[mpegts] Packet corrupt (") && $0.hasSuffix(").") }, "\(document.warnings)")
+        #expect(!document.warnings.contains { $0.trimmingCharacters(in: .punctuationCharacters).isEmpty }, "\(document.warnings)")
+        // The text summary prints the same warnings, one line each.
+        let text = try BufprobeProcess.run(["check", path.path])
+        #expect(text.stdout.contains("\n  warning:     [mpegts] Packet corrupt ("), "\(text.stdout)")
+    }
+
     @Test("a file with a hole in its media is degraded even when it arrives at once, naming the hole")
     func holeDegrades() throws {
         let result = try BufprobeProcess.run(["check", "--json", BufprobeProcess.sample("gap.ts")])

@@ -38,6 +38,44 @@ struct CheckDocument: Decodable {
     var complete: Bool
     var bytesReceived: Int64?
     var variants: [Variant]
+    var warnings: [String]
+    var playlistHealth: PlaylistHealth?
+
+    struct PlaylistHealth: Decodable {
+        struct Event: Decodable {
+            var kind: String
+            var at: Double
+            var mediaSequence: Int?
+            var playlist: String
+            var message: String
+        }
+        var url: String?
+        var playlists: [String]
+        var reloads: Int
+        var events: [Event]
+    }
+    var variantChecks: [VariantCheck]?
+
+    /// One `variant_checks[]` entry (`check --all-variants`).
+    struct VariantCheck: Decodable {
+        struct Problem: Decodable {
+            var kind: String
+            var message: String
+        }
+        struct Measured: Decodable {
+            var width: Int?
+            var height: Int?
+            var frameRate: Double?
+            var peakBitRate: Double?
+            var averageBitRate: Double?
+            var segmentsMeasured: Int
+        }
+        var index: Int
+        var uri: String
+        var measured: Measured
+        var problems: [Problem]
+        var kinds: [String] { problems.map(\.kind) }
+    }
 
     static func decode(_ text: String) throws -> CheckDocument {
         let decoder = JSONDecoder()

@@ -9,7 +9,7 @@ import TestSupport
 struct CommandLineHelpTests {
     static let helpInvocations: [[String]] = [
         ["--help"], ["probe", "--help"], ["check", "--help"], ["simulate", "--help"], ["help"], ["help", "probe"],
-        ["help", "check"], ["help", "simulate"],
+        ["help", "check"], ["help", "simulate"], ["serve", "--help"], ["help", "serve"],
     ]
 
     @Test("help fits 80 columns, and no indented line wraps back to column 0", arguments: helpInvocations)
@@ -33,9 +33,9 @@ struct CommandLineHelpTests {
         arguments: [
             (["prob", "x.ts"], "error: 'prob' is not a command; did you mean probe?", "usage: bufprobe <command>"),
             (["chekc"], "error: 'chekc' is not a command; did you mean check?", "usage: bufprobe <command>"),
-            (["help", "nope"], "error: there is no command 'nope'; the commands are probe, check and simulate.",
+            (["help", "nope"], "error: there is no command 'nope'; the commands are probe, check, simulate and serve.",
              "usage: bufprobe <command>"),
-            (["nonsense"], "error: 'nonsense' is not a command; the commands are probe, check and simulate.",
+            (["nonsense"], "error: 'nonsense' is not a command; the commands are probe, check, simulate and serve.",
              "usage: bufprobe <command>"),
             (["probe"], "error: Missing expected argument '<file> ...'.", "usage: bufprobe probe [<options>] <file> ..."),
             (["probe", "--nope", "x"], "error: Unknown option '--nope'.", "usage: bufprobe probe [<options>]"),

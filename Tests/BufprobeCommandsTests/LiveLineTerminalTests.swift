@@ -63,4 +63,40 @@ struct LiveLineTerminalTests {
         let dumb = try BufprobeProcess.run(["probe", BufprobeProcess.sample("h264-aac.mp4")], environment: ["TERM": "dumb"])
         #expect(!dumb.stderr.contains("\u{1B}"))
     }
+
+    @Test("simulate --abr --speed colors each loaded segment by its variant and names the fetched one; without color, glyphs tell them apart")
+    func variantColors() throws {
+        let master = try writeLadder(rates: [500_000, 1_000_000, 2_000_000], segments: 60)
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        // Plenty, then scarce, then plenty again: the rule climbs, falls and climbs.
+        let trace = (master as NSString).deletingLastPathComponent + "/trace.txt"
+        try "0 4\n20 0.7\n45 4\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let command = "'\(binary)' simulate '\(master)' --abr throughput --trace '\(trace)' --speed 10 --max-buffer 20s"
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("\(command) --color 16 > /dev/null; echo EXIT=$?; sleep 60", width: 160)
+        _ = try tmux.waitFor("Playing")
+        var frames: [String] = []
+        for _ in 0..<20 {
+            if let first = try tmux.screen(escapes: true).first, first.contains("Playing") { frames.append(first) }
+            usleep(300_000)
+        }
+        let done = try tmux.waitFor("EXIT=")
+        #expect(done.contains("EXIT=0"), "\(done)")
+        // Loaded segments in the variants' colors (red, yellow, green, lowest first), heights as glyphs.
+        let colored = frames.joined()
+        #expect(colored.contains("\u{1B}[31m▂") || colored.contains("\u{1B}[31m█"), "the lowest variant in red: \(frames.last ?? "")")
+        #expect(colored.contains("\u{1B}[32m▇") || colored.contains("\u{1B}[32m█"), "the top variant in green")
+        #expect(frames.contains { $0.contains("/3 ") && $0.contains("Mbit/s") }, "a legend names the fetched variant")
+        #expect(frames.contains { $0.contains(" 3/3 2.0 Mbit/s") } && frames.contains { $0.contains(" 1/3 500 kbit/s") || $0.contains(" 2/3 1.0 Mbit/s") })
+
+        let plain = Tmux()
+        defer { plain.stop() }
+        try plain.start("NO_COLOR=1 \(command) > /dev/null; echo EXIT=$?; sleep 60", width: 160)
+        _ = try plain.waitFor("Playing")
+        usleep(1_500_000)
+        let line = try plain.screen(escapes: true).first ?? ""
+        #expect(!line.contains("\u{1B}["), "\(line)")
+        #expect(line.contains("▇") || line.contains("▅") || line.contains("▂"), "the variants' glyphs without color: \(line)")
+    }
 }

@@ -6,10 +6,11 @@ import TestSupport
 
 /// A local HLS ladder of CBR variants in 2 s segments whose sizes come from `#EXT-X-BYTERANGE` (the
 /// segment file need not exist: simulate measures a ranged segment by its range), listed highest first.
-/// Returns the master playlist's path; the caller removes its directory.
-func writeLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, misalignLast: Bool = false)
-    throws -> String
-{
+/// With `map`, every variant has an `#EXT-X-MAP` initialization section of that many bytes (plus 100 per
+/// variant index, so they differ). Returns the master playlist's path; the caller removes its directory.
+func writeLadder(
+    rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, misalignLast: Bool = false, map: Int? = nil
+) throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("abr-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var master = "#EXTM3U\n#EXT-X-VERSION:4\n"
@@ -18,6 +19,7 @@ func writeLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int =
         var media = "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         let count = misalignLast && index == rates.count - 1 ? segments - 1 : segments
         let size = rate * 2 / 8
+        if let map { media += "#EXT-X-MAP:URI=\"v\(index).mp4\",BYTERANGE=\"\(map + 100 * index)@0\"\n" }
         for segment in 0..<count {
             media += "#EXTINF:2.0,\n#EXT-X-BYTERANGE:\(size)@\(segment * size)\nv\(index).ts\n"
         }
@@ -27,6 +29,42 @@ func writeLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int =
     let path = directory.appendingPathComponent("master.m3u8").path
     try master.write(toFile: path, atomically: true, encoding: .utf8)
     return path
+}
+
+/// The same ladder as `writeLadder` as a DASH manifest: one video representation per rate (listed in that
+/// order), a `SegmentList` of 2 s segments whose sizes come from `@mediaRange` in one file each (which
+/// need not exist), and, with `initialization`, an `Initialization@range` of that many bytes.
+func writeDASHLadder(rates: [Int] = [2_000_000, 500_000, 1_000_000], segments: Int = 150, initialization: Int? = nil)
+    throws -> String
+{
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dash-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    var mpd = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(segments * 2).0S">
+        <Period id="0"><AdaptationSet contentType="video">
+
+        """
+    for (index, rate) in rates.enumerated() {
+        let size = rate * 2 / 8
+        let start = initialization ?? 0
+        mpd += "<Representation id=\"v\(index)\" bandwidth=\"\(rate)\"><BaseURL>v\(index).mp4</BaseURL>"
+        mpd += "<SegmentList timescale=\"1000\" duration=\"2000\">"
+        if let initialization { mpd += "<Initialization range=\"0-\(initialization - 1)\"/>" }
+        for segment in 0..<segments {
+            mpd += "<SegmentURL mediaRange=\"\(start + segment * size)-\(start + (segment + 1) * size - 1)\"/>"
+        }
+        mpd += "</SegmentList></Representation>\n"
+    }
+    mpd += "</AdaptationSet></Period></MPD>\n"
+    let path = directory.appendingPathComponent("manifest.mpd").path
+    try mpd.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// The ladder of `writeLadder` as an HLS master (`m3u8`) or a DASH manifest (`mpd`).
+func writeLadder(format: String) throws -> String {
+    format == "mpd" ? try writeDASHLadder() : try writeLadder()
 }
 
 /// Runs `bufprobe simulate ... --json` and decodes the report.
@@ -44,9 +82,10 @@ struct SimulateAbrTests {
 
     @Test(
         "on a 3-variant ladder, throughput plays mostly the highest variant under 0.9 x the bandwidth, without stalls",
-        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
-    func throughput(bandwidth: String, expected: Int) throws {
-        let master = try writeLadder()
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)], ["m3u8", "mpd"])
+    func throughput(steady: (bandwidth: String, expected: Int), format: String) throws {
+        let (bandwidth, expected) = steady
+        let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let (run, decoded) = try simulateJSON([master, "--abr", "throughput", "--bandwidth", bandwidth, "--latency", "20ms"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -62,9 +101,10 @@ struct SimulateAbrTests {
 
     @Test(
         "on a 3-variant ladder, BOLA plays mostly the highest variant under the bandwidth, never stalls and stays within it on average",
-        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
-    func bola(bandwidth: String, expected: Int) throws {
-        let master = try writeLadder()
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)], ["m3u8", "mpd"])
+    func bola(steady: (bandwidth: String, expected: Int), format: String) throws {
+        let (bandwidth, expected) = steady
+        let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", bandwidth])
         #expect(run.status == 0, "\(run.stderr)")
@@ -78,9 +118,9 @@ struct SimulateAbrTests {
         #expect(abr.qoe.segments == 150)
     }
 
-    @Test("the same ladder, rule and trace give byte-identical JSON")
-    func deterministic() throws {
-        let master = try writeLadder()
+    @Test("the same ladder, rule and trace give byte-identical JSON", arguments: ["m3u8", "mpd"])
+    func deterministic(format: String) throws {
+        let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
         let arguments = ["simulate", master, "--abr", "dynamic", "--trace", BufprobeProcess.sample("traces/3g-hsdpa.txt"), "--json"]
         let first = try BufprobeProcess.run(arguments)
@@ -233,5 +273,35 @@ struct SimulateAbrTests {
         let run = try BufprobeProcess.run(["simulate", master, "--abr", "bola", "--bandwidth", "1Mbit"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("variant 2 lists 9 segments where variant 0 lists 10"), "\(run.stderr)")
+    }
+
+    @Test("an EXT-X-MAP is one request and its bytes, once per variant the rule uses, never again for that variant")
+    func initializationOncePerVariant() throws {
+        let plain = try writeLadder(rates: [500_000, 1_000_000, 2_000_000], segments: 60)
+        let mapped = try writeLadder(rates: [500_000, 1_000_000, 2_000_000], segments: 60, map: 20_000)
+        defer {
+            for master in [plain, mapped] { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        }
+        // One variant: one more request, the map's bytes once.
+        let fixed = ["--abr", "fixed", "--variant", "1", "--bandwidth", "1.5Mbit", "--latency", "100ms"]
+        let (_, one) = try simulateJSON([plain] + fixed)
+        let (_, oneMapped) = try simulateJSON([mapped] + fixed)
+        let a = try #require(one)
+        let b = try #require(oneMapped)
+        #expect(b.requests == a.requests + 1)
+        #expect(b.bytesReceived == a.bytesReceived + 20_100)
+        // Several variants, switching back and forth: one map per variant used.
+        let trace = (mapped as NSString).deletingLastPathComponent + "/trace.txt"
+        try "0 4\n20 0.7\n60 4\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let (result, report) = try simulateJSON([mapped, "--abr", "throughput", "--trace", trace, "--latency", "50ms"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let abr = try #require(report?.abr)
+        let used = abr.variants.filter { $0.segments > 0 }
+        #expect(used.count >= 2 && abr.switchCount > used.count, "the rule must come back to a variant: \(abr.switches)")
+        #expect(report?.requests == 60 + used.count)
+        let maps = used.map { Int64(20_000 + 100 * $0.variant) }.reduce(0, +)
+        let segments = used.map { Int64($0.segments) * Int64(($0.bitRate * 2 / 8).rounded()) }.reduce(0, +)
+        #expect(report?.bytesReceived == segments + maps)
+        #expect(used.allSatisfy { $0.bytes == Int64($0.segments) * Int64(($0.bitRate * 2 / 8).rounded()) + Int64(20_000 + 100 * $0.variant) })
     }
 }

@@ -34,6 +34,13 @@ struct TerminalSignalTests {
         }
     }
 
+    /// Waits up to 10 s for `pid` to be stopped (Ctrl-Z); whether it is.
+    private func waitUntilStopped(_ pid: pid_t) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while state(of: pid) != "T", Date() < deadline { usleep(50_000) }
+        return state(of: pid) == "T"
+    }
+
     /// The process's state letter from /proc (R, S, T for stopped...).
     private func state(of pid: pid_t) -> Character? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
@@ -92,9 +99,7 @@ struct TerminalSignalTests {
         #expect(try !tmux.cursorVisible(), "the line hides the cursor while it runs")
         let pid = try #require(pidFile.pid())
         try tmux.run(["send-keys", "-t", "t", "C-z"])
-        let deadline = Date().addingTimeInterval(10)
-        while state(of: pid) != "T", Date() < deadline { usleep(50_000) }
-        #expect(state(of: pid) == "T", "stopped")
+        #expect(waitUntilStopped(pid), "stopped")
         #expect(try tmux.cursorVisible(), "the cursor is visible while stopped")
         #expect(try tmux.screen().allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }, "the line is erased")
         kill(pid, SIGCONT)
@@ -139,9 +144,7 @@ struct TerminalSignalTests {
         _ = try tmux.waitFor("Playing")
         let pid = try #require(pidFile.pid())
         try tmux.run(["send-keys", "-t", "t", "C-z"])
-        let deadline = Date().addingTimeInterval(10)
-        while state(of: pid) != "T", Date() < deadline { usleep(50_000) }
-        #expect(state(of: pid) == "T", "stopped")
+        #expect(waitUntilStopped(pid), "stopped")
         #expect(try tmux.isCooked(), "the terminal is cooked while stopped")
         #expect(try tmux.cursorVisible(), "and the cursor visible")
         kill(pid, SIGCONT)

@@ -25,9 +25,10 @@ struct Tmux {
         return settings.contains("icanon") && settings.contains("echo")
     }
 
-    /// The visible screen, trailing blank lines dropped.
-    func screen() throws -> [String] {
-        try run(["capture-pane", "-p", "-t", "t"]).split(separator: "\n", omittingEmptySubsequences: false)
+    /// The visible screen, trailing blank lines dropped; with `escapes`, the color escape codes too.
+    func screen(escapes: Bool = false) throws -> [String] {
+        try run(["capture-pane", "-p"] + (escapes ? ["-e"] : []) + ["-t", "t"])
+            .split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init).reversed().drop(while: { $0.isEmpty }).reversed()
     }
 

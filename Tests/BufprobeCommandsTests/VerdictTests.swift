@@ -36,6 +36,13 @@ struct VerdictTests {
             "x lists a variant playlist it cannot serve (http://h/a.m3u8 answered HTTP 404)."),
         ("skipped resource", measured { $0.skippedResources = [("http://h/v1.m3u8", "sent nothing for 5.000 s")] }, .degraded,
             "x leads to http://h/v1.m3u8, which sent nothing for 5.000 s."),
+        ("stale playlist", measured { $0.stalePlaylists = [("http://h/live.m3u8", 6.5)] }, .degraded,
+            "x has a playlist that stopped updating for more than 1.5x its target duration (http://h/live.m3u8, found at 6.500 s)."),
+        ("mislabelled variants", measured { $0.variantProblems = [(0, [.resolutionMismatch]), (1, []), (2, [.codecsMismatch, .bandwidthExceeded])] },
+            .degraded, "x has variants that are not what its master playlist declares (variant 0: resolution_mismatch; variant 2: codecs_mismatch, bandwidth_exceeded)."),
+        ("failed variant playlist", measured { $0.variantProblems = [(3, [.playlistFailed])] }, .degraded, "(variant 3: playlist_failed)"),
+        ("failed variant segment", measured { $0.variantProblems = [(1, [.segmentFailed])] }, .degraded, "(variant 1: segment_failed)"),
+        ("every variant as declared", measured { $0.variantProblems = [(0, []), (1, [])] }, .pass, "played without stalling"),
         ("several", measured(startup: 4, stalls: 1) { $0.realtimeFactor = 0.5 }, .degraded, ", took 4.000 s to start, more than the 3.000 s allowed (--max-startup) and arrived slower"),
     ]
 

@@ -124,7 +124,71 @@ struct HLSPlaylistTests {
         #expect(!HLSPlaylist.isPlaylist(path: directory.appendingPathComponent("a.m4s").path))
         let playlist = try HLSPlaylist.load(path: path)
         #expect(try playlist.segmentSizes(playlistPath: path) == [1300, 2500])
+        // Separated, as a player fetches it: the map once by a request of its own.
+        #expect(try playlist.segmentSizes(playlistPath: path, separatingInitialization: true) == [1000, 2500])
+        #expect(try playlist.initializationSize(playlistPath: path) == 300)
+        let changing = try HLSPlaylist.parse(
+            "#EXTM3U\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:2,\na.m4s\n#EXT-X-MAP:URI=\"a.m4s\",BYTERANGE=\"40@0\"\n#EXTINF:2,\nb.m4s\n")
+        #expect(try changing.segmentSizes(playlistPath: path, separatingInitialization: true) == [1000, 2540])
+        #expect(try HLSPlaylist.parse("#EXTM3U\n#EXTINF:2,\na.m4s\n").initializationSize(playlistPath: path) == 0)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("b.m4s"))
         #expect(throws: HLSPlaylistError.self) { try playlist.segmentSizes(playlistPath: path) }
+    }
+
+    static let hostileAttributes: [(String, HLSPlaylist.Resolution?, Double?, Int?, [String])] = [
+        ("RESOLUTION=99999999999x0", nil, nil, nil, ["RESOLUTION=99999999999x0"]),
+        ("RESOLUTION=99999999999999999999999x1", nil, nil, nil, ["RESOLUTION=99999999999999999999999x1"]),
+        ("RESOLUTION=-640x360", nil, nil, nil, ["RESOLUTION=-640x360"]),
+        ("RESOLUTION=640x", nil, nil, nil, ["RESOLUTION=640x"]),
+        ("RESOLUTION=640x360x2", nil, nil, nil, ["RESOLUTION=640x360x2"]),
+        ("RESOLUTION=65535x65535", HLSPlaylist.Resolution(width: 65535, height: 65535), nil, nil, []),
+        ("FRAME-RATE=nan", nil, nil, nil, ["FRAME-RATE=nan"]),
+        ("FRAME-RATE=inf", nil, nil, nil, ["FRAME-RATE=inf"]),
+        ("FRAME-RATE=-25", nil, nil, nil, ["FRAME-RATE=-25"]),
+        ("FRAME-RATE=0", nil, nil, nil, ["FRAME-RATE=0"]),
+        ("FRAME-RATE=1e308", nil, nil, nil, ["FRAME-RATE=1e308"]),
+        ("FRAME-RATE=29.97", nil, 29.97, nil, []),
+        ("AVERAGE-BANDWIDTH=-1", nil, nil, nil, ["AVERAGE-BANDWIDTH=-1"]),
+        ("AVERAGE-BANDWIDTH=99999999999999999999999", nil, nil, nil, ["AVERAGE-BANDWIDTH=99999999999999999999999"]),
+        ("AVERAGE-BANDWIDTH=500000", nil, nil, 500_000, []),
+    ]
+
+    @Test("a STREAM-INF attribute no picture or rate can have is dropped and named, never trusted", arguments: hostileAttributes)
+    func hostileAttribute(attribute: String, resolution: HLSPlaylist.Resolution?, frameRate: Double?, average: Int?, invalid: [String]) throws {
+        let playlist = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,\(attribute)\nv.m3u8\n")
+        let variant = try #require(playlist.variants.first)
+        #expect(variant.resolution == resolution)
+        #expect(variant.frameRate == frameRate)
+        #expect(variant.averageBandwidth == average)
+        #expect(variant.invalidAttributes == invalid)
+        #expect(variant.bandwidth == 1000)
+    }
+
+    @Test("the AUDIO group is kept: the variant's audio comes from a rendition")
+    func audioGroup() throws {
+        let playlist = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000,AUDIO=\"aac\",CODECS=\"avc1.64001f,mp4a.40.2\"\nv.m3u8\n")
+        #expect(playlist.variants.first?.audioGroup == "aac")
+    }
+
+    @Test("a local playlist path is read up to 16 MiB: /dev/zero is refused, not read into memory")
+    func endlessLocalPlaylistIsRefused() {
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.load(path: "/dev/zero") }
+        do {
+            _ = try HLSPlaylist.load(path: "/dev/zero")
+        } catch {
+            #expect(error.reason.contains("larger than 16 MiB"), "\(error)")
+        }
+    }
+
+    @Test("#EXT-X-DISCONTINUITY-SEQUENCE is read; sequence numbers or byte ranges past the largest integer are refused, not trapped on")
+    func discontinuitySequenceAndOverflow() throws {
+        let playlist = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-DISCONTINUITY-SEQUENCE:7\n#EXTINF:2,\na.ts\n")
+        #expect(playlist.discontinuitySequence == 7)
+        #expect(try HLSPlaylist.parse("#EXTM3U\n#EXTINF:2,\na.ts\n").discontinuitySequence == 0)
+        let pastSequence = "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(Int.max)\n#EXTINF:2,\na.ts\n#EXTINF:2,\nb.ts\n"
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse(pastSequence) }
+        let pastRange = "#EXTM3U\n#EXT-X-BYTERANGE:\(Int64.max)@\(Int64.max)\n#EXTINF:2,\na.ts\n"
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse(pastRange) }
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse("#EXTM3U\n#EXT-X-DISCONTINUITY-SEQUENCE:x\n") }
     }
 }

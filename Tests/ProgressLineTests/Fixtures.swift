@@ -29,6 +29,14 @@ enum Fixtures {
     static let timeSegments = ProgressSnapshot(
         state: .playing, currentTime: 25, duration: 60, loaded: [0..<25],
         segments: SegmentProgress(starts: [0, 20, 40], current: 1))
+    /// An adaptive stream: six 10 s segments, played to 10 s, loaded to 40 s at variants 1, 1, 2, 3 (of
+    /// 500 kbit/s, 1 Mbit/s, 2 Mbit/s), the fifth segment being fetched at the top variant.
+    static let variants = ProgressSnapshot(
+        state: .playing, title: "master.m3u8", currentTime: 10, duration: 60, loaded: [10..<40], bufferedAhead: 30,
+        throughputBitsPerSecond: 2_500_000, realtimeFactor: 20,
+        segments: SegmentProgress(
+            starts: [0, 10, 20, 30, 40, 50], current: 4, variants: [0, 0, 1, 2, nil, nil],
+            variantBitRates: [500_000, 1_000_000, 2_000_000], currentVariant: 2))
     /// The six phases of a check, the third current, still indeterminate.
     static let phases = ProgressSnapshot(
         state: .loading,
@@ -42,7 +50,7 @@ enum Fixtures {
 
     /// Every fixture, for properties that must hold for all of them.
     static let all: [ProgressSnapshot] = [
-        holes, start, end, markerOnThumb, full, cjk, live, timeSegments, phases, opening(tick: 7),
+        holes, start, end, markerOnThumb, full, cjk, live, timeSegments, variants, phases, opening(tick: 7),
         ProgressSnapshot(state: .interrupted, title: "x\u{1B}[31mred", currentTime: -1.5, duration: .infinity),
     ]
 
@@ -50,4 +58,19 @@ enum Fixtures {
     static func style(_ glyphs: GlyphSet, thumb: Bool = true, colors: ColorMode = .none) -> ProgressStyle {
         ProgressStyle(glyphs: glyphs, colors: colors, showsThumb: thumb)
     }
+}
+
+/// `text` without its escape sequences: what the terminal shows.
+func stripEscapes(_ text: String) -> String {
+    var out = ""
+    var escape = false
+    for scalar in text.unicodeScalars {
+        if scalar == "\u{1B}" { escape = true; continue }
+        if escape {
+            if scalar.value >= 0x40 && scalar.value <= 0x7E && scalar != "[" { escape = false }
+            continue
+        }
+        out.unicodeScalars.append(scalar)
+    }
+    return out
 }

@@ -164,18 +164,4 @@ struct RendererRuleTests {
         #expect(line.contains(code + "████"))
         #expect(line.hasPrefix("\u{1B}[0;1;32mEnded"))
     }
-
-    private func stripEscapes(_ text: String) -> String {
-        var out = ""
-        var escape = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\u{1B}" { escape = true; continue }
-            if escape {
-                if scalar.value >= 0x40 && scalar.value <= 0x7E && scalar != "[" { escape = false }
-                continue
-            }
-            out.unicodeScalars.append(scalar)
-        }
-        return out
-    }
 }

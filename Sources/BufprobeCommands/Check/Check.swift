@@ -25,8 +25,14 @@ public struct Check: AsyncParsableCommand {
 
             Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
             degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
-            peaked more than 10% above its declared BANDWIDTH, the media has a hole, or a variant playlist \
-            failed to load); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
+            peaked more than 10% above its declared BANDWIDTH, the media has a hole, a variant playlist \
+            failed to load, a live HLS playlist stopped updating for more than 1.5x its target duration, or \
+            with --all-variants a variant whose playlist or first segment fails or that is not what the master \
+            declares); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
+
+            Live HLS: every media playlist reload FFmpeg makes is checked (media and discontinuity \
+            sequence, stale, segments over the target duration, segments removed from the end); each \
+            problem is a warning and a playlist_health event in JSON.
 
             Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
             inputs the worst verdict wins.
@@ -86,6 +92,18 @@ public struct Check: AsyncParsableCommand {
         transform: ReadRate.argument)
     var rate: ReadRate?
 
+    @Flag(
+        help: ArgumentHelp(
+            "HLS: also validate every variant of the master: its playlist loads, its first segment opens, and RESOLUTION, CODECS, FRAME-RATE, BANDWIDTH and AVERAGE-BANDWIDTH match the media."))
+    var allVariants = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --all-variants: the first N segments of each variant are sized for the BANDWIDTH comparison (1 to \(VariantProber.maxSegments), default \(VariantProber.defaultSegments)).",
+            valueName: "N"))
+    var allVariantsSegments = VariantProber.defaultSegments
+
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
@@ -108,6 +126,9 @@ public struct Check: AsyncParsableCommand {
         guard (1...Self.maxParallel).contains(parallel) else {
             throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
         }
+        guard (1...VariantProber.maxSegments).contains(allVariantsSegments) else {
+            throw ValidationError("--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(allVariantsSegments).")
+        }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
         if rate != nil, let url = inputs.first(where: { InputKind($0).isNetwork }) {
             throw ValidationError("--rate paces local files only; \(url) is received at the speed the network delivers it.")
@@ -129,6 +150,8 @@ public struct Check: AsyncParsableCommand {
         settings.policy = policy
         settings.maxStartup = maxStartup.value
         settings.rate = rate
+        settings.allVariants = allVariants
+        settings.allVariantsSegments = allVariantsSegments
         return settings
     }
 
@@ -139,12 +162,8 @@ public struct Check: AsyncParsableCommand {
         let logger = Logger(label: "bufprobe") { label in
             LiveLineLogHandler(label: label, line: line, logLevel: verbose ? .trace : .critical)
         }
-        let router = FFmpegLogRouter(forward: logger)
-        // FFmpeg's informational lines are needed (the URL of each HLS segment it opens), so it formats
-        // everything and the router keeps what a sentence needs; the user sees it only with --verbose.
-        FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
-
-        let running = RunningChecks()
+        let runner = CheckRunner(logger: logger)
+        let running = runner.running
         // The cancelled checks return promptly and the code below ends the run with 128 + the
         // signal; the grace period covers a call that never returns.
         let interrupt = InterruptHandler.install(line: line, grace: .seconds(3)) { running.cancelAll() }
@@ -174,9 +193,7 @@ public struct Check: AsyncParsableCommand {
                 next += 1
                 group.addTask {
                     let session = CheckSession(source: source, settings: settings)
-                    running.add(session)
-                    let report = await BlockingThread.run(name: "bufprobe check \(index)") { session.run() }
-                    running.remove(session)
+                    let report = await runner.report(of: session, threadName: "bufprobe check \(index)")
                     return (index, report, session.progress())
                 }
             }

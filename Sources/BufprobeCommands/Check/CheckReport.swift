@@ -76,6 +76,12 @@ package struct CheckReport: Sendable, Codable {
     /// HLS variants (DASH: video representations), with the one played marked `selected`; empty for
     /// other inputs.
     package var variants: [Variant]
+    /// How the live HLS media playlist behaved across its reloads; `nil` (`null`) for inputs that are not
+    /// remote live HLS.
+    @NullEncoded package var playlistHealth: PlaylistHealth?
+    /// `--all-variants`: every HLS variant validated against its master's attributes, in master order;
+    /// `null` without the option.
+    @NullEncoded package var variantChecks: [VariantCheck]?
     /// The buffer policy and limits the verdict used.
     package var settings: Settings
     /// Problems FFmpeg reported, one line each.
@@ -129,5 +135,7 @@ package struct CheckReport: Sendable, Codable {
         @NullEncoded package var rate: String?
         /// `--variant`, as given (`best` by default).
         package var variant: String
+        /// `--all-variants-segments` with `--all-variants`, else `null`.
+        @NullEncoded package var allVariantsSegments: Int?
     }
 }

@@ -22,7 +22,11 @@ package final class CheckSession: Sendable {
     /// Bounds every libavformat wait; `cancel()` trips it.
     package let interrupter: Interrupter
 
+    /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after.
+    private let validation = Interrupter(timeout: nil)
     private let lines = FFmpegLines()
+    /// The live playlists FFmpeg reloads, judged as it loads them.
+    private let playlists: PlaylistWatch
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private let shared: Mutex<Shared>
@@ -48,12 +52,14 @@ package final class CheckSession: Sendable {
         self.interrupter = Interrupter(timeout: .milliseconds(Int64((settings.timeout * 1000).rounded())), input: source)
         self.started = clock.now
         self.shared = Mutex(Shared())
+        self.playlists = PlaylistWatch()
     }
 
     /// Stops the check as soon as FFmpeg next polls (Ctrl-C). Safe from any thread.
     package func cancel() {
         cancelled.store(true, ordering: .releasing)
         interrupter.cancel()
+        validation.cancel()
     }
 
     /// The state to draw now: the player advanced to the current time.
@@ -97,7 +103,8 @@ package final class CheckSession: Sendable {
             settings: CheckReport.Settings(
                 startThreshold: settings.policy.startThreshold, resumeThreshold: settings.policy.resumeThreshold,
                 maxBuffer: settings.policy.forwardTarget, maxStartup: settings.maxStartup, timeout: settings.timeout,
-                sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description),
+                sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description,
+                allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil),
             warnings: [])
         defer { shared.withLock { $0.finished = true } }
         if let problem = InputCheck.problem(with: source) {
@@ -106,7 +113,10 @@ package final class CheckSession: Sendable {
         }
         let input: MediaInput
         do {
-            input = try MediaInput(url: InputKind.ffmpegURL(for: source), options: settings.formatOptions, interrupter: interrupter)
+            let (playlists, clock, started) = (self.playlists, self.clock, self.started)
+            input = try MediaInput(
+                url: InputKind.ffmpegURL(for: source), options: settings.formatOptions, interrupter: interrupter,
+                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) })
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -138,6 +148,7 @@ package final class CheckSession: Sendable {
             return failing(report, "\(source) has no audio or video stream a player could play.")
         }
         input.discardAllStreams(except: reading.kept)
+        playlists.openingFinished()
         if let limit = reading.sampleLimit {
             DispatchQueue.global().asyncAfter(deadline: .now() + max(0, limit - now())) { [weak self] in
                 guard let self else { return }
@@ -327,6 +338,14 @@ package final class CheckSession: Sendable {
         report.measuredBitRate = reading.averageBitRate?.rounded()
         report.peakBitRate = reading.peakBitRate?.rounded()
         report.warnings = skippedWarnings + lines.problems
+        // Playlist health: remote live HLS only (local playlists are read without the gate that copies them).
+        if reading.isLive, reading.input.format.name == "hls", InputKind(source).isNetwork {
+            let health = playlists.report()
+            report.playlistHealth = health
+            report.warnings += health.events.map(\.message)
+        }
+        // After the player's last word: validating takes wall time no player waits through.
+        addVariantChecks(to: &report)
         if let failure { return failing(report, failure) }
         var measured = Verdict.Measurements(source: source, qoe: qoe)
         measured.sampled = { if case .sampled = end { true } else { false } }()
@@ -345,6 +364,9 @@ package final class CheckSession: Sendable {
         }
         // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
         measured.skippedResources = interrupter.skipped.filter { $0.kind != .failed }.map { ($0.url, $0.why) }
+        measured.variantProblems = (report.variantChecks ?? []).map { ($0.index, $0.problemKinds) }
+        measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
+            .map { ($0.playlist, $0.at) }
         (report.verdict, report.reason) = Verdict.decide(measured)
         return report
     }
@@ -354,7 +376,31 @@ package final class CheckSession: Sendable {
         report.verdict = .fail
         report.reason = reason
         if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
+        // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
+        addVariantChecks(to: &report)
         return report
+    }
+
+    /// `--all-variants`: validates every variant of an HLS master once (`VariantProber`), adding the checks
+    /// and one warning per problem. Not for inputs FFmpeg read as something else (a progressive file is
+    /// never downloaded again as a playlist), nor after Ctrl-C.
+    private func addVariantChecks(to report: inout CheckReport) {
+        guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
+        let path = source.lowercased().split(separator: "?").first ?? ""
+        let isHLS = report.format.map { $0 == "hls" } ?? path.hasSuffix(".m3u8")
+        guard isHLS else {
+            report.variantChecks = []
+            let what = report.format == "dash" ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
+            report.warnings.append("--all-variants: \(source) is \(what), so no variant was validated.")
+            return
+        }
+        let prober = VariantProber(
+            source: source, options: settings.formatOptions, timeout: settings.timeout,
+            segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
+            budget: settings.allVariantsBudget)
+        let outcome = prober.run()
+        report.variantChecks = outcome.checks
+        report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }
     }
 
     /// The sentence for a stop that was not a timeout or Ctrl-C (a request loop, an oversized playlist).

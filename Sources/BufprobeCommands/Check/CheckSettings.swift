@@ -20,6 +20,14 @@ package struct CheckSettings: Sendable {
     package var maxStartup: Double = 3
     /// Delivery pace for local files.
     package var rate: ReadRate?
+    /// `--all-variants`: validate every HLS variant against what the master declares.
+    package var allVariants = false
+    /// `--all-variants-segments`: segments sized per variant for the bandwidth comparison.
+    package var allVariantsSegments = VariantProber.defaultSegments
+    /// Wall seconds the whole `--all-variants` validation may take (the exporter's share of a scrape);
+    /// `nil`: no bound beyond `--timeout` for each request. Variants not validated in time are named in a
+    /// warning, not reported as failed.
+    package var allVariantsBudget: Double?
 
     /// Creates the defaults.
     package init() {}

@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 
 /// The human summary of one check (text output for people; `--json` is the stable form).
 ///
@@ -52,7 +53,53 @@ package enum CheckText {
             let bandwidth = variant.bandwidth.map { TextFormat.bitRate(Double($0)) } ?? "no BANDWIDTH"
             out += "  variant \(variant.index):   \(bandwidth), \(size), \(variant.codecs.joined(separator: "+"))\(variant.selected ? " (played)" : variant.fetched == .opening ? " (read while opening only: playlist, first segments)" : "")\n"
         }
+        if let checks = report.variantChecks {
+            // Why some or all variants were not validated, and each problem's sentence, are warnings below.
+            out += variantTable(checks, segments: report.settings.allVariantsSegments)
+        }
+        if let health = report.playlistHealth { out += playlist(health) }
+        // Every warning of the JSON document (FFmpeg's problems, refused resources, playlist events), as
+        // `probe` prints its own; before any data arrived the reason is the sentence made of them.
+        if receivedAnything {
+            for warning in report.warnings { out += "  warning:     \(warning)\n" }
+        }
         return out
+    }
+
+    /// `--all-variants`: one row per variant, declared against measured, then OK or its problem kinds;
+    /// the problems' sentences are the report's warnings, printed after it.
+    static func variantTable(_ checks: [VariantCheck], segments: Int?) -> String {
+        guard !checks.isEmpty else { return "  all variants: none validated\n" }
+        var out = "  all variants (declared -> measured; bit rates over the first \(segments ?? VariantProber.defaultSegments) segments):\n"
+        for check in checks {
+            let d = check.declared
+            let m = check.measured
+            let declaredSize = d.resolution ?? "-"
+            let measuredSize = m.width.flatMap { w in m.height.map { "\(w)x\($0)" } } ?? "-"
+            let declaredCodecs = d.codecs ?? "-"
+            let measuredCodecs = m.codecs.isEmpty ? "-" : m.codecs.map { codec in
+                codec.codec + (codec.profile.map { " \($0)" } ?? "") + (codec.level.map { " L\($0)" } ?? "")
+            }.joined(separator: "+")
+            let declaredRate = d.frameRate.map { TextFormat.number($0) + " fps" } ?? "-"
+            let measuredRate = m.frameRate.map { TextFormat.number($0) + " fps" } ?? "-"
+            let peak = m.peakBitRate.map { "peak " + TextFormat.bitRate($0) } ?? "peak -"
+            let average = m.averageBitRate.map { "avg " + TextFormat.bitRate($0) } ?? "avg -"
+            let declaredAverage = d.averageBandwidth.map { " avg " + TextFormat.bitRate(Double($0)) } ?? ""
+            let verdict = check.problems.isEmpty ? "OK" : check.problemKinds.map(\.rawValue).joined(separator: ", ")
+            out += "    \(check.index) \(check.uri): \(verdict)\n"
+            out += "      resolution \(declaredSize) -> \(measuredSize); codecs \(declaredCodecs) -> \(measuredCodecs); frame rate \(declaredRate) -> \(measuredRate)\n"
+            out += "      bandwidth \(TextFormat.bitRate(Double(d.bandwidth)))\(declaredAverage) -> \(peak), \(average) (\(m.segmentsMeasured) segments)\n"
+        }
+        return out
+    }
+
+    /// The live playlist's line: URL, reloads, problems by kind (each problem is also a warning).
+    static func playlist(_ health: CheckReport.PlaylistHealth) -> String {
+        let found = HLSPlaylistHealth.Kind.allCases.compactMap { kind in
+            health.counts[kind] > 0 ? "\(health.counts[kind]) \(kind.rawValue)" : nil
+        }
+        let reloads = "\(health.reloads) load\(health.reloads == 1 ? "" : "s") seen"
+        return "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
     }
 
     /// What `played` means for this check. A VOD input whose data all arrived before the player got that

@@ -3,8 +3,8 @@ package enum CheckVerdict: String, Sendable, Codable, Comparable {
     /// Started within `--max-startup`, never stalled, received at least as fast as real time.
     case pass
     /// Played, but stalled, started slowly, received slower than real time, peaked above its declared
-    /// HLS bandwidth by more than 10%, has a hole in its media, or lists a variant playlist that fails
-    /// to load.
+    /// HLS bandwidth by more than 10%, has a hole in its media, lists a variant playlist that fails
+    /// to load, or has a live playlist that stopped updating (stale).
     case degraded
     /// Could not open, HTTP error, timeout, no playable stream, or the stream ended early.
     case fail

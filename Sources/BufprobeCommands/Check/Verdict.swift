@@ -9,7 +9,9 @@ package import PlaybackModel
 /// - Otherwise every problem found makes it `degraded`, all named in one sentence: stalls, a startup above
 ///   `--max-startup`, a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
 ///   time, a hole in the received media, a variant playlist that cannot be served, a resource it leads to
-///   that was refused or skipped.
+///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
+///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
+///   what the master declares (`VariantValidator`).
 /// - None: `pass`.
 package enum Verdict {
     /// What the check measured, in presentation time (the playable start is 0).
@@ -40,6 +42,12 @@ package enum Verdict {
         package var brokenPlaylists: [(url: String, status: Int)] = []
         /// Resources the input led to that were refused or skipped (a variant that sent nothing), with why.
         package var skippedResources: [(url: String, why: String)] = []
+        /// Live playlists that stopped updating for more than 1.5x their target duration, with the wall
+        /// second (from the start of the check) the reload that found it was read.
+        package var stalePlaylists: [(url: String, at: Double)] = []
+        /// `check --all-variants`: each variant's problems (failed playlist or segment, a declared
+        /// attribute the media contradicts), by variant index.
+        package var variantProblems: [(variant: Int, kinds: [VariantCheck.Kind])] = []
 
         /// Measurements of a check of `source` whose player reported `qoe`.
         package init(source: String, qoe: QoEReport) {
@@ -67,7 +75,9 @@ package enum Verdict {
             problems.append(
                 "took \(TextFormat.seconds(startup)) to start, more than the \(TextFormat.seconds(m.maxStartup)) allowed (--max-startup)")
         }
-        if let declared = m.declaredVariantBitRate, let peak = m.peakBitRate, peak > declared * 1.1 {
+        if let declared = m.declaredVariantBitRate, let peak = m.peakBitRate,
+            BandwidthRule.exceeds(measured: peak, declared: declared)
+        {
             problems.append(
                 "peaked at \(TextFormat.bitRate(peak)), more than 10% above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
         }
@@ -90,6 +100,21 @@ package enum Verdict {
         // A resource refused or skipped (a variant that sent nothing): FFmpeg played the others.
         for skipped in m.skippedResources {
             problems.append("leads to \(skipped.url), which \(skipped.why)")
+        }
+        // A live playlist that stops updating: the player runs dry once its buffer is played, even when the
+        // sample ended before it stalled.
+        for stale in m.stalePlaylists {
+            problems.append(
+                "has a playlist that stopped updating for more than 1.5x its target duration (\(stale.url), found at \(TextFormat.seconds(stale.at)))")
+        }
+        // --all-variants: a variant that fails to load or open, or is not what the master declares, is
+        // broken for every viewer sent to it, as a failed variant playlist is above.
+        let mislabelled = m.variantProblems.filter { !$0.kinds.isEmpty }
+        if !mislabelled.isEmpty {
+            let list = mislabelled.map { entry in
+                "variant \(entry.variant): " + entry.kinds.map(\.rawValue).joined(separator: ", ")
+            }
+            problems.append("has variants that are not what its master playlist declares (\(list.joined(separator: "; ")))")
         }
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")

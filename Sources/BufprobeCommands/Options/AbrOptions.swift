@@ -19,7 +19,7 @@ public struct AbrOptions: ParsableArguments {
     /// `--abr`.
     @Option(
         help: ArgumentHelp(
-            "For a master playlist, how the player picks each segment's variant: fixed (--variant, the default), throughput, bola or dynamic.",
+            "For a master playlist or DASH manifest, how the player picks each segment's variant: fixed (--variant, the default), throughput, bola or dynamic.",
             valueName: "rule"))
     public var abr: RuleName?
 

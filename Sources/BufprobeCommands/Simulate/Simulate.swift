@@ -14,9 +14,9 @@ public struct Simulate: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Simulate playing media over a given network: startup delay, stalls, rebuffer ratio.",
         discussion: """
-            The media's packets (a local file, a local HLS playlist, or --bitrate/--duration synthetic media) \
-            are downloaded byte for byte in virtual time: one HTTP request read in byte order (one request per \
-            segment for HLS), latency once per request, a new request after a seek out of the buffer. The \
+            The media's packets (a local file, a local HLS playlist or DASH manifest, or --bitrate/--duration \
+            synthetic media) are downloaded byte for byte in virtual time: one HTTP request read in byte order \
+            (one request per segment for HLS and DASH, an initialization segment once per variant), latency once per request, a new request after a seek out of the buffer. The \
             player is bufprobe's shared model: start at --start-threshold buffered, resume after a stall at \
             --resume-threshold, stop loading at --max-buffer (defaults 1 s, 2 s, 50 s, as Media3's \
             DefaultLoadControl; --constrained lowers the target to 15 s, a data-saver network).
@@ -43,7 +43,8 @@ public struct Simulate: AsyncParsableCommand {
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
             session.
 
-            Adaptive bit rate (--abr, a local HLS master): each segment is fetched at the variant the rule \
+            Adaptive bit rate (--abr, a local HLS master or DASH manifest, whose video representations are the \
+            variants): each segment is fetched at the variant the rule \
             picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
             throughout (the default). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
             mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
@@ -57,7 +58,9 @@ public struct Simulate: AsyncParsableCommand {
             not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
             """)
 
-    @Argument(help: ArgumentHelp("A media file or local HLS playlist (omit with --bitrate/--duration).", valueName: "media"),
+    @Argument(
+        help: ArgumentHelp(
+            "A media file, local HLS playlist or local DASH manifest (omit with --bitrate/--duration).", valueName: "media"),
         completion: .file())
     var media: String?
 
@@ -86,7 +89,9 @@ public struct Simulate: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("For a master playlist, which variant to simulate (0 = first listed).", valueName: "index"))
+        help: ArgumentHelp(
+            "For a master playlist or DASH manifest, which variant (video representation) to simulate (0 = first listed).",
+            valueName: "index"))
     var variant: Int?
 
     @Option(
@@ -113,7 +118,7 @@ public struct Simulate: AsyncParsableCommand {
     @OptionGroup(title: "Buffer policy (overrides the script's)")
     var policyOptions: BufferPolicyOptions
 
-    @OptionGroup(title: "Adaptive bit rate (a master playlist with --abr)")
+    @OptionGroup(title: "Adaptive bit rate (a master playlist or DASH manifest with --abr)")
     var abrOptions: AbrOptions
 
     @Option(
@@ -185,7 +190,7 @@ public struct Simulate: AsyncParsableCommand {
                 keyboard = raw
             }
             defer { keyboard?.restore() }
-            try await play(&engine, speed: factor, title: plan.source.description, keyboard: keyboard)
+            try await play(&engine, speed: factor, title: title(of: plan.source), keyboard: keyboard)
         } else {
             engine.run()
         }
@@ -201,7 +206,7 @@ public struct Simulate: AsyncParsableCommand {
             }
             let svg = SimulationPlot.svg(
                 samples: samples, stalls: sampled.session.report.stalls,
-                title: plotTitle(plan.source),
+                title: title(of: plan.source),
                 rateLabel: ladder == nil ? "media bit rate" : "variant fetched")
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
@@ -278,9 +283,9 @@ public struct Simulate: AsyncParsableCommand {
         }
     }
 
-    /// The plot's title: the media file's name (a description's rates hold slashes), or the synthetic
-    /// description.
-    private func plotTitle(_ source: SimulationSource) -> String {
+    /// The live line's and the plot's title: the media file's name (a description's rates hold slashes,
+    /// and the line's legend shows a ladder's rates), or the synthetic description.
+    private func title(of source: SimulationSource) -> String {
         guard source.kind != "synthetic" else { return source.description }
         let path = source.description.components(separatedBy: " (").first ?? source.description
         return InputKind.title(of: path)

@@ -52,7 +52,9 @@ struct SimulationPlan {
         if let length, length <= 0 { throw Failure(sentence: "--duration must be greater than 0.", exitCode: 64) }
         let adaptive = options.abrOptions.abr != nil
         if adaptive, options.media == nil, script.media == nil {
-            throw Failure(sentence: "--abr needs a local HLS master playlist as the media, not synthetic media.", exitCode: 64)
+            throw Failure(
+                sentence: "--abr needs a local HLS master playlist or DASH manifest as the media, not synthetic media.",
+                exitCode: 64)
         }
         do {
             if let media = options.media {

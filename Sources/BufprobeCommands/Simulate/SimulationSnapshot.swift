@@ -4,7 +4,8 @@ import ProgressLine
 /// What the live line shows of a running simulation: the player's state, playhead, loaded ranges and
 /// buffer, the simulated bandwidth, and markers for the stalls and seeks so far. Times are relative to
 /// the playable start (the session's origin), so the bar runs from 0 to the duration; the events' positions
-/// already are.
+/// already are. With a ladder (`--abr`) the bar is segmented: each loaded segment in its variant's look,
+/// the segment being fetched in the look of its variant, and the legend naming that variant.
 enum SimulationSnapshot {
     static func make(_ engine: SimulationEngine, title: String, speed: Double) -> ProgressSnapshot {
         let item = engine.player.item
@@ -18,6 +19,20 @@ enum SimulationSnapshot {
             default: break
             }
         }
+        var segments: SegmentProgress?
+        if let ladder = engine.ladder {
+            var starts: [Double] = []
+            starts.reserveCapacity(ladder.durations.count)
+            var time = ladder.startTime - origin
+            for duration in ladder.durations {
+                starts.append(time)
+                time += duration
+            }
+            segments = SegmentProgress(
+                starts: starts, current: engine.currentUnit,
+                variants: engine.deliveredVariants.map { $0 >= 0 ? $0 : nil }, variantBitRates: ladder.bitRates,
+                currentVariant: engine.currentVariant)
+        }
         return ProgressSnapshot(
             state: PlaybackStateWord(engine.player.state),
             title: title,
@@ -27,6 +42,7 @@ enum SimulationSnapshot {
             bufferedAhead: item.bufferedAhead,
             throughputBitsPerSecond: engine.network.bandwidth(at: engine.clock),
             realtimeFactor: speed,
-            markers: markers)
+            markers: markers,
+            segments: segments)
     }
 }

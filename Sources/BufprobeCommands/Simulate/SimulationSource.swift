@@ -7,7 +7,7 @@ package import PlaybackModel
 package struct SimulationSource: Sendable {
     /// What was loaded, for reports: a path, a playlist (with the variant) or a synthetic description.
     package var description: String
-    /// `file`, `hls` or `synthetic`.
+    /// `file`, `hls`, `dash` or `synthetic`.
     package var kind: String
     /// The units to download.
     package var media: SimulationMedia
@@ -37,23 +37,32 @@ package struct SimulationSource: Sendable {
             media: .synthetic(synthetic))
     }
 
-    /// A local file or URL libavformat opens (read completely, as fast as possible), or a local HLS
-    /// playlist (a master playlist's `variant`-th rendition, 0 by default).
-    /// With `adaptive`, `input` must be a local master playlist and every variant is loaded (`ladder`).
+    /// A local file or URL libavformat opens (read completely, as fast as possible), a local HLS
+    /// playlist (a master playlist's `variant`-th rendition, 0 by default), or a local DASH manifest (its
+    /// `variant`-th video representation).
+    /// With `adaptive`, `input` must be a local master playlist or DASH manifest and every variant is
+    /// loaded (`ladder`).
     package static func load(_ input: String, variant: Int?, adaptive: Bool = false) throws(Failure) -> SimulationSource {
         if let path = InputKind(input).localPath, HLSPlaylist.isPlaylist(path: path) {
             return adaptive ? try ladder(path) : try playlist(path, variant: variant)
         }
-        if adaptive, !(InputCheck.isURL(input) && input.split(separator: "?").first?.hasSuffix(".m3u8") == true) {
-            throw Failure(sentence: "--abr applies to local HLS master playlists; \(input) is not one.", isUsage: true)
+        if let path = InputKind(input).localPath, DASHManifest.isManifest(path: path) {
+            return try dash(path, variant: variant, adaptive: adaptive)
         }
-        if InputCheck.isURL(input), input.split(separator: "?").first?.hasSuffix(".m3u8") == true {
+        let remote = InputCheck.isURL(input) ? input.split(separator: "?").first.map(String.init) : nil
+        if let remote, remote.hasSuffix(".m3u8") || remote.hasSuffix(".mpd") {
+            let (kind, local) = remote.hasSuffix(".mpd") ? ("DASH manifest", "manifests") : ("HLS playlist", "playlists")
             throw Failure(
-                sentence: "\(input) is a remote HLS playlist: simulate reads local playlists and their segments (download them first).",
+                sentence: "\(input) is a remote \(kind): simulate reads local \(local) and their segments (download them first).",
                 isUsage: true)
         }
+        if adaptive {
+            throw Failure(
+                sentence: "--abr applies to local HLS master playlists and DASH manifests; \(input) is neither.", isUsage: true)
+        }
         if variant != nil {
-            throw Failure(sentence: "--variant applies to HLS master playlists; \(input) is not one.", isUsage: true)
+            throw Failure(
+                sentence: "--variant applies to HLS master playlists and DASH manifests; \(input) is neither.", isUsage: true)
         }
         if let problem = InputCheck.problem(with: input) { throw Failure(sentence: problem, isUsage: false) }
         let opened: MediaInput
@@ -169,13 +178,15 @@ package struct SimulationSource: Sendable {
             let mediaPath = HLSPlaylist.resolve(listed.uri, against: path)
             let playlist: HLSPlaylist
             let sizes: [Int64]
+            let initialization: Int64
             do {
                 playlist = try HLSPlaylist.load(path: mediaPath)
                 guard playlist.kind == .media, !playlist.segments.isEmpty else {
                     throw Failure(sentence: "\(mediaPath) (variant \(label) of \(path)) lists no segments.", isUsage: false)
                 }
-                sizes = try playlist.segmentSizes(playlistPath: mediaPath)
-                try checkSizes(sizes, of: mediaPath)
+                sizes = try playlist.segmentSizes(playlistPath: mediaPath, separatingInitialization: true)
+                initialization = try playlist.initializationSize(playlistPath: mediaPath)
+                try checkSizes(sizes + [initialization], of: mediaPath)
             } catch let failure as Failure {
                 throw failure
             } catch {
@@ -183,8 +194,17 @@ package struct SimulationSource: Sendable {
             }
             if durations.isEmpty { durations = playlist.segments.map(\.duration) }
             variants.append(
-                SimulationLadder.Variant(label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes))
+                SimulationLadder.Variant(
+                    label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes,
+                    initializationBytes: initialization))
         }
+        return try adaptiveSource(path, kind: "hls", variants: variants, durations: durations)
+    }
+
+    /// The source over a ladder of `variants`, with the timeline of the one listed first.
+    private static func adaptiveSource(
+        _ path: String, kind: String, variants: [SimulationLadder.Variant], durations: [Double]
+    ) throws(Failure) -> SimulationSource {
         let ladder: SimulationLadder
         do {
             ladder = try SimulationLadder(variants: variants, durations: durations)
@@ -199,9 +219,60 @@ package struct SimulationSource: Sendable {
         }
         let rates = ladder.bitRates.map { BitRate(bitsPerSecond: $0).description }.joined(separator: ", ")
         var source = SimulationSource(
-            description: "\(path) (\(ladder.variants.count) variants: \(rates))", kind: "hls", media: ladder.media(variant: 0))
+            description: "\(path) (\(ladder.variants.count) variants: \(rates))", kind: kind, media: ladder.media(variant: 0))
         source.ladder = ladder
         return source
+    }
+
+    /// A local DASH manifest: its video representations (audio ones when it has no video) as variants,
+    /// numbered in manifest order; with `adaptive` all of them (`ladder`), else the `variant`-th (0 by
+    /// default) as one segmented stream.
+    private static func dash(_ path: String, variant: Int?, adaptive: Bool) throws(Failure) -> SimulationSource {
+        let manifest: DASHManifest
+        do {
+            manifest = try DASHManifest.load(path: path)
+        } catch {
+            throw Failure(sentence: error.description, isUsage: false)
+        }
+        let all = manifest.adaptationSets.flatMap(\.representations)
+        let video = all.filter { $0.kind == .video }
+        let audio = all.filter { $0.kind == .audio }
+        let listed = !video.isEmpty ? video : !audio.isEmpty ? audio : all
+        guard !listed.isEmpty else { throw Failure(sentence: "\(path) lists no representation.", isUsage: false) }
+        if !adaptive, let variant, !listed.indices.contains(variant) {
+            throw Failure(
+                sentence: "\(path) has \(listed.count) \(video.isEmpty ? "" : "video ")representations (0 to \(listed.count - 1)); --variant \(variant) is not one of them.",
+                isUsage: true)
+        }
+        let chosen = adaptive ? Array(listed.indices) : [variant ?? 0]
+        var variants: [SimulationLadder.Variant] = []
+        var durations: [Double] = []
+        var single: [(duration: Double, bytes: Int64)] = []
+        for label in chosen {
+            let representation = listed[label]
+            let measured: (initialization: Int64, segments: [(duration: Double, bytes: Int64)])
+            do {
+                measured = try manifest.segments(of: representation, manifestPath: path)
+            } catch {
+                throw Failure(sentence: error.description, isUsage: false)
+            }
+            guard !measured.segments.isEmpty else {
+                throw Failure(sentence: "\(path) lists no segments for Representation \(representation.id).", isUsage: false)
+            }
+            try checkSizes(measured.segments.map(\.bytes) + [measured.initialization], of: path)
+            if durations.isEmpty { durations = measured.segments.map(\.duration) }
+            single = measured.segments
+            variants.append(
+                SimulationLadder.Variant(
+                    label: label, bitRate: Double(representation.bandwidth), segmentBytes: measured.segments.map(\.bytes),
+                    initializationBytes: measured.initialization))
+        }
+        if adaptive { return try adaptiveSource(path, kind: "dash", variants: variants, durations: durations) }
+        let index = variant ?? 0
+        let representation = listed[index]
+        return SimulationSource(
+            description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
+            kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
     }
 
     private static func playlist(_ path: String, variant: Int?) throws(Failure) -> SimulationSource {
@@ -243,13 +314,16 @@ package struct SimulationSource: Sendable {
             throw Failure(sentence: "\(mediaPath) lists no segments.", isUsage: false)
         }
         let sizes: [Int64]
+        let initialization: Int64
         do {
-            sizes = try playlist.segmentSizes(playlistPath: mediaPath)
+            sizes = try playlist.segmentSizes(playlistPath: mediaPath, separatingInitialization: true)
+            initialization = try playlist.initializationSize(playlistPath: mediaPath)
         } catch {
             throw Failure(sentence: error.description, isUsage: false)
         }
-        try checkSizes(sizes, of: mediaPath)
+        try checkSizes(sizes + [initialization], of: mediaPath)
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
-        return SimulationSource(description: description, kind: "hls", media: .segmented(segments))
+        return SimulationSource(
+            description: description, kind: "hls", media: .segmented(segments, initializationBytes: initialization))
     }
 }

@@ -22,7 +22,7 @@ public struct AbrSummary: Sendable, Hashable {
         public var playedBytes: Int64
         /// Segments downloaded whole at this variant.
         public var segments: Int
-        /// Bytes of those segments.
+        /// Bytes of those segments, and of the variant's initialization segment once it was fetched.
         public var bytes: Int64
     }
 

@@ -19,8 +19,12 @@
 ///   (within the 0.1 s merge tolerance) abandons the request and sends a new one, with latency, from the
 ///   byte offset of the seek point (`SimulationMedia.restartUnit(for:)`): a seek out of the buffer, or
 ///   back into evicted data.
-/// - Segmented media (HLS) sends one request per segment, latency each; a segment becomes loaded when all
-///   of it has arrived; a stopped segment is abandoned and requested again later.
+/// - Segmented media (HLS, DASH) sends one request per segment, latency each; a segment becomes loaded
+///   when all of it has arrived; a stopped segment is abandoned and requested again later. A variant's
+///   initialization segment (`#EXT-X-MAP`, DASH `Initialization`) is requested once, on its own (latency
+///   and bytes), right before the first segment fetched at that variant, and kept for the session: never
+///   again for its later segments, after a seek, or when the rule comes back to the variant. One that is
+///   stopped half-way is requested again whole.
 /// - Eviction behind the playhead is the player's back-buffer rule; the engine only never re-adds evicted
 ///   time from the packets it already holds.
 /// - End of stream is announced when the last unit arrives and the loaded data does not reach the end of
@@ -67,6 +71,12 @@ public struct SimulationEngine: Sendable {
     private var sequenceStart: Double
     private var announcedEndOfStream = false
     private var indexArrived = false
+    /// Per variant (ascending; one entry without a ladder), its initialization segment's bytes (0: none).
+    private let initializationBytes: [Int64]
+    /// Per variant, whether its initialization segment has arrived (or it has none).
+    private var initialized: [Bool]
+    /// The bytes of the initialization segment being fetched, when the request in flight is for one.
+    private var fetchingInitialization: Int64?
 
     // Adaptive bit rate (a ladder); all empty or nil for one variant.
     /// Per variant (ascending), its units; empty without a ladder.
@@ -92,10 +102,13 @@ public struct SimulationEngine: Sendable {
     public private(set) var switches: [AbrSwitch] = []
     /// Per segment, the ascending ladder index of the copy last delivered to the player (-1: none yet).
     public private(set) var deliveredVariants: [Int] = []
-    /// Per variant (ascending), segments and bytes delivered whole.
+    /// Per variant (ascending), segments and bytes delivered whole (bytes with the variant's
+    /// initialization segment).
     public private(set) var deliveredPerVariant: [(segments: Int, bytes: Int64)] = []
     /// The variant of the segment being (or about to be) downloaded: the live line's colour.
     public var currentVariant: Int { inFlightVariant }
+    /// The unit (a segment, for HLS) being or next to be downloaded; `media.unitCount` once all are in.
+    public var currentUnit: Int { nextUnit }
 
     /// A script step placed on the engine's queue.
     private struct Scheduled: Sendable {
@@ -158,6 +171,9 @@ public struct SimulationEngine: Sendable {
         } else {
             variantUnits = []
         }
+        let initialization = ladder.map { $0.variants.map(\.initializationBytes) } ?? [media.initializationBytes]
+        initializationBytes = initialization
+        initialized = initialization.map { $0 <= 0 }
         self.units = media.makeReader()
         self.policy = policy
         var network = network
@@ -409,7 +425,7 @@ public struct SimulationEngine: Sendable {
         inFlightVariant = lower
         lastVariant = lower
         abandonedRequests += 1
-        sendRequest(from: unit(nextUnit).byteStart)
+        requestSegment()
     }
 
     /// Books a whole segment handed to the player, and the throughput its request measured.
@@ -446,9 +462,11 @@ public struct SimulationEngine: Sendable {
                 transferAtLastCompletion = transfer
                 requestOrigin = deliveredEnd
                 pendingCompletion = nil
+            } else if media.layout == .segmented {
+                chooseVariant()
+                requestSegment()
             } else {
-                if media.layout == .segmented { chooseVariant() }
-                sendRequest(from: media.layout == .segmented ? unit(nextUnit).byteStart : deliveredEnd)
+                sendRequest(from: deliveredEnd)
             }
             return
         }
@@ -464,7 +482,28 @@ public struct SimulationEngine: Sendable {
         let origin = self.unit(unit).byteStart
         deliveredEnd = origin
         record(.request, value: Double(origin))
-        sendRequest(from: origin)
+        if media.layout == .segmented {
+            requestSegment()
+        } else {
+            sendRequest(from: origin)
+        }
+    }
+
+    /// Requests segment `nextUnit` at the in-flight variant; the first time at a variant with an
+    /// initialization segment, that segment is requested first (the segment follows when it is in).
+    private mutating func requestSegment() {
+        let variant = inFlightVariant
+        guard initialized.indices.contains(variant), !initialized[variant] else {
+            sendRequest(from: unit(nextUnit).byteStart)
+            return
+        }
+        requests += 1
+        connectionOpen = true
+        fetchingInitialization = initializationBytes[variant]
+        abandonCheck = .infinity
+        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock + network.requestLatency(at: clock))
+        transferAtLastCompletion = transfer
+        pendingCompletion = nil
     }
 
     private mutating func sendRequest(from origin: Int64) {
@@ -491,6 +530,17 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func noteAbandonedBytes() {
+        if let initialization = fetchingInitialization {
+            // Part of an initialization segment is of no use: it is requested again whole.
+            if let snapshot = transferAtLastCompletion {
+                let delivered = min(snapshot.bits(deliveredBy: clock) / 8, Double(initialization))
+                bytesReceived += delivered.isFinite && delivered > 0 ? Int64(delivered) : 0
+            }
+            fetchingInitialization = nil
+            transfer = nil
+            pendingCompletion = nil
+            return
+        }
         guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
         // Bound the Double before converting: a long session on a fast trace can deliver more bits than
         // Int64 holds, and only the bytes up to the unit's end count.
@@ -507,6 +557,13 @@ public struct SimulationEngine: Sendable {
     private mutating func completionTime() -> Double {
         if let pendingCompletion { return pendingCompletion }
         guard var current = transfer else { return .infinity }
+        if let initialization = fetchingInitialization {
+            transferAtLastCompletion = current
+            let time = current.time(whenDelivered: Double(initialization) * 8)
+            transfer = current
+            pendingCompletion = time
+            return time
+        }
         let unit = self.unit(nextUnit)
         // Bytes already here (an index at the end brought everything before it) complete at once.
         guard neededEnd(for: unit) > deliveredEnd else {
@@ -527,6 +584,17 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func completeUnit() {
+        if let initialization = fetchingInitialization {
+            fetchingInitialization = nil
+            pendingCompletion = nil
+            bytesReceived += initialization
+            initialized[inFlightVariant] = true
+            if deliveredPerVariant.indices.contains(inFlightVariant) {
+                deliveredPerVariant[inFlightVariant].bytes += initialization
+            }
+            sendRequest(from: unit(nextUnit).byteStart)
+            return
+        }
         let unit = self.unit(nextUnit)
         let needed = neededEnd(for: unit)
         nextUnit += 1
@@ -540,7 +608,7 @@ public struct SimulationEngine: Sendable {
             handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
             if nextUnit < media.unitCount, isDownloading {
                 chooseVariant()
-                sendRequest(from: self.unit(nextUnit).byteStart)
+                requestSegment()
             }
         case .progressive:
             if let stream = unit.stream {

@@ -13,12 +13,16 @@ public struct SimulationLadder: Sendable {
         public var bitRate: Double
         /// Bytes of each segment, in playlist order.
         public var segmentBytes: [Int64]
+        /// Bytes of the variant's initialization segment (`#EXT-X-MAP`, DASH `Initialization`), fetched
+        /// once, by a request of its own, before the first segment fetched at this variant; 0: none.
+        public var initializationBytes: Int64
 
         /// Creates a variant.
-        public init(label: Int, bitRate: Double, segmentBytes: [Int64]) {
+        public init(label: Int, bitRate: Double, segmentBytes: [Int64], initializationBytes: Int64 = 0) {
             self.label = label
             self.bitRate = bitRate
             self.segmentBytes = segmentBytes
+            self.initializationBytes = initializationBytes
         }
     }
 
@@ -60,7 +64,8 @@ public struct SimulationLadder: Sendable {
     public func media(variant index: Int) -> SimulationMedia {
         let chosen = variants[min(max(index, 0), variants.count - 1)]
         return .segmented(
-            zip(durations, chosen.segmentBytes).map { (duration: $0.0, bytes: $0.1) }, startTime: startTime)
+            zip(durations, chosen.segmentBytes).map { (duration: $0.0, bytes: $0.1) }, startTime: startTime,
+            initializationBytes: chosen.initializationBytes)
     }
 
     /// The ascending index of the variant listed `label`-th in the master playlist, if any.

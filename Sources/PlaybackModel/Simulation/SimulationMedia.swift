@@ -4,8 +4,10 @@
 /// - A progressive file (`progressive(packets:playableStreams:)`) is one HTTP resource fetched in byte
 ///   order: a unit is a packet, complete once every byte up to its end has arrived. Bytes before the first
 ///   packet (the header, a front `moov`) and between packets (container overhead) count too.
-/// - A segmented stream (`segmented(_:)`, HLS) is fetched one request per segment: a unit is a segment,
-///   complete when the whole segment has arrived, covering its time for every stream at once.
+/// - A segmented stream (`segmented(_:)`, HLS and DASH) is fetched one request per segment: a unit is a
+///   segment, complete when the whole segment has arrived, covering its time for every stream at once. An
+///   initialization segment (`#EXT-X-MAP`, DASH `Initialization`) is fetched once, by a request of its
+///   own, before the first segment (`initializationBytes`).
 public struct SimulationMedia: Sendable {
     /// One unit of download.
     public struct Unit: Sendable, Hashable {
@@ -64,6 +66,9 @@ public struct SimulationMedia: Sendable {
     /// Bytes that must have arrived before any unit is usable: the end of an index that sits after the
     /// media (an MP4 `moov` at the end, read by a plain sequential download), else 0.
     public let indexByteEnd: Int64
+    /// Bytes of the initialization segment a segmented stream fetches once, in a request of its own,
+    /// before its first segment (0: none). Counted in `totalBytes`.
+    public private(set) var initializationBytes: Int64 = 0
     /// Per playable stream, the units where a seek may land: (presentation start, unit index), sorted by
     /// start. For video streams only keyframes. Empty for synthetic media, whose layout gives them.
     let seekPoints: [[(start: Double, unit: Int)]]
@@ -90,10 +95,10 @@ public struct SimulationMedia: Sendable {
     }
 
     /// A segmented stream: `(duration seconds, size bytes)` per segment, in playlist order, starting at
-    /// `startTime`.
-    public static func segmented(_ segments: [(duration: Double, bytes: Int64)], startTime: Double = 0)
-        -> SimulationMedia
-    {
+    /// `startTime`, with an initialization segment of `initializationBytes` (0: none) fetched once first.
+    public static func segmented(
+        _ segments: [(duration: Double, bytes: Int64)], startTime: Double = 0, initializationBytes: Int64 = 0
+    ) -> SimulationMedia {
         var units: [Unit] = []
         units.reserveCapacity(segments.count)
         var offset: Int64 = 0
@@ -106,9 +111,12 @@ public struct SimulationMedia: Sendable {
             offset += segment.bytes
             time += segment.duration
         }
-        return SimulationMedia(
+        let initialization = max(initializationBytes, 0)
+        var media = SimulationMedia(
             units: units, layout: .segmented, playableStreams: [], startTime: startTime, endTime: time,
-            totalBytes: offset, indexByteEnd: 0)
+            totalBytes: offset + initialization, indexByteEnd: 0)
+        media.initializationBytes = initialization
+        return media
     }
 
     /// Synthetic media as a progressive file whose packets are generated as the download reaches them:

@@ -9,6 +9,8 @@ of stdout, then serves files under --root according to the first path component:
   /status/<code>/<anything>       answers with HTTP <code> and a short body
   /pause/<offset>/<seconds>/<path>  sends the headers (full Content-Length) and <offset> bytes at once,
                                   waits <seconds>, then sends the rest
+  /drip/<bytes>/<path>            sends the headers (full Content-Length), then <bytes> bytes every 0.2 s:
+                                  never silent for long, never done soon
   /close/<offset>/<path>          sends the headers (full Content-Length) and <offset> bytes, then closes
   /missing/<name>/<path>          serves <path> like /file/, except that any file named <name> is a 404
                                   (relative URIs in a playlist keep the prefix, so a segment 404s); ':' in
@@ -53,6 +55,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_status(int(parts[1]))
             elif mode == "pause":
                 self.send_file("/".join(parts[3:]), split=int(parts[1]), pause=float(parts[2]))
+            elif mode == "drip":
+                self.send_file("/".join(parts[2:]), drip=int(parts[1]))
             elif mode == "close":
                 self.send_file("/".join(parts[2:]), split=int(parts[1]), close=True)
             elif mode == "requires":
@@ -111,7 +115,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def send_file(self, relative, split=None, pause=0.0, close=False):
+    def send_file(self, relative, split=None, pause=0.0, close=False, drip=None):
         path = os.path.normpath(os.path.join(self.root, relative))
         if not path.startswith(os.path.abspath(self.root)) or not os.path.isfile(path):
             self.send_status(404)
@@ -139,6 +143,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if partial:
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
         self.end_headers()
+        if drip is not None:
+            for offset in range(0, len(body), max(1, drip)):
+                self.wfile.write(body[offset:offset + max(1, drip)])
+                self.wfile.flush()
+                time.sleep(0.2)
+            return
         if split is None:
             self.wfile.write(body)
             return

@@ -1,0 +1,13 @@
+/// The one rule for a measured bit rate against a declared HLS `BANDWIDTH` (or `AVERAGE-BANDWIDTH`): more
+/// than 10% above it is a problem (Apple's HLS authoring specification allows a measured peak up to 10%
+/// over the declared one). The played variant's 1 s peak (`Verdict.decide`) and every variant's peak
+/// segment bit rate (`check --all-variants`) are judged by it.
+package enum BandwidthRule {
+    /// How far above the declared rate a measured one may be: 10%.
+    package static let tolerance = 0.10
+
+    /// Whether `measured` is more than `tolerance` above `declared` (both bits per second).
+    package static func exceeds(measured: Double, declared: Double) -> Bool {
+        measured > declared * (1 + tolerance)
+    }
+}

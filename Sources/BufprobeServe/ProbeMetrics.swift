@@ -1,0 +1,118 @@
+package import BufprobeCommands
+import MediaIO
+import Prometheus
+
+/// The one mapping from a `CheckReport` to the metrics `GET /probe` answers, in the Prometheus text
+/// format (swift-prometheus writes it and escapes label values). Names follow Prometheus's conventions:
+/// base units (seconds, bits per second, bytes) in the name, `_total` for accumulated amounts. A value the
+/// report leaves `null` (no startup, nothing received, no declared rate) is left out, never written as 0;
+/// so is a value that is not finite.
+///
+/// Every metric is a gauge: each answer describes one check, not a running count. The live playlist's
+/// metrics are written only for a live HLS check (`playlist_health` is `null` otherwise), the variants'
+/// only with `all_variants=true` (`variant_checks` is `null` otherwise).
+package enum ProbeMetrics {
+    /// One plain metric: its name, help text and value in a report.
+    package struct Gauge: Sendable {
+        /// The metric name.
+        package var name: String
+        /// The `# HELP` text.
+        package var help: String
+        /// The value, `nil` when the report has none.
+        package var value: @Sendable (CheckReport) -> Double?
+    }
+
+    /// The unlabelled metrics, in the order the README lists them.
+    package static let gauges: [Gauge] = [
+        Gauge(name: "bufprobe_probe_success", help: "1 when the check played the target (verdict pass or degraded), 0 when it failed.") {
+            $0.verdict == .fail ? 0 : 1
+        },
+        Gauge(name: "bufprobe_open_seconds", help: "Seconds to open the target and read its stream information.") { $0.openTime },
+        Gauge(name: "bufprobe_first_packet_seconds", help: "Seconds from the start of the check to the first packet.") {
+            $0.firstPacketTime
+        },
+        Gauge(name: "bufprobe_startup_delay_seconds", help: "Seconds until the player could start, opening included; absent when it never started.") {
+            $0.startupDelay
+        },
+        Gauge(name: "bufprobe_stalls_total", help: "Stalls during the check.") { Double($0.stallCount) },
+        Gauge(name: "bufprobe_stall_seconds_total", help: "Seconds stalled during the check.") { $0.stallTime },
+        Gauge(name: "bufprobe_holes_skipped_total", help: "Holes in the media the player jumped (a freeze or a jump for viewers).") {
+            Double($0.skippedHoles.count)
+        },
+        Gauge(name: "bufprobe_rebuffer_ratio", help: "Stall time over stall time plus played time (0 to 1).") { $0.rebufferRatio },
+        Gauge(name: "bufprobe_throughput_bits_per_second", help: "Bits received per second, from the start of the check to the last packet.") {
+            $0.throughputBps
+        },
+        Gauge(name: "bufprobe_realtime_factor", help: "Media seconds received per wall-clock second (below 1: slower than real time).") {
+            $0.realtimeFactor
+        },
+        Gauge(name: "bufprobe_declared_bit_rate_bits_per_second", help: "The declared bit rate: HLS BANDWIDTH, DASH bandwidth or the container's.") {
+            $0.declaredBitRate
+        },
+        Gauge(name: "bufprobe_measured_bit_rate_bits_per_second", help: "Average bit rate of the played streams' packets over their media time.") {
+            $0.measuredBitRate
+        },
+        Gauge(name: "bufprobe_peak_bit_rate_bits_per_second", help: "Highest bit rate of the played streams in any 1 s window of media time.") {
+            $0.peakBitRate
+        },
+        Gauge(name: "bufprobe_played_seconds", help: "Media seconds the player played.") { $0.played },
+        Gauge(name: "bufprobe_buffered_ahead_seconds", help: "Seconds loaded ahead of the playhead when the check ended.") { $0.bufferedAhead },
+        Gauge(name: "bufprobe_sampled_seconds", help: "Seconds the target was received for.") { $0.sampledDuration },
+        Gauge(name: "bufprobe_received_bytes", help: "Bytes received.") { $0.bytesReceived.map(Double.init) },
+        Gauge(name: "bufprobe_media_duration_seconds", help: "The media's declared duration; absent for a live stream.") { $0.duration },
+        Gauge(name: "bufprobe_live", help: "1 when the target has no declared end (a live stream).") { $0.live ? 1 : 0 },
+        Gauge(name: "bufprobe_complete", help: "1 when the whole media was received.") { $0.complete ? 1 : 0 },
+        Gauge(name: "bufprobe_warnings", help: "Problems the check noted that did not decide the verdict (FFmpeg errors, skipped resources).") {
+            Double($0.warnings.count)
+        },
+    ]
+
+    /// The exposition of `report`; `probeSeconds` is the wall-clock time the exporter spent on the check.
+    /// Families come in this file's order, so that the answer reads the same way every time.
+    package static func exposition(of report: CheckReport, probeSeconds: Double) -> String {
+        var text = family("bufprobe_probe_duration_seconds", "Wall-clock seconds the exporter spent on this check.", [([], probeSeconds)])
+        for gauge in gauges {
+            if let value = gauge.value(report) { text += family(gauge.name, gauge.help, [([], value)]) }
+        }
+        text += family(
+            "bufprobe_verdict", "1 for the check's verdict (pass, degraded, fail), 0 for the others.",
+            [CheckVerdict.pass, .degraded, .fail].map { ([("verdict", $0.rawValue)], report.verdict == $0 ? 1 : 0) })
+        if let health = report.playlistHealth {
+            // Every kind is written (0 included), so that an alert on one kind has a series to compare.
+            text += family("bufprobe_playlist_reloads", "Reloads of the live HLS media playlist the check watched.", [([], Double(health.reloads))])
+            text += family(
+                "bufprobe_playlist_problems", "Live HLS playlist problems found across the reloads, per kind (every kind written).",
+                HLSPlaylistHealth.Kind.allCases.map { ([("kind", $0.rawValue)], Double(health.counts[$0])) })
+        }
+        if let checks = report.variantChecks {
+            text += family("bufprobe_variants_validated", "HLS variants validated against their master (all_variants=true).", [([], Double(checks.count))])
+            let samples = checks.flatMap { check in
+                VariantCheck.Kind.allCases.map { kind in
+                    ([("variant", String(check.index)), ("kind", kind.rawValue)], Double(check.problems.filter { $0.kind == kind }.count))
+                }
+            }
+            text += family(
+                "bufprobe_variant_problems", "Disagreements between a variant and its master's attributes, per variant (0-based) and kind (every kind written).",
+                samples)
+        }
+        var info = [("target", report.source)]
+        if let format = report.format { info.append(("format", format)) }
+        info.append(("version", report.bufprobeVersion))
+        text += family("bufprobe_probe_info", "Always 1; labels: the target, the demuxer that read it, bufprobe's version.", [(info, 1)])
+        return text
+    }
+
+    /// One metric family: its samples, label sets in the order given, non-finite values left out.
+    private static func family(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) -> String {
+        // One registry per family: the registry writes its families in hash order, and the answer reads
+        // better (and diffs) in a fixed one. The names carry their unit already, hence no unitName.
+        let registry = PrometheusCollectorRegistry()
+        let descriptor = MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+        var written = false
+        for sample in samples where sample.value.isFinite {
+            registry.makeGauge(descriptor: descriptor, labels: sample.labels).set(sample.value)
+            written = true
+        }
+        return written ? registry.emitToString() : ""
+    }
+}

@@ -1,0 +1,122 @@
+package import BufprobeCommands
+import Foundation
+import PlaybackModel
+
+/// One `GET /probe` request, parsed and bounded: the target, and the `CheckSettings` its check runs with.
+/// Pure (no I/O), so every rule is table-tested.
+///
+/// Parameters (each at most once; any other is refused): `target` (required), `duration`, `timeout`
+/// (check's duration grammar: `5s`, `1.5`, `250ms`), `variant` (`best`, `lowest`, a position, a rate),
+/// `all_variants` (`true` or `false`: check's `--all-variants`).
+/// The check is bounded by the scrape's own timeout (`X-Prometheus-Scrape-Timeout-Seconds`, else
+/// Prometheus's default of 10 s) less a margin, so that the answer arrives before Prometheus gives up:
+/// both the sample (`duration`, which defaults to the whole budget) and every wait (`timeout`, default
+/// 10 s) are capped at the budget. With `all_variants=true` the validation of every variant follows the
+/// sample, so the sample, every wait and the whole validation get a third of the budget each.
+package struct ProbeRequest: Sendable {
+    /// The URL or path to check, percent-decoded.
+    package var target: String
+    /// The check's options.
+    package var settings: CheckSettings
+    /// Seconds the check may take: the scrape timeout less the margin.
+    package var budget: Double
+
+    /// The parameters `/probe` takes.
+    package static let parameters = ["target", "duration", "timeout", "variant", "all_variants"]
+    /// The longest query accepted, bytes (a URL of a few KiB at most; everything longer is hostile).
+    package static let longestQuery = 8192
+    /// The scrape timeout assumed when the request does not send one (Prometheus's default).
+    package static let defaultScrapeTimeout = 10.0
+    /// The longest check a request can ask for (through the scrape-timeout header), seconds.
+    package static let longestCheck = 120.0
+    /// The header Prometheus sends with its scrape timeout in seconds.
+    package static let scrapeTimeoutHeader = "X-Prometheus-Scrape-Timeout-Seconds"
+
+    /// Seconds kept back from the scrape timeout for opening, answering and the network: 0.5 s, or a
+    /// quarter of a timeout below 2 s.
+    package static func margin(forScrapeTimeout timeout: Double) -> Double { min(0.5, timeout / 4) }
+
+    /// Parses the raw query string (`target=...&duration=5s`) and the scrape-timeout header's value.
+    package init(query: String?, scrapeTimeout: String?) throws(ProbeRefusal) {
+        let query = query ?? ""
+        guard query.utf8.count <= Self.longestQuery else {
+            throw ProbeRefusal(.uriTooLong, "the query is longer than \(Self.longestQuery) bytes.")
+        }
+        var values: [String: String] = [:]
+        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let (rawName, rawValue) = piece.firstIndex(of: "=").map { (piece[..<$0], piece[piece.index(after: $0)...]) }
+                ?? (piece, "")
+            guard let name = Self.decoded(rawName), let value = Self.decoded(rawValue) else {
+                throw ProbeRefusal(.badRequest, "the query is not valid percent-encoding.")
+            }
+            guard Self.parameters.contains(name) else {
+                throw ProbeRefusal(.badRequest, "/probe takes no parameter '\(Self.shortened(name))'; it takes \(Self.parameterList).")
+            }
+            guard values[name] == nil else { throw ProbeRefusal(.badRequest, "the parameter \(name) is given twice.") }
+            values[name] = value
+        }
+        guard let target = values["target"], !target.isEmpty else {
+            throw ProbeRefusal(.badRequest, "/probe needs a target parameter: /probe?target=URL (percent-encoded).")
+        }
+        self.target = target
+
+        var timeout = Self.defaultScrapeTimeout
+        if let scrapeTimeout {
+            guard let seconds = Double(scrapeTimeout.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0 else {
+                throw ProbeRefusal(.badRequest, "the \(Self.scrapeTimeoutHeader) header must be a number of seconds above 0, got '\(Self.shortened(scrapeTimeout))'.")
+            }
+            timeout = min(seconds, Self.longestCheck)
+        }
+        budget = timeout - Self.margin(forScrapeTimeout: timeout)
+
+        var settings = CheckSettings()
+        switch values["all_variants"] {
+        case nil, "false": settings.allVariants = false
+        case "true": settings.allVariants = true
+        case let other?:
+            throw ProbeRefusal(.badRequest, "all_variants takes true or false, got '\(Self.shortened(other))'.")
+        }
+        // Validating every variant comes after the sample and takes requests of its own.
+        let share = settings.allVariants ? budget / 3 : budget
+        let duration = try Self.seconds(values["duration"], name: "duration")
+        let wait = try Self.seconds(values["timeout"], name: "timeout")
+        settings.duration = min(duration ?? share, share)
+        settings.timeout = min(wait ?? settings.timeout, share)
+        // The validation itself gets the last third, as a hard bound: a large ladder ends with the
+        // variants left unvalidated named in a warning instead of outlasting the scrape.
+        if settings.allVariants { settings.allVariantsBudget = share }
+        if let text = values["variant"] {
+            do {
+                settings.variant = try VariantChoice.argument(text)
+            } catch {
+                throw ProbeRefusal(.badRequest, "variant: \(error)")
+            }
+        }
+        self.settings = settings
+    }
+
+    /// A duration parameter in check's grammar, above 0.
+    private static func seconds(_ text: String?, name: String) throws(ProbeRefusal) -> Double? {
+        guard let text else { return nil }
+        let value: Seconds
+        do { value = try Seconds(parsing: text) } catch { throw ProbeRefusal(.badRequest, "\(name): \(error)") }
+        guard value.value > 0 else {
+            throw ProbeRefusal(.badRequest, "\(name) must be more than 0 seconds, got \(value).")
+        }
+        return value.value
+    }
+
+    /// Form decoding, as Prometheus encodes `params` (`+` is a space); `nil` for a broken `%` escape.
+    private static func decoded(_ text: Substring) -> String? {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        guard spaced.contains("%") else { return spaced }
+        return spaced.removingPercentEncoding
+    }
+
+    /// At most 64 characters of a name or value from the request, for a sentence.
+    private static func shortened(_ text: String) -> String { text.count <= 64 ? text : text.prefix(64) + "…" }
+
+    private static var parameterList: String {
+        parameters.dropLast().joined(separator: ", ") + " and " + (parameters.last ?? "")
+    }
+}

@@ -1,0 +1,132 @@
+public import ArgumentParser
+import BufprobeCommands
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import ProgressLine
+import ServiceLifecycle
+
+/// `bufprobe serve`: a Prometheus exporter in the blackbox-exporter pattern. Prometheus scrapes
+/// `/probe?target=URL`, the exporter runs one `check` of the target and answers its metrics; it keeps no
+/// state between requests, so it scales by running more replicas behind one address.
+public struct Serve: AsyncParsableCommand {
+    /// The help text, with the endpoints and exit codes.
+    public static let configuration = CommandConfiguration(
+        abstract: "Run a Prometheus exporter: GET /probe?target=URL checks one stream and answers its metrics.",
+        usage: "bufprobe serve [<options>]",
+        discussion: """
+            GET /probe?target=URL runs one check of the target, exactly as bufprobe check does; more \
+            parameters: duration=S, timeout=S, variant=best|lowest|N|rate, all_variants=true \
+            (--all-variants). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
+            bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check is bounded by the scrape's \
+            X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
+            (default: all of that time) and timeout (default 10s) are capped at it (with all_variants=true \
+            a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics. A bad parameter is answered \
+            400, a refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
+
+            Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \
+            is given; a local file only as file:/absolute/path and only when a pattern that starts with \
+            file: matches it; no other local input.
+
+            One line per request on stderr. SIGTERM or Ctrl-C stops accepting connections, lets the checks \
+            in flight end (each within its budget) and exits 0; a second signal exits at once.
+
+            Exit codes: 0 stopped by a signal after the checks in flight ended; 1 the address could not be \
+            listened on; 64 usage error; 128 + signal number when the checks did not end in time or on a \
+            second signal.
+            """)
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The address to listen on, HOST:PORT (port 0: any free port).", valueName: "host:port"),
+        transform: ListenAddress.argument)
+    var listen = ListenAddress.default
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 64).", valueName: "N"))
+    var maxParallel = 8
+
+    @Option(
+        name: .customLong("allow-target"),
+        help: ArgumentHelp(
+            "Probe only targets this regular expression matches whole (repeatable; default: every network URL).",
+            valueName: "regex"))
+    var allowTargets: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and the HTTP server's on stderr.")
+    var verbose = false
+
+    /// The most checks at once: each holds a thread and a connection, as `check --parallel` does.
+    static let maxParallelLimit = 64
+
+    /// Creates the command with its defaults (ArgumentParser fills in the options).
+    public init() {}
+
+    /// Rejects option values the exporter cannot use, with a sentence naming the option (exit 64).
+    public func validate() throws {
+        guard (1...Self.maxParallelLimit).contains(maxParallel) else {
+            throw ValidationError("--max-parallel must be between 1 and \(Self.maxParallelLimit), got \(maxParallel).")
+        }
+        do { _ = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+    }
+
+    /// Serves until SIGTERM, SIGINT, SIGHUP or SIGQUIT, then lets the checks in flight end.
+    public func run() async throws {
+        let policy: TargetPolicy
+        do { policy = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+        let level: Logger.Level = verbose ? .trace : .critical
+        let runner = CheckRunner(logger: Logger(label: "bufprobe") { LiveLineLogHandler(label: $0, line: nil, logLevel: level) })
+        let slots = CheckSlots(limit: maxParallel)
+        let exporter = Exporter(runner: runner, policy: policy, slots: slots)
+        let serverLogger = Logger(label: "hummingbird") { LiveLineLogHandler(label: $0, line: nil, logLevel: verbose ? .debug : .error) }
+        let address = listen
+        // Room for the 503s beyond the checks, and a bound on what one client can hold open.
+        let connections = Self.connectionLimit(maxParallel: maxParallel)
+        let app = Application(
+            responder: exporter,
+            server: .http1(configuration: .init(
+                // Idle means between requests (a check in progress is not idle): Prometheus reconnects.
+                idleTimeout: .seconds(60),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: "bufprobe",
+                availableConnectionsDelegate: MaximumAvailableConnections(connections)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? address.port
+                ExporterLog.note(
+                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(connections) connections; \(policy.summary).")
+            },
+            logger: serverLogger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: serverLogger))
+        // The project's one signal rule: the first signal starts a graceful shutdown (no new connections,
+        // the checks in flight end within their budget); the grace covers a check that never returns, and
+        // a second signal ends the process at once.
+        let interrupt = InterruptHandler.install(line: nil, grace: .seconds(ProbeRequest.longestCheck + 5)) {
+            ExporterLog.note("stopping: no new connections; waiting for \(slots.inFlight) check(s) in flight.")
+            Task { await group.triggerGracefulShutdown() }
+        }
+        defer { interrupt.uninstall() }
+        do {
+            try await group.run()
+        } catch {
+            if interrupt.exitStatus == nil {
+                Diagnostics.error("could not serve on \(address): \(Self.sentence(for: error))")
+                throw ExitCode(1)
+            }
+        }
+        ExporterLog.note("stopped.")
+    }
+
+    /// Connections the server accepts at once for `maxParallel` checks: enough to answer 503 to many
+    /// more requests than run, but bounded.
+    static func connectionLimit(maxParallel: Int) -> Int { max(64, maxParallel * 8) }
+
+    /// The error's words without a trailing period (NIO's bind errors: "bind(descriptor:ptr:bytes:):
+    /// Address already in use (errno: 98)").
+    private static func sentence(for error: any Error) -> String {
+        var text = "\(error)"
+        if text.contains("Address already in use") { text = "the address is already in use; choose another port with --listen." }
+        return text.hasSuffix(".") ? text : text + "."
+    }
+}

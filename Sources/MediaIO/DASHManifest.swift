@@ -1,0 +1,548 @@
+import Foundation
+
+/// A static MPEG-DASH manifest (ISO/IEC 23009-1 MPD), parsed from its XML with no I/O other than the
+/// text given: its adaptation sets and representations, each with its segments' URLs, byte ranges and
+/// durations, and its initialization segment.
+///
+/// What is read: `MPD@type` and `@mediaPresentationDuration`; one `Period` (its `@duration`); per
+/// `AdaptationSet` its content type (`@contentType`, `@mimeType`, or the codecs); per `Representation`
+/// `@id`, `@bandwidth`, `@width`, `@height`, `@codecs`; `BaseURL` at every level, each resolved against the
+/// one above (the manifest's own location last, by the caller); and segment addressing, inherited from
+/// Period to AdaptationSet to Representation as the standard says:
+/// - `SegmentTemplate` with `SegmentTimeline` (`S@t`, `@d`, `@r`, `@r="-1"` to the end of the period) or
+///   with `@duration`, its `@media` and `@initialization` templates expanded (`$RepresentationID$`,
+///   `$Number$`, `$Time$`, `$Bandwidth$`, with a `%0Nd` width up to 20, and `$$`): what FFmpeg's `dash`
+///   muxer writes;
+/// - `SegmentList` (`SegmentURL@media`, `@mediaRange`; `Initialization@sourceURL`, `@range`), timed by
+///   `@duration` or a `SegmentTimeline`: FFmpeg's `-use_template 0` and `-single_file 1`;
+/// - `SegmentBase` (`@indexRange`, `Initialization@range`): one file whose `sidx` box lists the segments
+///   (read from disk by `segments(of:manifestPath:)`).
+///
+/// Limits, so no manifest can make this trap or take unbounded memory: the XML is bounded by `XMLTree`;
+/// at most `maximumSegments` segments per representation and `maximumTotalSegments` in all (counted before
+/// any URL is made); times and counts are checked before any
+/// arithmetic (negative, overflowing or absurd values are refused with a sentence).
+public struct DASHManifest: Sendable, Hashable {
+    /// What a representation carries.
+    public enum ContentKind: String, Sendable, Hashable {
+        /// Video.
+        case video
+        /// Audio.
+        case audio
+        /// Anything else (subtitles, images, unknown).
+        case other
+    }
+
+    /// Bytes `first...last` of a resource (a DASH byte range, both ends included).
+    public struct ByteRange: Sendable, Hashable {
+        /// The first byte.
+        public var first: Int64
+        /// The last byte.
+        public var last: Int64
+        /// How many bytes.
+        public var length: Int64 { last - first + 1 }
+    }
+
+    /// A resource: a URL relative to the manifest (or absolute), and optionally the part of it meant.
+    public struct Resource: Sendable, Hashable {
+        /// The URL, with every `BaseURL` above it applied.
+        public var url: String
+        /// The byte range, when only part of the resource is meant.
+        public var range: ByteRange?
+    }
+
+    /// One media segment.
+    public struct Segment: Sendable, Hashable {
+        /// Duration in seconds.
+        public var duration: Double
+        /// Where it is.
+        public var resource: Resource
+    }
+
+    /// How a representation's segments are found.
+    public enum Addressing: Sendable, Hashable {
+        /// Listed (a template expanded, or a segment list).
+        case listed([Segment])
+        /// One file indexed by its `sidx` box, at `indexRange` when given (else found among its boxes).
+        case indexed(media: String, indexRange: ByteRange?)
+    }
+
+    /// One representation (a variant).
+    public struct Representation: Sendable, Hashable {
+        /// `@id`.
+        public var id: String
+        /// `@bandwidth`, bits per second.
+        public var bandwidth: Int
+        /// Video, audio or other.
+        public var kind: ContentKind
+        /// `@width` and `@height`, when given.
+        public var width: Int?
+        /// `@height`, when given.
+        public var height: Int?
+        /// `@codecs`, when given.
+        public var codecs: String?
+        /// The initialization segment, when there is one.
+        public var initialization: Resource?
+        /// The segments.
+        public var addressing: Addressing
+    }
+
+    /// An adaptation set: representations of one content, interchangeable.
+    public struct AdaptationSet: Sendable, Hashable {
+        /// What the set carries.
+        public var kind: ContentKind
+        /// Its representations in manifest order.
+        public var representations: [Representation]
+    }
+
+    /// The adaptation sets of the (single) period, in manifest order.
+    public var adaptationSets: [AdaptationSet]
+    /// The presentation's duration in seconds (the period's, else the MPD's), when given.
+    public var duration: Double?
+
+    /// The most segments a representation may list.
+    public static let maximumSegments = 500_000
+    /// The most segments the whole manifest may list (every representation together), so that a small
+    /// manifest of many long timelines cannot ask for unbounded memory.
+    public static let maximumTotalSegments = 2_000_000
+    /// The widest `%0Nd` a template may ask for.
+    static let maximumWidth = 20
+    /// The longest presentation accepted, in seconds (a year): larger durations are not media.
+    static let maximumDuration = 365.0 * 86_400
+
+    /// Parses the manifest's bytes; throws for XML that is not a static single-period MPD, or whose
+    /// segments cannot be worked out.
+    public static func parse(_ bytes: [UInt8]) throws(DASHManifestError) -> DASHManifest {
+        let tree: XMLTree
+        do {
+            tree = try XMLTree.parse(Data(bytes))
+        } catch {
+            switch error {
+            case .malformed(let message, let line):
+                throw DASHManifestError(reason: "is not well-formed XML (line \(line), \(message))")
+            case .tooLarge:
+                throw DASHManifestError(
+                    reason: "has more than \(XMLTree.maximumElements) elements or is nested deeper than \(XMLTree.maximumDepth)")
+            }
+        }
+        let mpd = tree.root
+        guard mpd.name == "MPD" else { throw DASHManifestError(reason: "is XML but not an MPD (its root is <\(mpd.name)>)") }
+        if mpd.attributes["type"] == "dynamic" {
+            throw DASHManifestError(reason: "is a live (dynamic) manifest: simulate reads static ones")
+        }
+        let periods = mpd.children("Period")
+        guard let period = periods.first else { throw DASHManifestError(reason: "has no Period") }
+        guard periods.count == 1 else {
+            throw DASHManifestError(reason: "has \(periods.count) periods: simulate reads single-period manifests")
+        }
+        let total = try mpd.attributes["mediaPresentationDuration"].map { text throws(DASHManifestError) in
+            try isoDuration(text, field: "mediaPresentationDuration")
+        }
+        let periodStart = try period.attributes["start"].map { text throws(DASHManifestError) in
+            try isoDuration(text, field: "Period@start")
+        } ?? 0
+        let periodDuration = try period.attributes["duration"].map { text throws(DASHManifestError) in
+            try isoDuration(text, field: "Period@duration")
+        } ?? total.map { max($0 - periodStart, 0) }
+
+        let mpdBase = join(mpd.child("BaseURL")?.text, onto: "")
+        let periodBase = join(period.child("BaseURL")?.text, onto: mpdBase)
+        var sets: [AdaptationSet] = []
+        var listedSegments = 0
+        for set in period.children("AdaptationSet") {
+            let setBase = join(set.child("BaseURL")?.text, onto: periodBase)
+            let setKind = kind(of: set, inherited: .other)
+            var representations: [Representation] = []
+            for element in set.children("Representation") {
+                let levels = [period, set, element]
+                let base = join(element.child("BaseURL")?.text, onto: setBase)
+                guard let id = element.attributes["id"] else {
+                    throw DASHManifestError(reason: "has a Representation without an id")
+                }
+                guard let bandwidthText = element.attributes["bandwidth"], let bandwidth = Int(bandwidthText),
+                    bandwidth >= 0
+                else {
+                    throw DASHManifestError(reason: "gives Representation \(id) no usable bandwidth (a whole number of bits per second)")
+                }
+                var representation = Representation(
+                    id: id, bandwidth: bandwidth, kind: kind(of: element, inherited: setKind),
+                    width: element.attributes["width"].flatMap { Int($0) } ?? set.attributes["width"].flatMap { Int($0) },
+                    height: element.attributes["height"].flatMap { Int($0) } ?? set.attributes["height"].flatMap { Int($0) },
+                    codecs: element.attributes["codecs"] ?? set.attributes["codecs"], initialization: nil,
+                    addressing: .listed([]))
+                let context = Context(
+                    id: id, bandwidth: bandwidth, base: base, periodDuration: periodDuration,
+                    limit: min(maximumSegments, maximumTotalSegments - listedSegments))
+                if let template = merged(levels, "SegmentTemplate") {
+                    (representation.initialization, representation.addressing) = try templateSegments(template, context)
+                } else if let list = merged(levels, "SegmentList") {
+                    (representation.initialization, representation.addressing) = try listSegments(list, context)
+                } else if let segmentBase = merged(levels, "SegmentBase") {
+                    (representation.initialization, representation.addressing) = try baseSegments(segmentBase, context)
+                } else {
+                    // A representation that is one file, with no index: one segment, the whole period.
+                    guard let periodDuration else {
+                        throw DASHManifestError(reason: "gives Representation \(id) no segments and no duration")
+                    }
+                    representation.addressing = .listed([Segment(duration: periodDuration, resource: Resource(url: base))])
+                }
+                if case .listed(let segments) = representation.addressing { listedSegments += segments.count }
+                representations.append(representation)
+            }
+            sets.append(AdaptationSet(kind: setKind, representations: representations))
+        }
+        return DASHManifest(adaptationSets: sets, duration: periodDuration)
+    }
+
+    /// What a representation's segments are resolved with.
+    struct Context {
+        var id: String
+        var bandwidth: Int
+        var base: String
+        var periodDuration: Double?
+        /// The most segments this representation may still list: its own cap, or what is left of the
+        /// manifest's.
+        var limit: Int
+
+        /// The refusal when it lists more.
+        var tooMany: DASHManifestError {
+            DASHManifestError(
+                reason: "lists more than \(DASHManifest.maximumSegments) segments for Representation \(id), or more than \(DASHManifest.maximumTotalSegments) in all")
+        }
+    }
+
+    // MARK: Content kind
+
+    private static func kind(of element: XMLTree.Element, inherited: ContentKind) -> ContentKind {
+        let type = (element.attributes["contentType"] ?? element.attributes["mimeType"] ?? "").lowercased()
+        if type.hasPrefix("video") { return .video }
+        if type.hasPrefix("audio") { return .audio }
+        if !type.isEmpty { return .other }
+        if inherited != .other { return inherited }
+        let codecs = (element.attributes["codecs"] ?? "").lowercased()
+        for prefix in ["avc", "hvc", "hev", "vp8", "vp09", "vp9", "av01", "dvh"] where codecs.hasPrefix(prefix) { return .video }
+        for prefix in ["mp4a", "opus", "ac-3", "ec-3", "flac", "vorbis"] where codecs.hasPrefix(prefix) { return .audio }
+        if element.attributes["width"] != nil || element.attributes["height"] != nil { return .video }
+        return inherited
+    }
+
+    // MARK: Inheritance
+
+    /// The element `name` as it applies at the last level: attributes merged from the outermost level in
+    /// (inner ones win), children (a timeline, an initialization, segment URLs) from the innermost level that
+    /// has them.
+    private static func merged(_ levels: [XMLTree.Element], _ name: String) -> XMLTree.Element? {
+        var result: XMLTree.Element?
+        for level in levels {
+            guard let element = level.child(name) else { continue }
+            guard var current = result else {
+                result = element
+                continue
+            }
+            current.attributes.merge(element.attributes) { _, inner in inner }
+            for childName in Set(element.children.map(\.name)) {
+                current.children.removeAll { $0.name == childName }
+            }
+            current.children += element.children
+            result = current
+        }
+        return result
+    }
+
+    // MARK: Addressing
+
+    private static func templateSegments(_ template: XMLTree.Element, _ context: Context) throws(DASHManifestError)
+        -> (Resource?, Addressing)
+    {
+        let timescale = try positive(template.attributes["timescale"] ?? "1", field: "SegmentTemplate@timescale")
+        let startNumber = try whole(template.attributes["startNumber"] ?? "1", field: "SegmentTemplate@startNumber")
+        guard let media = template.attributes["media"] else {
+            throw DASHManifestError(reason: "gives Representation \(context.id) a SegmentTemplate without @media")
+        }
+        var initialization: Resource?
+        if let text = template.attributes["initialization"] {
+            initialization = Resource(url: join(try expand(text, context, number: nil, time: nil), onto: context.base))
+        } else if let element = template.child("Initialization") {
+            initialization = try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
+        }
+        let timing = try timeline(template, timescale: timescale, context, field: "SegmentTemplate")
+        var segments: [Segment] = []
+        segments.reserveCapacity(timing.count)
+        for (offset, slot) in timing.enumerated() {
+            let (number, overflow) = startNumber.addingReportingOverflow(Int64(offset))
+            guard !overflow else { throw DASHManifestError(reason: "numbers segments past the largest number") }
+            let url = try expand(media, context, number: number, time: slot.time)
+            segments.append(Segment(duration: slot.duration, resource: Resource(url: join(url, onto: context.base))))
+        }
+        return (initialization, .listed(segments))
+    }
+
+    private static func listSegments(_ list: XMLTree.Element, _ context: Context) throws(DASHManifestError)
+        -> (Resource?, Addressing)
+    {
+        let timescale = try positive(list.attributes["timescale"] ?? "1", field: "SegmentList@timescale")
+        let initialization = try list.child("Initialization").map { element throws(DASHManifestError) in
+            try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
+        }
+        let urls = list.children("SegmentURL")
+        guard urls.count <= context.limit else {
+            throw context.tooMany
+        }
+        var timing = try timeline(list, timescale: timescale, context, field: "SegmentList", count: urls.count)
+        // A list longer than its timing (a @duration with no period length) takes the @duration each.
+        if timing.count < urls.count, let last = timing.last {
+            timing += Array(repeating: (time: 0, duration: last.duration), count: urls.count - timing.count)
+        }
+        var segments: [Segment] = []
+        segments.reserveCapacity(urls.count)
+        for (element, slot) in zip(urls, timing) {
+            segments.append(
+                Segment(duration: slot.duration, resource: try resource(element, urlKey: "media", rangeKey: "mediaRange", context)))
+        }
+        return (initialization, .listed(segments))
+    }
+
+    private static func baseSegments(_ segmentBase: XMLTree.Element, _ context: Context) throws(DASHManifestError)
+        -> (Resource?, Addressing)
+    {
+        let indexRange = try segmentBase.attributes["indexRange"].map { text throws(DASHManifestError) in
+            try byteRange(text, field: "SegmentBase@indexRange")
+        }
+        var initialization = try segmentBase.child("Initialization").map { element throws(DASHManifestError) in
+            try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
+        }
+        // Without an Initialization element, what precedes the index is the initialization (ftyp, moov).
+        if initialization == nil, let indexRange, indexRange.first > 0 {
+            initialization = Resource(url: context.base, range: ByteRange(first: 0, last: indexRange.first - 1))
+        }
+        return (initialization, .indexed(media: context.base, indexRange: indexRange))
+    }
+
+    /// `sourceURL`/`media` (default: the representation's own URL) and its byte range.
+    private static func resource(_ element: XMLTree.Element, urlKey: String, rangeKey: String, _ context: Context)
+        throws(DASHManifestError) -> Resource
+    {
+        let url = element.attributes[urlKey].map { join($0, onto: context.base) } ?? context.base
+        let range = try element.attributes[rangeKey].map { text throws(DASHManifestError) in
+            try byteRange(text, field: "\(element.name)@\(rangeKey)")
+        }
+        return Resource(url: url, range: range)
+    }
+
+    /// The segments' start times (in the timescale) and durations (seconds): from a `SegmentTimeline`, else
+    /// from `@duration` over the period (the last one cut at the period's end), else `count` segments of
+    /// `@duration`.
+    private static func timeline(
+        _ element: XMLTree.Element, timescale: Int64, _ context: Context, field: String, count: Int? = nil
+    ) throws(DASHManifestError) -> [(time: Int64, duration: Double)] {
+        let scale = Double(timescale)
+        let periodEnd = context.periodDuration.map { $0 * scale }
+        if let timeline = element.child("SegmentTimeline") {
+            var slots: [(time: Int64, duration: Double)] = []
+            var next: Int64 = 0
+            let entries = timeline.children("S")
+            for (index, entry) in entries.enumerated() {
+                if let text = entry.attributes["t"] { next = try whole(text, field: "S@t") }
+                let duration = try positive(entry.attributes["d"] ?? "", field: "S@d")
+                var repeats = try integer(entry.attributes["r"] ?? "0", field: "S@r")
+                if repeats < 0 {
+                    // -1: repeat up to the next S's time, or the end of the period.
+                    let end: Double
+                    if index + 1 < entries.count, let text = entries[index + 1].attributes["t"] {
+                        end = Double(try whole(text, field: "S@t"))
+                    } else if let periodEnd {
+                        end = periodEnd
+                    } else {
+                        throw DASHManifestError(reason: "repeats a SegmentTimeline entry to an end it does not give")
+                    }
+                    repeats = Int64(min(max(((end - Double(next)) / Double(duration)).rounded(.up) - 1, 0), Double(context.limit)))
+                }
+                guard repeats < Int64(context.limit) - Int64(slots.count) else {
+                    throw context.tooMany
+                }
+                for _ in 0...repeats {
+                    slots.append((next, Double(duration) / scale))
+                    let (sum, overflow) = next.addingReportingOverflow(duration)
+                    guard !overflow else { throw DASHManifestError(reason: "has a SegmentTimeline that runs past the largest time") }
+                    next = sum
+                }
+            }
+            return slots
+        }
+        guard let text = element.attributes["duration"] else {
+            if let count, count > 0, let periodEnd {
+                return Array(repeating: (0, periodEnd / scale / Double(count)), count: count)
+            }
+            throw DASHManifestError(reason: "gives Representation \(context.id) a \(field) with neither @duration nor a SegmentTimeline")
+        }
+        let duration = try positive(text, field: "\(field)@duration")
+        let seconds = Double(duration) / scale
+        if let count, context.periodDuration == nil {
+            return Array(repeating: (0, seconds), count: count)
+        }
+        guard let periodEnd else {
+            throw DASHManifestError(reason: "gives no duration (mediaPresentationDuration or Period@duration) to count segments of \(field)@duration by")
+        }
+        let needed = (periodEnd / Double(duration)).rounded(.up)
+        guard count != nil || needed <= Double(context.limit) else {
+            throw context.tooMany
+        }
+        let total = count ?? Int(max(needed, 1))
+        var slots: [(time: Int64, duration: Double)] = []
+        slots.reserveCapacity(total)
+        var time: Int64 = 0
+        for index in 0..<total {
+            let left = (periodEnd - Double(time)) / scale
+            let length = index == total - 1 && count == nil ? min(seconds, max(left, 0)) : seconds
+            slots.append((time, length))
+            time = time.addingReportingOverflow(duration).overflow ? time : time + duration
+        }
+        return slots
+    }
+
+    // MARK: Templates
+
+    /// Expands `$RepresentationID$`, `$Bandwidth$`, `$Number$`, `$Time$` (each with an optional `%0Nd`)
+    /// and `$$` in `template`.
+    static func expand(_ template: String, _ context: Context, number: Int64?, time: Int64?) throws(DASHManifestError)
+        -> String
+    {
+        var result = ""
+        var rest = Substring(template)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let afterDollar = rest.index(after: dollar)
+            guard let close = rest[afterDollar...].firstIndex(of: "$") else {
+                throw DASHManifestError(reason: "has a template with an unclosed $ (\(template))")
+            }
+            let tag = rest[afterDollar..<close]
+            rest = rest[rest.index(after: close)...]
+            if tag.isEmpty {
+                result += "$"
+                continue
+            }
+            let parts = tag.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0]
+            var width = 1
+            if parts.count == 2 {
+                let format = parts[1]
+                guard format.hasSuffix("d"), let digits = Int(format.dropLast().isEmpty ? "1" : format.dropLast()),
+                    digits >= 0, digits <= maximumWidth
+                else {
+                    throw DASHManifestError(reason: "has a template format that is not %0Nd with N up to \(maximumWidth) (\(template))")
+                }
+                width = max(digits, 1)
+            }
+            let value: String
+            switch name {
+            case "RepresentationID":
+                guard parts.count == 1 else { throw DASHManifestError(reason: "formats $RepresentationID$, which takes no format") }
+                value = context.id
+            case "Bandwidth": value = String(context.bandwidth)
+            case "Number":
+                guard let number else { throw DASHManifestError(reason: "uses $Number$ in an initialization template") }
+                value = String(number)
+            case "Time":
+                guard let time else { throw DASHManifestError(reason: "uses $Time$ in an initialization template") }
+                value = String(time)
+            default:
+                throw DASHManifestError(reason: "has an unknown template identifier $\(name)$")
+            }
+            if name != "RepresentationID", value.count < width {
+                result += String(repeating: "0", count: width - value.count)
+            }
+            result += value
+        }
+        result += rest
+        return result
+    }
+
+    // MARK: URLs
+
+    /// `relative` applied to `base` (a BaseURL, or the manifest's location): an absolute URL (`scheme://`)
+    /// or path (`/...`) replaces it, a relative one replaces its last path component; no `relative` keeps
+    /// `base`.
+    public static func join(_ relative: String?, onto base: String) -> String {
+        guard let relative, !relative.isEmpty else { return base }
+        if relative.contains("://") || relative.hasPrefix("/") || base.isEmpty { return relative }
+        if base.contains("://"), let scheme = base.range(of: "://"),
+            base[scheme.upperBound...].firstIndex(of: "/") == nil
+        {
+            return base + "/" + relative
+        }
+        let stripped = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
+        guard let slash = stripped.lastIndex(of: "/") else { return relative }
+        return String(stripped[...slash]) + relative
+    }
+
+    // MARK: Numbers
+
+    private static func integer(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
+        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)) else {
+            throw DASHManifestError(reason: "has a \(field) that is not a whole number ('\(text.prefix(40))')")
+        }
+        return value
+    }
+
+    private static func whole(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
+        let value = try integer(text, field: field)
+        guard value >= 0 else { throw DASHManifestError(reason: "has a negative \(field) (\(value))") }
+        return value
+    }
+
+    private static func positive(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
+        let value = try integer(text, field: field)
+        guard value > 0 else { throw DASHManifestError(reason: "has a \(field) that is not above 0 (\(value))") }
+        return value
+    }
+
+    /// `first-last`, both whole and in order.
+    static func byteRange(_ text: String, field: String) throws(DASHManifestError) -> ByteRange {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = Int64(parts[0]), let last = Int64(parts[1]), first >= 0, last >= first,
+            last < Int64.max
+        else {
+            throw DASHManifestError(reason: "has a \(field) that is not a byte range first-last ('\(text.prefix(40))')")
+        }
+        return ByteRange(first: first, last: last)
+    }
+
+    /// An ISO 8601 duration as DASH writes it (`PT1H2M3.5S`, `P1DT2H`): days, hours, minutes, seconds;
+    /// years and months are refused (their length is not fixed).
+    static func isoDuration(_ text: String, field: String) throws(DASHManifestError) -> Double {
+        let failure = DASHManifestError(reason: "has a \(field) that is not an ISO 8601 duration such as PT1M30S ('\(text.prefix(40))')")
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        guard rest.first == "P" else { throw failure }
+        rest = rest.dropFirst()
+        var total = 0.0
+        var inTime = false
+        var number = ""
+        var sawValue = false
+        for character in rest {
+            switch character {
+            case "T":
+                guard !inTime, number.isEmpty else { throw failure }
+                inTime = true
+            case "0"..."9", ".":
+                number.append(character)
+            case "D", "H", "M", "S":
+                guard let value = Double(number), value.isFinite, value >= 0 else { throw failure }
+                let unit: Double
+                switch (character, inTime) {
+                case ("D", false): unit = 86_400
+                case ("H", true): unit = 3_600
+                case ("M", true): unit = 60
+                case ("S", true): unit = 1
+                default: throw failure
+                }
+                total += value * unit
+                number = ""
+                sawValue = true
+            default:
+                throw failure
+            }
+        }
+        guard number.isEmpty, sawValue, total <= maximumDuration else { throw failure }
+        return total
+    }
+}

@@ -1,0 +1,110 @@
+internal import CFFmpeg
+
+/// A copy of the bytes of one playlist FFmpeg's HLS demuxer reads, taken as it reads them: `ResourceGate`
+/// hands the demuxer this object's I/O context instead of the one FFmpeg opened (the *inner* one, which
+/// does the network work and keeps its interrupt callback, byte counter and size cap), and every read
+/// passes through `read(into:count:)`, which keeps a copy. Owns the wrapping `AVIOContext` and its buffer
+/// and frees them in `deinit`; the gate closes the inner context the way FFmpeg opened it.
+///
+/// Only the HLS demuxer's playlist reads are wrapped: they read lines to the end and close, so a
+/// read-only, unseekable context is all they need, plus one query: the demuxer asks the context for the
+/// HTTP `location` (`av_opt_get` with `AV_OPT_SEARCH_CHILDREN`) to resolve segment URIs against the
+/// playlist's URL after a redirect. The wrapper's `AVClass` (`teeClass`) has no options of its own and
+/// names the inner context as its only child, so that query reaches the HTTP context as before (without
+/// it, a redirected media playlist's segments would be asked for next to the old URL).
+///
+/// FFmpeg opens, reads and closes a playlist on its reading thread only; the gate's lock guards the
+/// table that holds it, hence `@unchecked Sendable`.
+final class PlaylistTee: @unchecked Sendable {
+    /// The URL FFmpeg asked for.
+    let url: String
+    /// The context FFmpeg opened; closed by the gate.
+    let inner: UnsafeMutablePointer<AVIOContext>
+    /// The context handed to the demuxer in place of `inner`.
+    let context: UnsafeMutablePointer<AVIOContext>
+    private var bytes: [UInt8] = []
+    private var reachedEnd = false
+    private var broken = false
+
+    private static let bufferSize: Int32 = 4096
+
+    /// Wraps `inner`; `nil` when FFmpeg cannot allocate the wrapper (the demuxer then reads `inner` itself).
+    init?(url: String, wrapping inner: UnsafeMutablePointer<AVIOContext>) {
+        self.url = url
+        self.inner = inner
+        guard let buffer = av_malloc(Int(Self.bufferSize)) else { return nil }
+        guard let made = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Self.bufferSize, 0, nil, teeRead, nil, nil)
+        else {
+            av_free(buffer)
+            return nil
+        }
+        context = made
+        context.pointee.av_class = UnsafePointer(teeClass)
+        // The context borrows `self` unretained: the gate keeps `self` until FFmpeg closes the context.
+        context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        // libavformat may have reallocated the buffer: free the one the context holds now.
+        av_freep(&context.pointee.buffer)
+        var freeing: UnsafeMutablePointer<AVIOContext>? = context
+        avio_context_free(&freeing)
+    }
+
+    /// The whole playlist, when the demuxer read it to its end without an error and within
+    /// `ResourceLimits.playlistBytes`; `nil` for a read cut short (an interrupted or failed reload says
+    /// nothing about the playlist, and a part of one would look like a shrunken window).
+    var completeBytes: [UInt8]? { reachedEnd && !broken ? bytes : nil }
+
+    /// Reads from the inner context and keeps a copy of what came.
+    fileprivate func read(into destination: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
+        let read = avio_read(inner, destination, count)
+        if read > 0 {
+            if !broken {
+                if Int64(bytes.count) + Int64(read) > ResourceLimits.playlistBytes {
+                    broken = true
+                    bytes = []
+                } else {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: destination, count: Int(read)))
+                }
+            }
+            return read
+        }
+        if read == 0 || read == cffmpeg_averror_eof() {
+            reachedEnd = true
+            return cffmpeg_averror_eof()
+        }
+        broken = true
+        return read
+    }
+}
+
+// libavformat's read callback: `opaque` is the PlaylistTee that owns the context.
+private let teeRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = {
+    opaque, buffer, count in
+    guard let opaque, let buffer else { return cffmpeg_averror(EINVAL) }
+    return Unmanaged<PlaylistTee>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, count: count)
+}
+
+// The options lookup descends from the wrapper to the context FFmpeg opened (and from there, as for any
+// AVIOContext, to its URLContext and protocol). `obj` is the wrapper, whose `opaque` is its PlaylistTee.
+private let teeChildNext: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
+    object, previous in
+    guard previous == nil, let object,
+        let opaque = object.assumingMemoryBound(to: AVIOContext.self).pointee.opaque
+    else { return nil }
+    return UnsafeMutableRawPointer(Unmanaged<PlaylistTee>.fromOpaque(opaque).takeUnretainedValue().inner)
+}
+
+// One class for every wrapper, allocated once and never freed (FFmpeg keeps pointers to classes).
+nonisolated(unsafe) private let teeClass: UnsafeMutablePointer<AVClass> = {
+    let name = strdup("PlaylistTee")
+    var made = AVClass()
+    made.class_name = UnsafePointer(name)
+    made.item_name = av_default_item_name
+    made.version = Int32(bitPattern: avutil_version())
+    made.child_next = teeChildNext
+    let pointer = UnsafeMutablePointer<AVClass>.allocate(capacity: 1)
+    pointer.initialize(to: made)
+    return pointer
+}()

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Live playlist health end to end: `live_playlist_server.py` serves a live playlist that advances (with
+/// one segment over the target duration), freezes, then goes back; the real binary reports each at the
+/// right moment.
+@Suite("bufprobe check: live playlist health")
+struct CheckPlaylistHealthTests {
+    @Test("an advancing, then frozen, then regressing live playlist gives over-target, stale and regression warnings in order; stale makes it degraded")
+    func advancingFrozenRegressing() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-live-health")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeSegments(in: directory, count: 9)
+        let server = try FaultServer(script: "live_playlist_server.py", root: directory.path)
+        let url = server.url("live.m3u8")
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "12", url], timeout: 40)
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(document.verdict == "degraded")
+        #expect(document.reason.contains("stopped updating for more than 1.5x its target duration (\(url), found at"), "\(document.reason)")
+        let health = try #require(document.playlistHealth)
+        #expect(health.url == url)
+        #expect(health.playlists == [url])
+        // Reloaded about every second for 12 s (every half second while frozen or behind).
+        #expect(health.reloads >= 6, "\(health.reloads)")
+        let events = health.events
+        #expect(events.map(\.kind) == ["segment_over_target_duration", "stale", "media_sequence_regression"], "\(events.map(\.message))")
+        guard events.count == 3 else { return }
+        // The server's phases: advancing until 4 s, frozen until 9 s, regressed after (generous bounds:
+        // stale cannot be seen before 1.5 s after the freeze, and FFmpeg reloads at its own times).
+        #expect(events[0].at < 4, "\(events[0])")
+        #expect(events[0].mediaSequence == 3)
+        #expect(events[1].at > 5 && events[1].at < 9, "\(events[1])")
+        #expect(events[1].mediaSequence == 4)
+        #expect(events[2].at > 9 && events[2].at < 12.5, "\(events[2])")
+        #expect(events[2].mediaSequence == 1)
+        #expect(events[2].message.contains("went back from media sequence 4 to 1"), "\(events[2].message)")
+        for event in events {
+            #expect(event.playlist == url)
+            #expect(document.warnings.contains(event.message), "\(event.message)")
+        }
+        let counts = try Self.counts(in: result.stdout)
+        #expect(counts["stale"] == 1 && counts["media_sequence_regression"] == 1 && counts["segment_over_target_duration"] == 1, "\(counts)")
+        #expect(counts["segment_count_shrink"] == 0 && counts["discontinuity_sequence_error"] == 0, "\(counts)")
+    }
+
+    @Test("a variant playlist that redirects is watched under the URL asked for, and its segments still load next to where it redirected")
+    func redirectedPlaylist() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-live-redirect")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeSegments(in: directory, count: 6)
+        let server = try FaultServer(script: "live_playlist_server.py", root: directory.path)
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "3", server.url("redirecting.m3u8")], timeout: 30)
+        let document = try CheckDocument.decode(result.stdout)
+        // Copying the playlist must not hide the redirect from the demuxer (segments would 404 next to moved/).
+        #expect(result.status != 2, "\(document.reason)")
+        #expect(!document.warnings.contains { $0.contains("404") }, "\(document.warnings)")
+        #expect(document.loadedRanges.reduce(0) { $0 + $1[1] - $1[0] } >= 2, "\(document.loadedRanges)")
+        let health = try #require(document.playlistHealth)
+        #expect(health.url == server.url("moved/live.m3u8"))
+        #expect(health.reloads >= 2, "\(health.reloads)")
+    }
+
+    @Test("a live playlist with numbers at the edges of 64-bit integers and doubles gives warnings, never a trap")
+    func hostileNumbers() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-live-hostile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeSegments(in: directory, count: 3)
+        let server = try FaultServer(script: "live_playlist_server.py", root: directory.path)
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "4", server.url("hostile.m3u8")], timeout: 30)
+        #expect([0, 1, 2].contains(result.status), "\(result.stderr)")
+        let document = try CheckDocument.decode(result.stdout)
+        let health = try #require(document.playlistHealth)
+        #expect(health.reloads >= 3, "\(health.reloads)")
+        let counts = try Self.counts(in: result.stdout)
+        #expect((counts["parse_error"] ?? 0) >= 1, "\(counts)")
+        #expect(health.events.allSatisfy { !$0.message.isEmpty && $0.playlist == server.url("hostile.m3u8") })
+    }
+
+    @Test("inputs that are not live HLS have playlist_health null")
+    func notLive() throws {
+        let server = try FaultServer()
+        let result = try BufprobeProcess.run(["check", "--json", server.url("file/hls/low/index.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"playlist_health\" : null"), "\(result.stdout)")
+        #expect(try CheckDocument.decode(result.stdout).playlistHealth == nil)
+    }
+
+    /// `count` MPEG-TS segments of 1 s each (`seg000.ts`...), continuous timestamps, made by ffmpeg.
+    static func makeSegments(in directory: URL, count: Int) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.currentDirectoryURL = directory
+        process.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=10", "-f", "lavfi",
+            "-i", "sine=frequency=440:sample_rate=22050", "-t", "\(count)", "-c:v", "libx264", "-preset", "ultrafast",
+            "-g", "10", "-keyint_min", "10", "-sc_threshold", "0", "-c:a", "aac", "-b:a", "32k", "-f", "hls",
+            "-hls_time", "1", "-hls_list_size", "0", "-hls_segment_filename", "seg%03d.ts", "made.m3u8",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CheckServers.ServerError("ffmpeg could not make the segments") }
+    }
+
+    /// `playlist_health.counts` as written (read without key conversion, which would touch the names).
+    static func counts(in json: String) throws -> [String: Int] {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let health = object?["playlist_health"] as? [String: Any]
+        return health?["counts"] as? [String: Int] ?? [:]
+    }
+}

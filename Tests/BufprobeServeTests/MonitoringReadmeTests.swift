@@ -1,0 +1,53 @@
+import BufprobeServe
+import Foundation
+import Testing
+import TestSupport
+
+/// The README's Monitoring section stays true: it lists every metric the exporter answers, and its
+/// Prometheus configuration and alert rules pass Prometheus's own checker (`promtool`).
+@Suite("serve: the README's Monitoring section")
+struct MonitoringReadmeTests {
+    static func section() throws -> Substring {
+        let readme = try String(contentsOf: BufprobeProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "\n## Monitoring\n"))
+        let rest = readme[start.upperBound...]
+        return rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+    }
+
+    @Test("it names every metric /probe and /metrics answer")
+    func listsEveryMetric() throws {
+        let section = try Self.section()
+        let own = try Exposition(ExporterMetrics(slots: CheckSlots(limit: 2)).exposition())
+        let names = ProbeMetrics.gauges.map(\.name)
+            + ["bufprobe_probe_duration_seconds", "bufprobe_verdict", "bufprobe_probe_info", "bufprobe_playlist_problems", "bufprobe_playlist_reloads"]
+            + ["bufprobe_variant_problems", "bufprobe_variants_validated"]
+            + own.types.keys
+        for name in names {
+            #expect(section.contains("`\(name)"), "README's Monitoring section does not list \(name)")
+        }
+    }
+
+    @Test("its scrape configuration, alert rules and sharding example pass promtool")
+    func yamlPassesPromtool() throws {
+        let blocks = try Self.section().components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        try #require(blocks.count == 3, "expected the scrape configuration, the rules and the sharding example")
+        let directory = try CheckServers.temporaryDirectory("bufprobe-readme")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The sharding example is a job's relabelling only: put it in a job.
+        let shard = "scrape_configs:\n  - job_name: shard\n    metrics_path: /probe\n    static_configs:\n      - targets: [https://a/b.m3u8]\n" + blocks[2]
+        for (name, text, check) in [("scrape.yml", blocks[0], "config"), ("rules.yml", blocks[1], "rules"), ("shard.yml", shard, "config")] {
+            let file = directory.appendingPathComponent(name)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/promtool")
+            process.arguments = ["check", check, file.path]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "promtool check \(check) \(name): \(text)")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// nginx (Debian nginx-light) serving `samples/` on 127.0.0.1: `/` at full speed and `/rate/<B>/` at
+/// `limit_rate <B>` bytes per second from the first byte (`limit_rate_after 0`).
+///
+/// nginx 1.22 paces by whole seconds: it may send `rate x (seconds since the request + 1) - sent`
+/// bytes, so a throttled body arrives as one `rate`-sized burst at once and another every second.
+public final class NginxServer {
+    /// The port it listens on.
+    public let port: Int
+    /// Its prefix directory (configuration, logs).
+    public let directory: URL
+    private let process: Process
+
+    /// Starts nginx with a location per rate in `rates` (bytes per second) and any `extraRoots`
+    /// (URL prefix -> directory) served as is.
+    public init(rates: [Int] = [], extraRoots: [String: URL] = [:]) throws {
+        directory = try CheckServers.temporaryDirectory("bufprobe-nginx")
+        var lastError = "nginx did not start"
+        for _ in 0..<5 {
+            let port = try CheckServers.freePort()
+            let conf = Self.configuration(port: port, prefix: directory.path, rates: rates, extraRoots: extraRoots)
+            let confURL = directory.appendingPathComponent("nginx.conf")
+            try conf.write(to: confURL, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            // -e: without it nginx first opens its compiled-in /var/log/nginx/error.log, which a
+            // non-root user cannot write.
+            process.arguments = [
+                "-c", confURL.path, "-p", directory.path + "/", "-e", directory.appendingPathComponent("error.log").path,
+                "-g", "daemon off;",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<200 where process.isRunning && !CheckServers.accepts(port: port) { usleep(10_000) }
+            if process.isRunning, CheckServers.accepts(port: port) {
+                self.port = port
+                self.process = process
+                return
+            }
+            process.terminate()
+            process.waitUntilExit()
+            lastError = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? lastError
+        }
+        throw CheckServers.ServerError(lastError)
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `http://127.0.0.1:<port>/<path>`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// `http://127.0.0.1:<port>/rate/<bytes>/<path>`.
+    public func url(_ path: String, bytesPerSecond: Int) -> String { url("rate/\(bytesPerSecond)/\(path)") }
+
+    /// The request paths nginx logged so far.
+    public func requestedPaths() -> [String] {
+        let log = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            guard let start = line.range(of: "\"GET ") else { return nil }
+            return line[start.upperBound...].split(separator: " ").first.map(String.init)
+        }
+    }
+
+    private static func configuration(port: Int, prefix: String, rates: [Int], extraRoots: [String: URL]) -> String {
+        let user = getuid() == 0 ? "user root;\n" : ""
+        let locations = rates.map { rate in
+            "        location /rate/\(rate)/ { alias \(CheckServers.samples)/; limit_rate \(rate); limit_rate_after 0; }\n"
+        }.joined()
+        let roots = extraRoots.map { prefix, url in
+            "        location /\(prefix)/ { alias \(url.path)/; }\n"
+        }.joined()
+        return """
+            \(user)worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log \(prefix)/access.log;
+                client_body_temp_path \(prefix)/body;
+                proxy_temp_path \(prefix)/proxy;
+                fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi;
+                scgi_temp_path \(prefix)/scgi;
+                types { video/mp4 mp4; application/vnd.apple.mpegurl m3u8; video/mp2t ts; audio/wav wav; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(CheckServers.samples);
+            \(locations)\(roots)    }
+            }
+
+            """
+    }
+}
