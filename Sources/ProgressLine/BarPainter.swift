@@ -32,7 +32,9 @@ struct BarPainter {
     static func window(for snapshot: ProgressSnapshot) -> (start: Double, length: Double) {
         if let duration = snapshot.knownDuration { return (0, duration) }
         let length = snapshot.liveWindow.isFinite && snapshot.liveWindow > 0 ? snapshot.liveWindow : 60
-        return (snapshot.currentTime - length * 0.75, length)
+        // A non-finite playhead would make every cell index below NaN, which Int() traps on.
+        let playhead = snapshot.currentTime.isFinite ? snapshot.currentTime : 0
+        return (playhead - length * 0.75, length)
     }
 
     private func paintTime(_ snapshot: ProgressSnapshot, cells n: Int) -> [LayerStyle] {
@@ -96,7 +98,8 @@ struct BarPainter {
             return cells
         }
 
-        let fraction = min(max((snapshot.currentTime - start) / length, 0), 1)
+        let played = (snapshot.currentTime - start) / length
+        let fraction = played.isFinite ? min(max(played, 0), 1) : 0
         let eighths = Int((fraction * Double(n) * 8 + 1e-9).rounded(.down))
         let full = snapshot.showsPlayed ? min(eighths / 8, n) : 0
         func playedColor(_ i: Int) -> TerminalColor? {

@@ -164,4 +164,12 @@ struct RendererRuleTests {
         #expect(line.contains(code + "████"))
         #expect(line.hasPrefix("\u{1B}[0;1;32mEnded"))
     }
+
+    @Test("a non-finite playhead draws a frame of the asked width instead of trapping", arguments: [Double.nan, .infinity, -.infinity])
+    func nonFinitePlayhead(time: Double) {
+        for duration in [nil, 60.0] {
+            let snapshot = ProgressSnapshot(state: .playing, currentTime: time, duration: duration, loaded: [0..<30])
+            #expect(TerminalWidth.columns(of: stripEscapes(render(snapshot, width: 60, style: Fixtures.style(.unicode)))) == 60)
+        }
+    }
 }
