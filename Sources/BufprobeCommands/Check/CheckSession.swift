@@ -49,7 +49,7 @@ package final class CheckSession: Sendable {
     package init(source: String, settings: CheckSettings) {
         self.source = source
         self.settings = settings
-        self.interrupter = Interrupter(timeout: .milliseconds(Int64((settings.timeout * 1000).rounded())), input: source)
+        self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source)
         self.started = clock.now
         self.shared = Mutex(Shared())
         self.playlists = PlaylistWatch()

@@ -52,7 +52,7 @@ package struct VariantProber: Sendable {
         self.segments = segments
         self.root = root
         self.pacer = pacer
-        end = budget.map { ContinuousClock.now + .milliseconds(Int64((max(0, min($0, 7 * 86_400)) * 1000).rounded())) }
+        end = budget.map { ContinuousClock.now + .bounded(seconds: $0) }
     }
 
     /// Seconds left of the budget (`nil` without one).
@@ -143,7 +143,7 @@ package struct VariantProber: Sendable {
     private func request() -> RequestDeadline {
         RequestDeadline(
             Interrupter(
-                timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: root, input: Self.location(of: source),
+                timeout: .bounded(seconds: timeout), parent: root, input: Self.location(of: source),
                 sharingPaceWith: pacer),
             seconds: max(0, min(timeout, remaining ?? timeout)))
     }
@@ -267,7 +267,7 @@ package struct VariantProber: Sendable {
             let name = String(firstURL.split(separator: "?").first?.split(separator: "/").last ?? "segment")
             // The bytes are in memory: the timeout bounds nothing that waits, cancellation still applies.
             let input = try MediaInput(
-                bytes: bytes, name: name, interrupter: Interrupter(timeout: .milliseconds(Int64((timeout * 1000).rounded())), parent: root))
+                bytes: bytes, name: name, interrupter: Interrupter(timeout: .bounded(seconds: timeout), parent: root))
             streams = input.streams
                 .filter { ($0.type == .video && !$0.isAttachedPicture) || $0.type == .audio }
                 .map(VariantValidator.Stream.init)

@@ -139,7 +139,7 @@ public struct Probe: AsyncParsableCommand {
             // demuxer wait for reloads that never come, polling only the interrupt callback; a regular file's
             // reads never come near it, and a FIFO or stdin whose writer stalls that long ends like a URL.
             reader.interrupter = Interrupter(
-                timeout: .milliseconds(Int64((timeout.value * 1000).rounded())), parent: interrupter, input: input)
+                timeout: .bounded(seconds: timeout.value), parent: interrupter, input: input)
             reader.timeout = timeout.value
             reader.wantsProgress = { line.isDue }
             reader.onProgress = { progress in line.update(Self.snapshot(progress, title: title)) }
