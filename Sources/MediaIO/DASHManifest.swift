@@ -355,6 +355,8 @@ public struct DASHManifest: Sendable, Hashable {
                     } else {
                         throw DASHManifestError(reason: "repeats a SegmentTimeline entry to an end it does not give")
                     }
+                    // Finite: `end` is a whole number or a duration bounded by `maximumDuration`, and `duration`
+                    // is at least 1; the result is clamped to 0...limit before the conversion.
                     repeats = Int64(min(max(((end - Double(next)) / Double(duration)).rounded(.up) - 1, 0), Double(context.limit)))
                 }
                 guard repeats < Int64(context.limit) - Int64(slots.count) else {
