@@ -33,8 +33,9 @@ public final class MediaInput {
     private let interrupter: Interrupter?
     // The in-memory I/O context of `init(bytes:...)`; released after `deinit` closed the format context.
     private let memory: MemoryIO?
-    // Set for demuxers whose timestamps may restart (AVFMT_TS_DISCONT: MPEG-TS, HLS...).
-    @exclusivity(unchecked) private var continuity: TimestampContinuity?
+    // readPacket's conversion to seconds; maps restarting timestamps for AVFMT_TS_DISCONT demuxers
+    // (MPEG-TS, HLS...). Unchecked exclusivity for the same reason as `streams`.
+    @exclusivity(unchecked) private var converter: PacketConverter
     // Borrowed unretained by the context's callbacks: lives as long as the context.
     private let gate: ResourceGate?
 
@@ -125,7 +126,8 @@ public final class MediaInput {
 
         let fc = ctx.pointee
         let count = Int(fc.nb_streams)
-        streams = (0..<count).compactMap { fc.streams[$0].map(StreamInfo.init) }
+        let streamInfos = (0..<count).compactMap { fc.streams[$0].map(StreamInfo.init) }
+        streams = streamInfos
         programs = Self.programs(of: ctx)
         let video = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         bestVideoStream = video >= 0 ? Int(video) : nil
@@ -138,7 +140,8 @@ public final class MediaInput {
             tags[String(cString: next.pointee.key)] = String(cString: next.pointee.value)
             tag = next
         }
-        continuity = fc.iformat.pointee.flags & AVFMT_TS_DISCONT != 0 ? TimestampContinuity() : nil
+        converter = PacketConverter(
+            timeBases: streamInfos.map(\.timeBase), mapsDiscontinuities: fc.iformat.pointee.flags & AVFMT_TS_DISCONT != 0)
         let timeBase = cffmpeg_time_base_q()
         // A pipe or FIFO answers avio_size with 0 (or an error): only a seekable input knows its size.
         let size: Int64? = fc.pb.flatMap { $0.pointee.seekable != 0 ? avio_size($0) : nil }.flatMap { $0 >= 0 ? $0 : nil }
@@ -164,6 +167,14 @@ public final class MediaInput {
     /// plain `AVERROR_EOF`.
     /// - Throws: `FFmpegError` for any read failure, `AVERROR_EXIT` when interrupted.
     public func readPacket() throws(FFmpegError) -> Packet? {
+        guard let raw = try readRawPacket() else { return nil }
+        return converter.packet(raw)
+    }
+
+    /// `readPacket()` without the conversion to seconds, for a reader that converts elsewhere with its
+    /// own `makePacketConverter()`. `streams` already lists the packet's stream when it returns.
+    /// - Throws: as `readPacket()`.
+    public func readRawPacket() throws(FFmpegError) -> RawPacket? {
         let pkt = packet.pointer
         var result: Int32
         // One deadline for the whole wait: a demuxer that keeps answering EAGAIN makes no progress.
@@ -187,28 +198,19 @@ public final class MediaInput {
         }
         defer { av_packet_unref(pkt) }
         let p = pkt.pointee
-        let index = Int(p.stream_index)
-        if index >= streams.count { refreshStreams() }
-        guard streams.indices.contains(index) else {
+        if Int(p.stream_index) >= streams.count { refreshStreams() }
+        guard p.stream_index >= 0, Int(p.stream_index) < streams.count else {
             throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "av_read_frame")
         }
-        let timeBase = streams[index].timeBase
-        var pts = timeBase.seconds(p.pts)
-        var dts = timeBase.seconds(p.dts)
-        let duration = p.duration > 0 ? timeBase.seconds(p.duration) : nil
-        if let mapped = continuity?.map(stream: index, pts: pts, dts: dts, duration: duration) {
-            (pts, dts) = mapped
-        }
-        return Packet(
-            stream: index,
-            pts: pts,
-            dts: dts,
-            duration: duration,
-            size: Int(p.size),
-            position: p.pos >= 0 ? p.pos : nil,
-            isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0,
-            isCorrupt: p.flags & AV_PKT_FLAG_CORRUPT != 0)
+        return RawPacket(
+            pts: p.pts, dts: p.dts, duration: p.duration, position: p.pos, stream: p.stream_index, size: p.size,
+            flags: p.flags)
     }
+
+    /// A converter for this input's streams as they are now, with no timestamps seen: for a reader that
+    /// converts `readRawPacket()`'s packets on another thread. Take it before the first read, and add the
+    /// streams `streams` gains while reading, in order.
+    public func makePacketConverter() -> PacketConverter { converter.restarted() }
 
     /// Copies the streams the demuxer added since the list was last read, and the programs again (a new
     /// stream may join one).
@@ -218,7 +220,9 @@ public final class MediaInput {
         guard count > streams.count else { return }
         for index in streams.count..<count {
             guard let stream = fc.streams[index] else { return }
-            streams.append(StreamInfo(stream))
+            let info = StreamInfo(stream)
+            streams.append(info)
+            converter.addStream(timeBase: info.timeBase)
         }
         programs = Self.programs(of: context)
     }
@@ -246,7 +250,7 @@ public final class MediaInput {
 
     /// How many times the timestamps restarted or jumped and were mapped onto one continuous timeline
     /// (`TimestampContinuity`); 0 for demuxers whose timestamps cannot restart.
-    public var timestampDiscontinuities: Int { continuity?.discontinuities ?? 0 }
+    public var timestampDiscontinuities: Int { converter.discontinuities }
 
     /// Bytes received from the network or disk so far, when the protocol counts them.
     public var bytesRead: Int64? {

@@ -7,23 +7,29 @@ import TestSupport
 
 @Suite("ProbeAnalysisWorker: the analysis on a second thread")
 struct ProbeAnalysisWorkerTests {
-    /// A sample's packets repeated, shifted in time and bytes, to more than five batches, with a third
-    /// stream (a copy of the audio) that the demuxer "adds" part-way through.
-    private static func longPacketRun() throws -> (packets: [Packet], newStreamAt: Int, formatName: String) {
+    /// A sample's packets as the demuxer returned them, repeated, shifted in time and bytes, to more than
+    /// five batches, with a third stream (a copy of the audio) that the demuxer "adds" part-way through.
+    private static func longPacketRun() throws -> (
+        packets: [RawPacket], newStreamAt: Int, formatName: String, streams: [StreamInfo], converter: PacketConverter
+    ) {
         let input = try MediaInput(url: BufprobeProcess.sample("h264-aac.mp4"))
-        var once: [Packet] = []
-        while let packet = try input.readPacket() { once.append(packet) }
-        let span = (once.compactMap(\.pts).max() ?? 0) + 1
-        let bytes = once.compactMap { packet in packet.position.map { $0 + Int64(packet.size) } }.max() ?? 0
-        var packets: [Packet] = []
-        var round = 0
+        let converter = input.makePacketConverter()
+        var once: [RawPacket] = []
+        while let packet = try input.readRawPacket() { once.append(packet) }
+        // A whole number of seconds past the last packet, in each stream's ticks.
+        var seconds = converter
+        let span = Int64((once.compactMap { seconds.packet($0).pts }.max() ?? 0).rounded(.up)) + 1
+        let ticks = input.streams.map { span * Int64($0.timeBase.denominator) / Int64(max($0.timeBase.numerator, 1)) }
+        let bytes = once.map { $0.position + Int64($0.size) }.max() ?? 0
+        var packets: [RawPacket] = []
+        var round: Int64 = 0
         var newStreamAt = -1
         while packets.count < ProbeAnalysisWorker.capacity * 5 + 17 {
-            let shift = Double(round) * span
             for var packet in once {
-                packet.pts = packet.pts.map { $0 + shift }
-                packet.dts = packet.dts.map { $0 + shift }
-                packet.position = packet.position.map { $0 + Int64(round) * (bytes + 100_000) }
+                let shift = round * ticks[Int(packet.stream)]
+                packet.pts += shift
+                packet.dts += shift
+                packet.position += round * (bytes + 100_000)
                 packets.append(packet)
                 if round >= 2, packet.stream == 1 {
                     if newStreamAt < 0 { newStreamAt = packets.count }
@@ -33,7 +39,7 @@ struct ProbeAnalysisWorkerTests {
             }
             round += 1
         }
-        return (packets, newStreamAt, input.format.name)
+        return (packets, newStreamAt, input.format.name, input.streams, converter)
     }
 
     private static func analysis(formatName: String) -> ProbeAnalysis {
@@ -48,19 +54,23 @@ struct ProbeAnalysisWorkerTests {
 
     @Test("packets handed over in batches (and progress hand-overs) give exactly what one loop on one thread gives")
     func batchesMatchOneThread() throws {
-        let (packets, newStreamAt, formatName) = try Self.longPacketRun()
+        let (packets, newStreamAt, formatName, streams, converter) = try Self.longPacketRun()
         #expect(packets.count > ProbeAnalysisWorker.capacity * 5 && newStreamAt > 0)
 
         var direct = Self.analysis(formatName: formatName)
+        var directConverter = converter
         for (index, packet) in packets.enumerated() {
-            if index + 1 == newStreamAt { direct.addStreams([false]) }
-            direct.add(packet)
+            if index + 1 == newStreamAt {
+                direct.addStreams([false])
+                directConverter.addStream(timeBase: streams[1].timeBase)
+            }
+            direct.add(directConverter.packet(packet))
         }
 
-        let worker = ProbeAnalysisWorker(analysis: Self.analysis(formatName: formatName), onProgress: nil)
+        let worker = ProbeAnalysisWorker(analysis: Self.analysis(formatName: formatName), converter: converter, onProgress: nil)
         var batch = worker.firstBatch()
         for (index, packet) in packets.enumerated() {
-            if index + 1 == newStreamAt { batch.newStreams.append(false) }
+            if index + 1 == newStreamAt { batch.newStreams.append(streams[1]) }
             batch.append(packet)
             // Early hand-overs as the live line asks for them, at uneven places.
             if index % 777 == 5 {
@@ -96,9 +106,9 @@ struct ProbeAnalysisWorkerTests {
 
     @Test("a progress hand-over reports the ranges analysed so far, on the worker's thread")
     func progressSeesTheBatch() throws {
-        let (packets, _, formatName) = try Self.longPacketRun()
+        let (packets, _, formatName, _, converter) = try Self.longPacketRun()
         let seen = Mutex<[Double?]>([])
-        let worker = ProbeAnalysisWorker(analysis: Self.analysis(formatName: formatName)) { loaded, _ in
+        let worker = ProbeAnalysisWorker(analysis: Self.analysis(formatName: formatName), converter: converter) { loaded, _ in
             seen.withLock { $0.append(loaded.end) }
         }
         var batch = worker.firstBatch()

@@ -40,6 +40,29 @@ struct MediaInputTests {
         }
     }
 
+    @Test("raw packets converted on the side equal readPacket's, discontinuities and added streams included", arguments: Samples.media)
+    func rawPacketsConvertLikeReadPacket(path: String) throws {
+        let converted = try MediaInput(url: path)
+        let raw = try MediaInput(url: path)
+        var converter = raw.makePacketConverter()
+        var knownStreams = raw.streams.count
+        var count = 0
+        while true {
+            let expected: Packet?
+            do { expected = try converted.readPacket() } catch { break }
+            let packet = try raw.readRawPacket()
+            #expect((expected == nil) == (packet == nil), "\(path): packet \(count)")
+            guard let expected, let packet else { break }
+            // The streams the demuxer added meanwhile, in order, as a reader on another thread is told them.
+            for stream in raw.streams[knownStreams...] { converter.addStream(timeBase: stream.timeBase) }
+            knownStreams = raw.streams.count
+            #expect(converter.packet(packet) == expected, "\(path): packet \(count)")
+            count += 1
+        }
+        #expect(count > 0)
+        #expect(converter.discontinuities == converted.timestampDiscontinuities)
+    }
+
     @Test("unknown timestamps become nil and known ones are finite seconds")
     func timestampsAreSeconds() throws {
         let input = try MediaInput(url: Samples.directory.appendingPathComponent("h264-aac.mp4").path)

@@ -6,8 +6,10 @@ package import PlaybackModel
 /// that reading a long file costs about what the demuxer costs (the analysis overlaps the next reads)
 /// instead of the sum of both.
 ///
-/// The reading thread fills a `Batch` (a slice of storage the worker owns) and `submit`s it whole: no
-/// lock, no allocation and no reference counting per packet. At most `depth` batches wait or run at once
+/// The reading thread fills a `Batch` (a slice of storage the worker owns) with packets as the demuxer
+/// returned them (`RawPacket`, in time-base ticks) and `submit`s it whole: no lock, no allocation, no
+/// reference counting and no conversion per packet on the reading thread. The worker converts them to
+/// seconds (`PacketConverter`) and analyses them. At most `depth` batches wait or run at once
 /// (`submit` blocks beyond that) and their storage is reused in turn, so memory is `(depth + 1) *
 /// capacity` packets whatever the input's length. The analysis sees the packets in read order, exactly
 /// as a loop on one thread would.
@@ -21,16 +23,16 @@ package final class ProbeAnalysisWorker: @unchecked Sendable {
     package struct Batch {
         // Which of the worker's `depth + 1` slices this batch fills.
         fileprivate let slice: Int
-        fileprivate let storage: UnsafeMutablePointer<Packet>
+        fileprivate let storage: UnsafeMutablePointer<RawPacket>
         /// Packets in the batch.
         package private(set) var count = 0
-        /// Streams the demuxer added before these packets, `isVideo` per stream in index order.
-        package var newStreams: [Bool] = []
+        /// Streams the demuxer added before these packets, in index order.
+        package var newStreams: [StreamInfo] = []
         /// Set to ask for a progress call once these packets are analysed: the input's byte position
         /// then (`nil` when not known or not meaningful).
         package var progress: Int64?? = nil
 
-        fileprivate init(slice: Int, storage: UnsafeMutablePointer<Packet>) {
+        fileprivate init(slice: Int, storage: UnsafeMutablePointer<RawPacket>) {
             self.slice = slice
             self.storage = storage
         }
@@ -39,7 +41,7 @@ package final class ProbeAnalysisWorker: @unchecked Sendable {
         package var isFull: Bool { count == ProbeAnalysisWorker.capacity }
 
         /// Appends a packet; the batch must not be full.
-        package mutating func append(_ packet: Packet) {
+        package mutating func append(_ packet: RawPacket) {
             // A caller contract: the loop submits a full batch before appending again.
             precondition(count < ProbeAnalysisWorker.capacity, "append to a full batch")
             (storage + count).initialize(to: packet)
@@ -48,23 +50,29 @@ package final class ProbeAnalysisWorker: @unchecked Sendable {
     }
 
     /// Packets per batch: large enough that a hand-over costs nothing next to the packets, small enough
-    /// to stay in the cache (80 bytes a packet).
+    /// to stay in the cache (48 bytes a packet).
     package static let capacity = 1024
     /// Batches in flight at once.
     static let depth = 2
 
     private var analysis: ProbeAnalysis
+    private var converter: PacketConverter
     private let queue = DispatchQueue(label: "bufprobe.probe-analysis")
     private let slots = DispatchSemaphore(value: ProbeAnalysisWorker.depth)
     // `depth + 1` slices of `capacity` packets, used in turn: while the reading thread fills one, at most
     // `depth` others are in flight, and the queue finishes them in submission order.
-    private let storage: UnsafeMutablePointer<Packet>
+    private let storage: UnsafeMutablePointer<RawPacket>
     private let onProgress: (@Sendable (TimeRanges, Int64?) -> Void)?
 
-    /// A worker that owns `analysis` until `finish()`; `onProgress` is called on the worker's thread with
-    /// the playable loaded ranges and the byte position of a batch that asked for progress.
-    package init(analysis: ProbeAnalysis, onProgress: (@Sendable (TimeRanges, Int64?) -> Void)?) {
+    /// A worker that owns `analysis` until `finish()` and converts the packets with `converter` (the
+    /// input's `makePacketConverter()`, taken before the first read); `onProgress` is called on the
+    /// worker's thread with the playable loaded ranges and the byte position of a batch that asked for
+    /// progress.
+    package init(
+        analysis: ProbeAnalysis, converter: PacketConverter, onProgress: (@Sendable (TimeRanges, Int64?) -> Void)?
+    ) {
         self.analysis = analysis
+        self.converter = converter
         self.onProgress = onProgress
         storage = .allocate(capacity: (Self.depth + 1) * Self.capacity)
     }
@@ -87,8 +95,11 @@ package final class ProbeAnalysisWorker: @unchecked Sendable {
         let progress = batch.progress
         slots.wait()
         queue.async { [self] in
-            analysis.addStreams(newStreams)
-            for index in offset..<offset + count { analysis.add(storage[index]) }
+            if !newStreams.isEmpty {
+                analysis.addStreams(newStreams.map { $0.type == .video })
+                for stream in newStreams { converter.addStream(timeBase: stream.timeBase) }
+            }
+            for index in offset..<offset + count { analysis.add(converter.packet(storage[index])) }
             if let bytes = progress { onProgress?(analysis.tracker.playable, bytes) }
             slots.signal()
         }

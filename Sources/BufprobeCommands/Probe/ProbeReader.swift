@@ -118,22 +118,22 @@ package struct ProbeReader {
             analysis: ProbeAnalysis(
                 streamsAreVideo: input.streams.map { $0.type == .video }, tracker: LoadedRangeTracker(playableStreams: playable),
                 diagnostics: initialDiagnostics),
-            onProgress: progressCall)
+            converter: input.makePacketConverter(), onProgress: progressCall)
         var batch = worker.firstBatch()
         var knownStreams = input.streams.count
         var readError: FFmpegError?
         // Packets left until the next progress check: a countdown, not a division per packet.
         var untilProgress = max(progressInterval, 1)
         while true {
-            let packet: Packet?
-            do { packet = try input.readPacket() } catch {
+            let packet: RawPacket?
+            do { packet = try input.readRawPacket() } catch {
                 readError = error
                 break
             }
             guard let packet else { break }
             // The demuxer may add a stream while reading (a new MPEG-TS PID); the input's list has it by now.
             if knownStreams < input.streams.count {
-                batch.newStreams += input.streams[knownStreams...].map { $0.type == .video }
+                batch.newStreams += input.streams[knownStreams...]
                 knownStreams = input.streams.count
             }
             batch.append(packet)
