@@ -51,7 +51,7 @@ package final class ProbeAnalysisWorker: @unchecked Sendable {
 
     /// Packets per batch: large enough that a hand-over costs nothing next to the packets, small enough
     /// to stay in the cache (48 bytes a packet).
-    package static let capacity = 1024
+    package static let capacity = 4096
     /// Batches in flight at once.
     static let depth = 2
 
@@ -95,15 +95,26 @@ package final class ProbeAnalysisWorker: @unchecked Sendable {
         let progress = batch.progress
         slots.wait()
         queue.async { [self] in
-            if !newStreams.isEmpty {
-                analysis.addStreams(newStreams.map { $0.type == .video })
-                for stream in newStreams { converter.addStream(timeBase: stream.timeBase) }
-            }
-            for index in offset..<offset + count { analysis.add(converter.packet(storage[index])) }
+            let packets = UnsafeBufferPointer(start: storage + offset, count: count)
+            // The state goes to the loop inout, once per batch: touched per packet through `self`, each
+            // access would be checked for exclusivity at run time.
+            Self.analyse(packets, newStreams: newStreams, analysis: &analysis, converter: &converter)
             if let bytes = progress { onProgress?(analysis.tracker.playable, bytes) }
             slots.signal()
         }
         return Batch(slice: next, storage: storage + next * Self.capacity)
+    }
+
+    /// Converts and analyses one batch, in order.
+    private static func analyse(
+        _ packets: UnsafeBufferPointer<RawPacket>, newStreams: [StreamInfo], analysis: inout ProbeAnalysis,
+        converter: inout PacketConverter
+    ) {
+        if !newStreams.isEmpty {
+            analysis.addStreams(newStreams.map { $0.type == .video })
+            for stream in newStreams { converter.addStream(timeBase: stream.timeBase) }
+        }
+        for packet in packets { analysis.add(converter.packet(packet)) }
     }
 
     /// Submits `batch` (the last one), waits for every batch and returns the analysis. Call once.
