@@ -13,6 +13,8 @@ import ServiceLifecycle
 public struct Serve: AsyncParsableCommand {
     /// The help text, with the endpoints and exit codes.
     public static let configuration = CommandConfiguration(
+        // Named here: ArgumentParser would otherwise derive it through reflection at every start.
+        commandName: "serve",
         abstract: "Run a Prometheus exporter: GET /probe?target=URL checks one stream and answers its metrics.",
         usage: "bufprobe serve [<options>]",
         discussion: """

@@ -5,7 +5,7 @@ public import PlaybackModel
 /// the QoE weights.
 public struct AbrOptions: ParsableArguments {
     /// The rules `--abr` accepts.
-    public enum RuleName: String, ExpressibleByArgument, CaseIterable, Sendable {
+    public enum RuleName: String, RawValueArgument, Sendable {
         /// `--variant`'s variant throughout.
         case fixed
         /// Throughput estimate times a safety factor.

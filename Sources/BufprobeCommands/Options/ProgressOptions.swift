@@ -5,7 +5,7 @@ public import ProgressLine
 /// look of each bar layer. Include with `@OptionGroup var progressOptions: ProgressOptions`.
 public struct ProgressOptions: ParsableArguments {
     /// `--progress`: where and how the live line is drawn.
-    public enum Mode: String, CaseIterable, ExpressibleByArgument, Sendable {
+    public enum Mode: String, RawValueArgument, Sendable {
         /// tty on a terminal (not `TERM=dumb`), plain otherwise.
         case auto
         /// One line redrawn in place with escape codes.
@@ -17,7 +17,7 @@ public struct ProgressOptions: ParsableArguments {
     }
 
     /// `--glyphs`: which characters draw the bar.
-    public enum Glyphs: String, CaseIterable, ExpressibleByArgument, Sendable {
+    public enum Glyphs: String, RawValueArgument, Sendable {
         /// Unicode when `LC_ALL`/`LC_CTYPE`/`LANG` names UTF-8, ASCII otherwise.
         case auto
         /// Block elements with eighth blocks.
@@ -27,7 +27,7 @@ public struct ProgressOptions: ParsableArguments {
     }
 
     /// `--thumb`: whether the playhead is drawn.
-    public enum Thumb: String, CaseIterable, ExpressibleByArgument, Sendable {
+    public enum Thumb: String, RawValueArgument, Sendable {
         /// Draw the thumb.
         case on
         /// Leave the thumb out (the played part then ends in an eighth block).
@@ -102,4 +102,4 @@ public struct ProgressOptions: ParsableArguments {
 }
 
 // `--color` takes ProgressLine's own choice type: one list of color choices for the renderer and the CLI.
-extension ColorChoice: ExpressibleByArgument {}
+extension ColorChoice: RawValueArgument {}

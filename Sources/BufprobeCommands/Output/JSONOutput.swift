@@ -4,20 +4,27 @@ package import Foundation
 /// on Linux would otherwise emit them in hash order, different on every run), pretty-printed, slashes
 /// unescaped, and seconds rounded to the microsecond where reports build their values.
 package enum JSONOutput {
-    /// Encodes `value` as a UTF-8 JSON string (no trailing newline).
+    /// Encodes `value` as a UTF-8 JSON string (no trailing newline): what `referenceEncoder()` writes,
+    /// through `JSONWriter`, which gets there without Foundation's run-time protocol look-ups.
     package static func string<T: Encodable>(_ value: T) throws -> String {
+        escapingC1(try JSONWriter.string(value))
+    }
+
+    /// Foundation's encoder with the settings `string(_:)` reproduces byte for byte: the reference the
+    /// tests compare `JSONWriter` against.
+    package static func referenceEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return escapingC1(String(decoding: try encoder.encode(value), as: UTF8.self))
+        return encoder
     }
 
     /// DEL and the C1 controls (U+007F...U+009F) as `\u00XX`: the encoder escapes only C0, and a
     /// terminal in UTF-8 mode obeys a raw U+009B as CSI. Outside strings JSON is ASCII, so every such
     /// scalar is inside a string, where the escape means the same character.
-    static func escapingC1(_ json: String) -> String {
+    package static func escapingC1(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: { (0x7F...0x9F).contains($0.value) }) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {

@@ -48,11 +48,12 @@ package enum InputCheck {
         guard FileManager.default.isReadableFile(atPath: path) else {
             return "\(input) is not readable (permission denied)."
         }
-        // Only a regular file's size says anything: a FIFO or a device reports 0 and still streams.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let isRegular = (attributes?[.type] as? FileAttributeType) == .typeRegular
-        let size = (attributes?[.size] as? NSNumber)?.int64Value
-        if isRegular, size == 0 { return "\(input) is empty (0 bytes), so it holds no media." }
+        // Only a regular file's size says anything: a FIFO or a device reports 0 and still streams. A plain
+        // stat: FileManager's attributes also look up the owner's user and group names (NSS, /etc/passwd).
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
+            return "\(input) is empty (0 bytes), so it holds no media."
+        }
         return nil
     }
 
