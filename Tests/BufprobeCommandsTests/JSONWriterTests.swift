@@ -1,5 +1,6 @@
 import BufprobeCommands
 import Foundation
+import PlaybackModel
 import Testing
 import TestSupport
 
@@ -75,18 +76,6 @@ struct JSONWriterTests {
         try Self.expectSame(Optional<Int>.none)
     }
 
-    /// A deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A value whose keys and entries are chosen at run time, as `Codable` types with custom keys write them.
     struct Dynamic: Encodable {
         struct Key: CodingKey {
@@ -120,7 +109,7 @@ struct JSONWriterTests {
         }
     }
 
-    static func randomString(_ rng: inout SplitMix, identifier: Bool) -> String {
+    static func randomString(_ rng: inout SplitMix64, identifier: Bool) -> String {
         let length = Int.random(in: 0...12, using: &rng)
         var scalars = String.UnicodeScalarView()
         for _ in 0..<length {
@@ -145,7 +134,7 @@ struct JSONWriterTests {
         return String(scalars)
     }
 
-    static func randomDouble(_ rng: inout SplitMix) -> Double {
+    static func randomDouble(_ rng: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<5, using: &rng) {
         case 0: return Double(bitPattern: rng.next())  // anything: NaNs, infinities, subnormals
         case 1: return Double(Int.random(in: -1_000_000...1_000_000, using: &rng)) / 1_000
@@ -155,7 +144,7 @@ struct JSONWriterTests {
         }
     }
 
-    static func randomDynamic(_ rng: inout SplitMix, depth: Int) -> Dynamic {
+    static func randomDynamic(_ rng: inout SplitMix64, depth: Int) -> Dynamic {
         var entries: [(String, Dynamic.Entry)] = []
         for _ in 0..<Int.random(in: 0...8, using: &rng) {
             let key = randomString(&rng, identifier: Bool.random(using: &rng))
@@ -175,9 +164,10 @@ struct JSONWriterTests {
         return Dynamic(entries: entries)
     }
 
+    // Seeded (SplitMix64), so a failure names a seed that reproduces it.
     @Test("generated documents: keys (converted and sorted), strings, numbers, nesting", arguments: 0..<20)
     func generated(seed: UInt64) throws {
-        var rng = SplitMix(state: seed)
+        var rng = SplitMix64(seed: seed)
         for round in 0..<100 {
             let value = Self.randomDynamic(&rng, depth: 3)
             try Self.expectSame(value, "seed \(seed), round \(round)")

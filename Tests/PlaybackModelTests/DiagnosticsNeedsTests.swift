@@ -6,21 +6,9 @@ private func cbrPackets(header: Int64, size: Int, duration: Double, count: Int) 
     (0..<count).map { j in (header + Int64(size) * Int64(j + 1), Double(j) * duration) }
 }
 
-/// A small deterministic generator so the random cases are the same on every run.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Packets of a VBR file with interleaving jitter: byte ends increase, times wander around the order.
 private func randomPackets(seed: UInt64, count: Int) -> [(byteEnd: Int64, time: Double)] {
-    var generator = SplitMix(state: seed)
+    var generator = SplitMix64(seed: seed)
     var end: Int64 = Int64.random(in: 0...5000, using: &generator)
     return (0..<count).map { j in
         end += Int64.random(in: 1...20_000, using: &generator)
