@@ -118,8 +118,9 @@ public struct AbrController: Sendable {
         }
     }
 
-    /// The throughput and latency estimates, or `nil` before the first sample.
-    func estimate(_ estimator: AbrRule.Estimator, window: Int) -> (throughput: Double, latency: Double)? {
+    /// The throughput (bits per second, over transfers) and request-latency (seconds) estimates of
+    /// `estimator`, or `nil` before the first sample.
+    public func estimate(_ estimator: AbrRule.Estimator, window: Int) -> (throughput: Double, latency: Double)? {
         guard !samples.isEmpty else { return nil }
         switch estimator {
         case .sliding:
@@ -143,7 +144,7 @@ public struct AbrController: Sendable {
 
     /// The highest variant whose segment, fetched at `throughput` after `latency`, arrives within a
     /// segment duration (Sabre's `Abr.quality_from_throughput`); the lowest when none does.
-    func sustainedVariant(throughput: Double, latency: Double) -> Int {
+    public func sustainedVariant(throughput: Double, latency: Double) -> Int {
         let d = segmentDuration
         var variant = 0
         while variant + 1 < bitRates.count, throughput > 0, latency + d * bitRates[variant + 1] / throughput <= d {
