@@ -100,22 +100,76 @@ struct SimulateAbrTests {
     }
 
     @Test(
-        "on a 3-variant ladder, BOLA plays mostly the highest variant under the bandwidth, never stalls and stays within it on average",
+        "on a 3-variant ladder, BOLA-BASIC plays mostly the highest variant under the bandwidth, never stalls and stays within it on average",
         arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)], ["m3u8", "mpd"])
     func bola(steady: (bandwidth: String, expected: Int), format: String) throws {
         let (bandwidth, expected) = steady
         let master = try writeLadder(format: format)
         defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
-        let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", bandwidth])
+        let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bola-variant", "basic", "--bandwidth", bandwidth])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(decoded)
         let abr = try #require(report.abr)
         #expect(report.stallCount == 0)
         #expect(abr.rule == "bola")
+        #expect(abr.parameters.bolaVariant == "basic")
         #expect(Self.mostPlayed(abr) == expected)
         let rate = try BitRate(parsing: bandwidth).bitsPerSecond
         #expect(abr.averageBitRate <= rate)
         #expect(abr.qoe.segments == 150)
+    }
+
+    @Test(
+        "--abr bola is BOLA-U by default: mostly the highest variant under the bandwidth, within it on average",
+        arguments: [("4Mbit", 0), ("1.2Mbit", 2), ("600kbit", 1)])
+    func bolaU(steady: (bandwidth: String, expected: Int)) throws {
+        let (bandwidth, expected) = steady
+        let master = try writeLadder()
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", bandwidth])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let abr = try #require(report.abr)
+        #expect(abr.parameters.bolaVariant == "u")
+        #expect(abr.parameters.estimator == "sliding")
+        #expect(Self.mostPlayed(abr) == expected)
+        let rate = try BitRate(parsing: bandwidth).bitsPerSecond
+        #expect(abr.averageBitRate <= rate)
+    }
+
+    @Test(
+        "bola_buffer_target reports the buffer size used: --bola-target, at most --max-buffer plus a 2 s segment",
+        arguments: [(["--max-buffer", "23s", "--bola-target", "25s"], 25.0), (["--max-buffer", "10s"], 12.0), ([], 25.0)])
+    func bolaBufferTargetUsed(options: [String], expected: Double) throws {
+        let master = try writeLadder()
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (run, decoded) = try simulateJSON([master, "--abr", "bola", "--bandwidth", "1Mbit"] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let abr = try #require(report.abr)
+        #expect(abr.parameters.bolaBufferTarget == expected)
+    }
+
+    @Test("--abr-estimator ewma and --abr-insufficient-buffer are reported; misplaced BOLA/throughput options are refused")
+    func estimatorOptions() throws {
+        let master = try writeLadder()
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (run, decoded) = try simulateJSON([
+            master, "--abr", "throughput", "--abr-estimator", "ewma", "--abr-insufficient-buffer", "--bandwidth", "1Mbit",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let parameters = try #require(report.abr).parameters
+        #expect(parameters.estimator == "ewma")
+        #expect(parameters.ewmaHalfLives == [3, 8])
+        #expect(parameters.insufficientBufferRule)
+        for arguments in [
+            ["--abr", "bola", "--abr-insufficient-buffer"], ["--abr", "throughput", "--bola-variant", "u"],
+            ["--abr", "bola", "--bola-variant", "x"], ["--bola-variant", "basic"],
+        ] {
+            let refused = try BufprobeProcess.run(["simulate", master, "--bandwidth", "1Mbit"] + arguments)
+            #expect(refused.status == 64, "\(arguments): \(refused.stderr)")
+        }
     }
 
     @Test("the same ladder, rule and trace give byte-identical JSON", arguments: ["m3u8", "mpd"])

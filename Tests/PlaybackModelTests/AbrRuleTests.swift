@@ -41,10 +41,11 @@ struct AbrRuleTests {
     }
 
     @Test(
-        "bola settles on the variants around the bandwidth (the highest below it, at times the next) and never stalls",
+        "bola-basic settles on the variants around the bandwidth (the highest below it, at times the next) and never stalls",
         arguments: [(4.0, Set([2])), (1.2, Set([1, 2])), (0.6, Set([0, 1]))])
     func bolaSteadyState(multiple: Double, allowed: Set<Int>) throws {
-        let engine = runLadder(try cbrLadder(), rule: .bola(.default), bandwidth: multiple * Self.middle)
+        let basic = AbrRule.Bola(bufferTarget: 25, gammaP: 5, variant: .basic)
+        let engine = runLadder(try cbrLadder(), rule: .bola(basic), bandwidth: multiple * Self.middle)
         let seen = Self.steadyState(engine)
         #expect(seen.isSubset(of: allowed), "\(seen)")
         #expect(seen.contains(allowed.min() ?? 0))
@@ -53,6 +54,22 @@ struct AbrRuleTests {
         // Over the whole session, the mean bit rate fetched stays within the bandwidth.
         let summary = try #require(AbrSummary(engine: engine))
         #expect(summary.averageBitRate <= multiple * Self.middle)
+    }
+
+    @Test(
+        "bola-u settles on the same variants mid-stream; it stalls only where Sabre's buffer size shrinks (first and last segments)",
+        arguments: [(4.0, Set([2])), (1.2, Set([1, 2])), (0.6, Set([0, 1]))])
+    func bolaUSteadyState(multiple: Double, allowed: Set<Int>) throws {
+        let engine = runLadder(try cbrLadder(), rule: .bola(.default), bandwidth: multiple * Self.middle)
+        // Mid-stream: from half-way to 40 s (20 segments) before the end, where the buffer size is whole.
+        let count = engine.deliveredVariants.count
+        let seen = Set(engine.deliveredVariants[(count / 2)..<(count - 20)])
+        #expect(seen.isSubset(of: allowed), "\(seen)")
+        #expect(seen.contains(allowed.min() ?? 0))
+        #expect(
+            engine.session.report.stalls.allSatisfy { $0.position < 30 || $0.position > 560 },
+            "\(engine.session.report.stalls)")
+        #expect(engine.session.report.ended)
     }
 
     @Test("dynamic follows throughput at a low buffer and BOLA above its switch-on level", arguments: [4.0, 1.2, 0.6])
@@ -129,10 +146,10 @@ struct AbrRuleTests {
         #expect(runs[1].session.report.ended)
     }
 
-    @Test("abandonment never fires when every segment arrives in time", arguments: [4.0, 1.2])
+    @Test("abandonment never fires when every segment arrives in time (bola-basic, which never stalls here)", arguments: [4.0, 1.2])
     func noAbandonment(multiple: Double) throws {
         var engine = SimulationEngine(
-            ladder: try cbrLadder(), rule: .bola(.default),
+            ladder: try cbrLadder(), rule: .bola(AbrRule.Bola(bufferTarget: 25, gammaP: 5, variant: .basic)),
             network: NetworkModel(bitsPerSecond: multiple * Self.middle, latency: 0.02), policy: .default, abandon: true)
         engine.run()
         #expect(engine.abandonedRequests == 0)

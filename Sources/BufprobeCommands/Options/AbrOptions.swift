@@ -43,10 +43,44 @@ public struct AbrOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "bola/dynamic: buffer level at which BOLA reaches the top variant (default 25s, Sabre's buffer size; at most --max-buffer).",
+            "bola/dynamic: BOLA's buffer size, the level at which it reaches the top variant (default 25s, Sabre's --max-buffer; at most --max-buffer plus a segment, the most the player holds).",
             valueName: "duration"),
         transform: Seconds.argument)
     public var bolaTarget: Seconds?
+
+    /// The estimators `--abr-estimator` accepts.
+    public enum EstimatorName: String, RawValueArgument, Sendable {
+        /// The mean of the last `--abr-window` segments (Sabre's `SlidingWindow`).
+        case sliding
+        /// Sabre's `Ewma`, half-lives 3 s and 8 s, the lower estimate.
+        case ewma
+    }
+
+    /// `--abr-estimator`.
+    @Option(
+        help: ArgumentHelp(
+            "throughput/bola/dynamic: how past segments' throughput and latency become an estimate: sliding (the mean of the last --abr-window segments, Sabre's SlidingWindow; the default) or ewma (Sabre's Ewma: half-lives 3s and 8s of transfer time, the lower throughput and higher latency of the two).",
+            valueName: "estimator"))
+    public var abrEstimator: EstimatorName?
+
+    /// `--abr-insufficient-buffer`.
+    @Flag(
+        help: ArgumentHelp(
+            "throughput/dynamic: Sabre's insufficient-buffer rule (ThroughputRule.get_quality_delay): no variant whose segment exceeds s x (buffer - latency) x throughput, s from 0.9 shrinking by 0.9 per choice to 0.5."))
+    public var abrInsufficientBuffer = false
+
+    /// `--bola-variant`.
+    @Option(
+        help: ArgumentHelp(
+            "bola/dynamic: u (the default; Sabre's Bola: never more than one variant above what the throughput sustains when stepping up, a smaller buffer size near the start and end) or basic (BOLA-BASIC, the formula alone; Sabre's --abr-basic).",
+            valueName: "variant"),
+        transform: { text in
+            guard let variant = AbrRule.Bola.Variant(rawValue: text) else {
+                throw ValidationError("--bola-variant must be u or basic.")
+            }
+            return variant
+        })
+    public var bolaVariant: AbrRule.Bola.Variant?
 
     /// `--bola-gp`.
     @Option(
@@ -89,7 +123,8 @@ public struct AbrOptions: ParsableArguments {
 
     /// Whether any parameter was given (they need `--abr`).
     var anyParameter: Bool {
-        abrSafety != nil || abrWindow != nil || bolaTarget != nil || bolaGp != nil || dynamicSwitch != nil
+        abrSafety != nil || abrWindow != nil || abrEstimator != nil || abrInsufficientBuffer || bolaVariant != nil
+            || bolaTarget != nil || bolaGp != nil || dynamicSwitch != nil
             || qoeSwitchWeight != nil || qoeStallWeight != nil || abandon
     }
 
@@ -107,21 +142,37 @@ public struct AbrOptions: ParsableArguments {
             throw ValidationError("--qoe-stall-weight must be 0 or more.")
         }
         if abr == nil, anyParameter { throw ValidationError("The ABR and QoE options need --abr RULE.") }
+        if abrInsufficientBuffer, abr == .bola {
+            throw ValidationError("--abr-insufficient-buffer is a throughput rule's option (throughput or dynamic), not bola's.")
+        }
+        if bolaVariant != nil, abr == .throughput {
+            throw ValidationError("--bola-variant is a BOLA option (bola or dynamic), not throughput's.")
+        }
         if abandon, abr == .fixed { throw ValidationError("--abandon needs an adaptive rule (throughput, bola or dynamic), not --abr fixed.") }
+    }
+
+    /// The estimator chosen.
+    var estimator: AbrRule.Estimator {
+        switch abrEstimator ?? .sliding {
+        case .sliding: .sliding
+        case .ewma: .sabreEwma
+        }
     }
 
     /// The throughput rule's parameters.
     var throughput: AbrRule.Throughput {
         AbrRule.Throughput(
             safetyFactor: abrSafety ?? AbrRule.Throughput.default.safetyFactor,
-            window: abrWindow ?? AbrRule.Throughput.default.window)
+            window: abrWindow ?? AbrRule.Throughput.default.window, estimator: estimator,
+            insufficientBufferRule: abrInsufficientBuffer)
     }
 
     /// BOLA's parameters.
     var bola: AbrRule.Bola {
         AbrRule.Bola(
             bufferTarget: bolaTarget?.value ?? AbrRule.Bola.default.bufferTarget,
-            gammaP: bolaGp ?? AbrRule.Bola.default.gammaP)
+            gammaP: bolaGp ?? AbrRule.Bola.default.gammaP, variant: bolaVariant ?? .u, estimator: estimator,
+            window: abrWindow ?? AbrRule.Throughput.default.window)
     }
 
     /// The rule for a ladder, with `fixedVariant` (ascending index) for `fixed`.

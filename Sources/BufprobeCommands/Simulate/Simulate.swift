@@ -243,7 +243,8 @@ public struct Simulate: AsyncParsableCommand {
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
         {
             report.abr = SimulateReport.Abr(
-                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests)
+                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests,
+                bolaBufferTarget: engine.bolaBufferTarget)
         }
         return report
     }

@@ -30,8 +30,16 @@ extension SimulateReport {
             package var safetyFactor: Double
             /// Throughput window, segments.
             package var window: Int
-            /// BOLA buffer target, seconds (before the cap by `max_buffer`).
+            /// BOLA buffer size used, seconds (`--bola-target`, at most `max_buffer` plus a segment).
             package var bolaBufferTarget: Double
+            /// `sliding` or `ewma`.
+            package var estimator: String
+            /// EWMA half-lives, seconds (empty for `sliding`).
+            package var ewmaHalfLives: [Double]
+            /// Sabre's insufficient-buffer rule on (throughput side).
+            package var insufficientBufferRule: Bool
+            /// `u` (BOLA-U) or `basic`.
+            package var bolaVariant: String
             /// BOLA gamma*p.
             package var bolaGammaP: Double
             /// DYNAMIC: buffer seconds to turn BOLA on.
@@ -95,7 +103,11 @@ extension SimulateReport {
         }
 
         /// Builds the object from the rule run and its summary; figures rounded for stable documents.
-        package init(rule: AbrRule, summary: AbrSummary, abandon: Bool = false, abandoned: Int = 0) {
+        /// `bolaBufferTarget` is the buffer size BOLA worked with (`SimulationEngine.bolaBufferTarget`), when
+        /// known; else the rule's.
+        package init(
+            rule: AbrRule, summary: AbrSummary, abandon: Bool = false, abandoned: Int = 0, bolaBufferTarget: Double? = nil
+        ) {
             self.abandon = abandon
             self.abandoned = abandoned
             let round = { (value: Double) in (value * 1000).rounded() / 1000 }
@@ -115,9 +127,15 @@ extension SimulateReport {
                 on = switchOn
                 off = switchOff
             }
+            let estimator = rule.isBolaOnly ? bola.estimator : throughput.estimator
+            var halfLives: [Double] = []
+            if case .ewma(let values) = estimator { halfLives = values }
             parameters = Parameters(
                 variant: fixed, safetyFactor: throughput.safetyFactor, window: throughput.window,
-                bolaBufferTarget: bola.bufferTarget, bolaGammaP: bola.gammaP, dynamicSwitchOn: on, dynamicSwitchOff: off)
+                bolaBufferTarget: bolaBufferTarget ?? bola.bufferTarget,
+                estimator: halfLives.isEmpty ? "sliding" : "ewma", ewmaHalfLives: halfLives,
+                insufficientBufferRule: throughput.insufficientBufferRule, bolaVariant: bola.variant.rawValue,
+                bolaGammaP: bola.gammaP, dynamicSwitchOn: on, dynamicSwitchOff: off)
             variants = summary.variants.map {
                 VariantUse(
                     variant: $0.label, bitRate: $0.bitRate, playedTime: JSONOutput.seconds($0.playedTime),
@@ -139,5 +157,13 @@ extension SimulateReport {
                 switchMagnitudeKbps: round(terms.switchMagnitude), stallTime: JSONOutput.seconds(terms.stallTime),
                 segments: terms.segments, switchWeight: terms.switchWeight, stallWeight: terms.stallWeight)
         }
+    }
+}
+
+extension AbrRule {
+    /// Whether the rule is BOLA alone (its estimator is BOLA's).
+    fileprivate var isBolaOnly: Bool {
+        if case .bola = self { return true }
+        return false
     }
 }

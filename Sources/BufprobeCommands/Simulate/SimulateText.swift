@@ -89,8 +89,11 @@ enum SimulateText {
         var text = "abr            \(abr.rule)"
         switch abr.rule {
         case "fixed": text += " (variant \(p.variant.map(String.init) ?? "?"))"
-        case "throughput": text += " (safety \(p.safetyFactor), window \(p.window) segments)"
-        case "bola": text += " (buffer target \(Seconds(p.bolaBufferTarget).description), gamma*p \(p.bolaGammaP))"
+        case "throughput":
+            let estimate = p.estimator == "ewma" ? "ewma \(p.ewmaHalfLives.map { Seconds($0).description }.joined(separator: "/"))" : "window \(p.window) segments"
+            text += " (safety \(p.safetyFactor), \(estimate)\(p.insufficientBufferRule ? ", insufficient-buffer rule" : ""))"
+        case "bola":
+            text += " (bola-\(p.bolaVariant), buffer size \(Seconds(p.bolaBufferTarget).description), gamma*p \(p.bolaGammaP))"
         default:
             text += " (bola from \(Seconds(p.dynamicSwitchOn).description) buffered, throughput below \(Seconds(p.dynamicSwitchOff).description))"
         }

@@ -4,22 +4,42 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs an `AbrRule` over a session: keeps the throughput samples and the DYNAMIC mode, and picks the
-/// variant of each segment request. Pure: the same calls give the same decisions.
+/// Runs an `AbrRule` over a session: keeps the throughput and latency samples, the DYNAMIC mode and BOLA-U's
+/// last choice, and picks the variant of each segment request. Pure: the same calls give the same decisions.
 public struct AbrController: Sendable {
     /// The rule.
     public let rule: AbrRule
     /// The ladder's declared bit rates, ascending, bits per second.
     public let bitRates: [Double]
-    /// The segments' (longest) duration in seconds, for BOLA's `V`.
+    /// The segments' (longest) duration in seconds: BOLA's `d`, and the time a segment has to arrive in.
     public let segmentDuration: Double
-    /// The player's forward-buffer target: BOLA's buffer target never exceeds it.
+    /// The player's forward-buffer target: a request goes out below it, so the buffer holds at most one
+    /// segment more, the most BOLA's buffer size can be.
     public let forwardTarget: Double
 
-    /// Recent per-segment throughputs, bits per second, oldest first.
-    private var samples: [Double] = []
+    /// One finished (or abandoned) segment download.
+    private struct Sample: Sendable {
+        /// Bits over the transfer time (first byte to last byte), bits per second.
+        var throughput: Double
+        /// Request to first byte, seconds.
+        var latency: Double
+    }
+
+    /// Recent samples, oldest first.
+    private var samples: [Sample] = []
+    /// Sabre's EWMA, one per half-life: throughput weighted by transfer time (the shared
+    /// `ThroughputEstimator`), latency per segment.
+    private var ewmaThroughput: [ThroughputEstimator]
+    private var ewmaLatency: [Double]
+    private var ewmaLatencyHalfLives: [Double]
+    private var ewmaSegments = 0
     /// Whether DYNAMIC is on its BOLA side.
     private var usingBola = false
+    /// BOLA-U: the variant chosen last, and the segment of the last seek.
+    private var lastBolaVariant = 0
+    private var lastSeekSegment = 0
+    /// Sabre's insufficient-buffer safety, 0.9 shrinking by 0.9 per choice to 0.5.
+    private var insufficientBufferSafety = 0.9
 
     /// Creates a controller for a ladder of `bitRates` (ascending, non-empty).
     public init(rule: AbrRule, bitRates: [Double], segmentDuration: Double, forwardTarget: Double) {
@@ -27,65 +47,156 @@ public struct AbrController: Sendable {
         self.bitRates = bitRates
         self.segmentDuration = segmentDuration
         self.forwardTarget = forwardTarget
+        var halfLives: [Double] = []
+        switch rule {
+        case .throughput(let parameters):
+            if case .ewma(let values) = parameters.estimator { halfLives = values }
+        case .bola(let parameters):
+            if case .ewma(let values) = parameters.estimator { halfLives = values }
+        case .dynamic(let throughput, let bola, _, _):
+            if case .ewma(let values) = throughput.estimator { halfLives = values }
+            if case .ewma(let values) = bola.estimator, halfLives.isEmpty { halfLives = values }
+        case .fixed: break
+        }
+        let positive = halfLives.filter { $0 > 0 && $0.isFinite }
+        ewmaThroughput = positive.map { ThroughputEstimator(halfLife: $0, minimumBytes: 0) }
+        ewmaLatency = positive.map { _ in 0 }
+        // Sabre's `Ewma`: the latency's half-life is counted in segments, `half-life / d`.
+        ewmaLatencyHalfLives = positive.map { segmentDuration > 0 ? $0 / segmentDuration : 1 }
     }
 
-    /// Records a finished segment download: `bits` in `seconds` from request to last byte (latency
-    /// included, as a player measures it).
-    public mutating func recordDownload(bits: Double, seconds: Double) {
-        guard seconds > 0, bits > 0 else { return }
-        samples.append(bits / seconds)
+    /// The buffer size BOLA works with: the rule's, at most what the player can hold (its forward target
+    /// plus one segment).
+    public var bolaBufferTarget: Double? {
+        switch rule {
+        case .bola(let parameters): min(parameters.bufferTarget, forwardTarget + segmentDuration)
+        case .dynamic(_, let parameters, _, _): min(parameters.bufferTarget, forwardTarget + segmentDuration)
+        default: nil
+        }
+    }
+
+    /// Records a finished segment download: `bytes` that took `transfer` seconds from first to last byte,
+    /// after `latency` seconds from request to first byte (Sabre's and dash.js's split: the throughput is
+    /// the transfer's, the latency is charged once per segment when choosing).
+    public mutating func recordDownload(bytes: Int64, transfer: Double, latency: Double) {
+        guard transfer > 0, transfer.isFinite, bytes > 0 else { return }
+        let bits = Double(bytes) * 8
+        samples.append(Sample(throughput: bits / transfer, latency: max(latency, 0)))
         let keep = 64
         if samples.count > keep { samples.removeFirst(samples.count - keep) }
+        for index in ewmaThroughput.indices {
+            ewmaThroughput[index].add(bytes: Int(bytes), elapsed: transfer)
+            let alpha = exp2(-1 / ewmaLatencyHalfLives[index])
+            ewmaLatency[index] = alpha * ewmaLatency[index] + (1 - alpha) * max(latency, 0)
+        }
+        ewmaSegments += 1
     }
 
-    /// The variant for the next segment, with `buffer` seconds ahead of the playhead now.
-    public mutating func choose(buffer: Double) -> AbrDecision {
+    /// Notes a seek (a request restarted at segment `segment`): BOLA-U counts its start-up from there.
+    public mutating func noteSeek(segment: Int) {
+        lastSeekSegment = segment
+    }
+
+    /// The variant for segment `segment` of `segmentCount`, with `buffer` seconds ahead of the playhead now.
+    public mutating func choose(buffer: Double, segment: Int = 0, segmentCount: Int = 0) -> AbrDecision {
         switch rule {
         case .fixed(let variant):
             return AbrDecision(variant: min(max(variant, 0), bitRates.count - 1), reason: "fixed")
         case .throughput(let parameters):
-            return throughputDecision(parameters)
+            return throughputDecision(parameters, buffer: buffer)
         case .bola(let parameters):
-            return bolaDecision(parameters, buffer: buffer)
+            return bolaDecision(parameters, buffer: buffer, segment: segment, segmentCount: segmentCount)
         case .dynamic(let throughput, let bola, let switchOn, let switchOff):
             // Hysteresis as dash.js: on at `switchOn`, off below `switchOff`.
             usingBola = usingBola ? buffer >= switchOff : buffer >= switchOn
-            var decision = usingBola ? bolaDecision(bola, buffer: buffer) : throughputDecision(throughput)
+            var decision =
+                usingBola
+                ? bolaDecision(bola, buffer: buffer, segment: segment, segmentCount: segmentCount)
+                : throughputDecision(throughput, buffer: buffer)
             decision.reason = (usingBola ? "dynamic (bola side): " : "dynamic (throughput side): ") + decision.reason
             return decision
         }
     }
 
-    /// The mean of the last `window` samples, or `nil` before the first.
-    func estimate(window: Int) -> Double? {
+    /// The throughput (bits per second, over transfers) and request-latency (seconds) estimates of
+    /// `estimator`, or `nil` before the first sample.
+    public func estimate(_ estimator: AbrRule.Estimator, window: Int) -> (throughput: Double, latency: Double)? {
         guard !samples.isEmpty else { return nil }
-        let recent = samples.suffix(max(window, 1))
-        return recent.reduce(0, +) / Double(recent.count)
+        switch estimator {
+        case .sliding:
+            let recent = samples.suffix(max(window, 1))
+            let count = Double(recent.count)
+            return (recent.reduce(0) { $0 + $1.throughput } / count, recent.reduce(0) { $0 + $1.latency } / count)
+        case .ewma:
+            guard !ewmaThroughput.isEmpty else { return estimate(.sliding, window: window) }
+            // Sabre's conservative pair: the lowest throughput and the highest latency of the half-lives.
+            var throughput = Double.infinity
+            var latency = 0.0
+            for index in ewmaThroughput.indices {
+                if let value = ewmaThroughput[index].bitsPerSecond { throughput = min(throughput, value) }
+                let zero = 1 - exp2(-Double(ewmaSegments) / ewmaLatencyHalfLives[index])
+                if zero > 0 { latency = max(latency, ewmaLatency[index] / zero) }
+            }
+            guard throughput.isFinite else { return nil }
+            return (throughput, latency)
+        }
     }
 
-    private func throughputDecision(_ parameters: AbrRule.Throughput) -> AbrDecision {
-        guard let estimate = estimate(window: parameters.window) else {
+    /// The highest variant whose segment, fetched at `throughput` after `latency`, arrives within a
+    /// segment duration (Sabre's `Abr.quality_from_throughput`); the lowest when none does.
+    public func sustainedVariant(throughput: Double, latency: Double) -> Int {
+        let d = segmentDuration
+        var variant = 0
+        while variant + 1 < bitRates.count, throughput > 0, latency + d * bitRates[variant + 1] / throughput <= d {
+            variant += 1
+        }
+        return variant
+    }
+
+    private mutating func throughputDecision(_ parameters: AbrRule.Throughput, buffer: Double) -> AbrDecision {
+        guard let (estimate, latency) = estimate(parameters.estimator, window: parameters.window) else {
             return AbrDecision(variant: 0, reason: "no throughput measured yet: lowest variant")
         }
         let budget = estimate * parameters.safetyFactor
-        let variant = bitRates.lastIndex { $0 <= budget } ?? 0
-        return AbrDecision(
-            variant: variant,
-            reason: "throughput \(BitRate(bitsPerSecond: estimate).description) x \(parameters.safetyFactor) = \(BitRate(bitsPerSecond: budget).description)")
+        var variant = sustainedVariant(throughput: budget, latency: latency)
+        var reason =
+            "throughput \(BitRate(bitsPerSecond: estimate).description) x \(parameters.safetyFactor) = \(BitRate(bitsPerSecond: budget).description) after \(Seconds((latency * 1000).rounded() / 1000).description) latency"
+        if parameters.insufficientBufferRule {
+            // Sabre's ThroughputRule.get_quality_delay: the safety shrinks at every choice, as Sabre's does.
+            let safeBits = insufficientBufferSafety * (buffer - latency) * estimate
+            insufficientBufferSafety = max(insufficientBufferSafety * 0.9, 0.5)
+            if let capped = (0..<variant).first(where: { bitRates[$0 + 1] * segmentDuration > safeBits }) {
+                variant = capped
+                reason += "; insufficient buffer"
+            }
+        }
+        return AbrDecision(variant: variant, reason: reason)
     }
 
-    private func bolaDecision(_ parameters: AbrRule.Bola, buffer: Double) -> AbrDecision {
+    /// BOLA's `V` for a buffer size (`(size - d) / (u_max + gp)`, kept positive for tiny sizes).
+    static func bolaV(bufferSize: Double, segmentDuration: Double, topUtility: Double, gammaP: Double) -> Double {
+        max(bufferSize - segmentDuration, segmentDuration) / (topUtility + gammaP)
+    }
+
+    private mutating func bolaDecision(
+        _ parameters: AbrRule.Bola, buffer: Double, segment: Int, segmentCount: Int
+    ) -> AbrDecision {
         guard let lowest = bitRates.first, lowest > 0, bitRates.count > 1 else {
             return AbrDecision(variant: 0, reason: "bola: one variant")
         }
         if samples.isEmpty && buffer <= 0 {
+            lastBolaVariant = 0
             return AbrDecision(variant: 0, reason: "bola: startup, lowest variant")
         }
         let utilities = bitRates.map { log($0 / lowest) }
         let top = utilities.last ?? 0
-        let target = min(parameters.bufferTarget, forwardTarget)
-        // Sabre: Vp = (buffer_size - segment_time) / (utility_max + gp); kept positive for tiny targets.
-        let v = max(target - segmentDuration, segmentDuration) / (top + parameters.gammaP)
+        var size = min(parameters.bufferTarget, forwardTarget + segmentDuration)
+        if parameters.variant == .u, segmentCount > 0 {
+            // Sabre's Bola.get_quality_delay: a smaller buffer size near the start (or a seek) and the end.
+            let t = max(Double(min(segment - lastSeekSegment, segmentCount - segment)) / 2, 3) * segmentDuration
+            size = min(size, t)
+        }
+        let v = Self.bolaV(bufferSize: size, segmentDuration: segmentDuration, topUtility: top, gammaP: parameters.gammaP)
         var best = 0
         var bestScore = -Double.infinity
         for (index, rate) in bitRates.enumerated() {
@@ -95,6 +206,18 @@ public struct AbrController: Sendable {
                 best = index
             }
         }
-        return AbrDecision(variant: best, reason: "bola: buffer \(Seconds(buffer).description)")
+        var reason = "bola: buffer \(Seconds((buffer * 1000).rounded() / 1000).description)"
+        if parameters.variant == .u, best > lastBolaVariant,
+            let (throughput, latency) = estimate(parameters.estimator, window: parameters.window)
+        {
+            let sustained = sustainedVariant(throughput: throughput, latency: latency)
+            if best > sustained {
+                // BOLA-U: at most one above what the throughput sustains, never down for that reason.
+                best = lastBolaVariant > sustained ? lastBolaVariant : sustained + 1
+                reason += "; capped by throughput \(BitRate(bitsPerSecond: throughput).description)"
+            }
+        }
+        lastBolaVariant = best
+        return AbrDecision(variant: best, reason: reason)
     }
 }

@@ -94,6 +94,8 @@ public struct SimulationEngine: Sendable {
     /// Seconds between abandonment checks, and before the first one after the first byte (dash.js's
     /// AbandonRequestsRule waits 500 ms of a download before judging it).
     static let abandonInterval = 0.5
+    /// The buffer size BOLA works with (`AbrController.bolaBufferTarget`), or `nil` without BOLA.
+    public var bolaBufferTarget: Double? { abr?.bolaBufferTarget }
     /// The ladder simulated, or `nil` for one variant.
     public let ladder: SimulationLadder?
     /// Segment requests abandoned for a lower variant (`abandon`).
@@ -137,7 +139,8 @@ public struct SimulationEngine: Sendable {
     }
 
     /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
-    /// picks then (with the buffer level at that moment and the throughput of earlier segments); a
+    /// picks then (with the buffer level at that moment, and the throughput of earlier segments over their
+    /// transfers, first byte to last, with their request latencies apart); a
     /// segment in flight keeps its variant (no abandonment, no replacement of buffered segments).
     ///
     /// With `abandon`, a segment above the lowest variant is checked every 0.5 s from its first byte: when
@@ -375,7 +378,8 @@ public struct SimulationEngine: Sendable {
     /// Asks the rule for the variant of segment `nextUnit`, before its request goes out.
     private mutating func chooseVariant() {
         guard var controller = abr else { return }
-        let decision = controller.choose(buffer: session.player.item.bufferedAhead)
+        let decision = controller.choose(
+            buffer: session.player.item.bufferedAhead, segment: nextUnit, segmentCount: media.unitCount)
         abr = controller
         let chosen = min(max(decision.variant, 0), variantUnits.count - 1)
         if let lastVariant, lastVariant != chosen {
@@ -417,7 +421,9 @@ public struct SimulationEngine: Sendable {
         }
         let from = inFlightVariant
         noteAbandonedBytes()
-        abr?.recordDownload(bits: arrived, seconds: clock - requestSentAt)
+        if arrived.isFinite, arrived >= 8, arrived < 8e18 {
+            abr?.recordDownload(bytes: Int64(arrived / 8), transfer: elapsed, latency: firstByteAt - requestSentAt)
+        }
         let reason =
             "abandoned: \(Seconds((left * 1000).rounded() / 1000).description) left at \(BitRate(bitsPerSecond: rate).description) > \(Seconds((buffer * 1000).rounded() / 1000).description) buffered"
         switches.append(AbrSwitch(time: clock, segment: nextUnit, from: from, to: lower, reason: reason))
@@ -434,7 +440,7 @@ public struct SimulationEngine: Sendable {
         deliveredVariants[index] = inFlightVariant
         deliveredPerVariant[inFlightVariant].segments += 1
         deliveredPerVariant[inFlightVariant].bytes += bytes
-        abr?.recordDownload(bits: Double(bytes) * 8, seconds: clock - requestSentAt)
+        abr?.recordDownload(bytes: bytes, transfer: clock - firstByteAt, latency: firstByteAt - requestSentAt)
     }
 
     /// Where the current request's data reaches in media time: loading from there continues it.
@@ -478,7 +484,10 @@ public struct SimulationEngine: Sendable {
         sequenceStart = position
         session.restartDelivery()
         isDownloading = true
-        if media.layout == .segmented { chooseVariant() }
+        if media.layout == .segmented {
+            abr?.noteSeek(segment: unit)
+            chooseVariant()
+        }
         let origin = self.unit(unit).byteStart
         deliveredEnd = origin
         record(.request, value: Double(origin))
