@@ -237,20 +237,47 @@ struct SimulateCommandTests {
         }
     }
 
-    @Test("an MP4 with its index at the end plays nothing before the whole file is in, and says so")
+    @Test("with --download sequential, an MP4 with its index at the end plays nothing before the whole file is in, and says so")
     func moovAtEnd() throws {
         let path = BufprobeProcess.sample("h264-aac-moov-at-end.mp4")
-        let (run, decoded) = try simulate([path, "--bandwidth", "400kbit", "--latency", "20ms"])
+        let (run, decoded) = try simulate([path, "--bandwidth", "400kbit", "--latency", "20ms", "--download", "sequential"])
         #expect(run.status == 0)
         let report = try #require(decoded)
         #expect(report.source.indexAtEnd)
+        #expect(report.source.download == "sequential")
+        #expect(report.requests == 1)
         #expect(abs(report.startupDelay - (0.02 + Double(report.source.bytes) * 8 / 400_000)) < 1e-6)
         #expect(run.stderr.contains("has its index (moov) after the media"))
         let (_, faststart) = try simulate([BufprobeProcess.sample("h264-aac.mp4"), "--bandwidth", "400kbit"])
         #expect(faststart?.source.indexAtEnd == false)
+        #expect(faststart?.source.download == nil)
         #expect((faststart?.startupDelay ?? 99) < 1)
         let (_, fragmented) = try simulate([BufprobeProcess.sample("fragmented.mp4"), "--bandwidth", "400kbit"])
         #expect(fragmented?.source.indexAtEnd == false)
+    }
+
+    @Test("by default an MP4 with its index at the end is fetched by three range requests, as probe's range-request figures say")
+    func moovAtEndRanges() throws {
+        let path = BufprobeProcess.sample("h264-aac-moov-at-end.mp4")
+        let (run, decoded) = try simulate([path, "--bandwidth", "512kbit", "--latency", "20ms"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        #expect(report.source.indexAtEnd)
+        #expect(report.source.download == "ranges")
+        #expect(report.requests == 3)
+        // Head, index and media add up to the file: no byte is fetched twice.
+        #expect(report.bytesReceived == report.source.bytes)
+        #expect(run.stderr.contains("range requests"))
+        // probe's minimum startup delay for a range-request player at 512 kbit/s, with the same latency, is
+        // the earliest a start can be without a stall; the default thresholds start no earlier.
+        let probed = try BufprobeProcess.run(["probe", "--json", "--latency", "20ms", path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(probed.stdout.utf8)) as? [String: Any])
+        let table = try #require(object["bandwidth_table"] as? [[String: Any]])
+        let row = try #require(table.first { ($0["bandwidth_bps"] as? Double) == 512_000 })
+        let minimum = try #require(row["startup_delay_range_requests"] as? Double)
+        #expect(minimum > 0.06 && minimum < 1)
+        if report.stallCount == 0 { #expect(report.startupDelay >= minimum - 1e-3) }
+        #expect(report.startupDelay < 2, "\(report.startupDelay)")
     }
 
     @Test("a small hole (gap.ts, 3 s) is jumped when the playhead reaches it, before the download completes")

@@ -17,13 +17,15 @@ public final class NginxServer {
     private let process: Process
 
     /// Starts nginx with a location per rate in `rates` (bytes per second) and any `extraRoots`
-    /// (URL prefix -> directory) served as is.
-    public init(rates: [Int] = [], extraRoots: [String: URL] = [:]) throws {
+    /// (URL prefix -> directory) served as is; the rate locations serve `ratedRoot` (`samples/` unless given).
+    public init(rates: [Int] = [], extraRoots: [String: URL] = [:], ratedRoot: URL? = nil) throws {
         directory = try CheckServers.temporaryDirectory("bufprobe-nginx")
         var lastError = "nginx did not start"
         for _ in 0..<5 {
             let port = try CheckServers.freePort()
-            let conf = Self.configuration(port: port, prefix: directory.path, rates: rates, extraRoots: extraRoots)
+            let conf = Self.configuration(
+                port: port, prefix: directory.path, rates: rates, extraRoots: extraRoots,
+                ratedRoot: ratedRoot?.path ?? CheckServers.samples)
             let confURL = directory.appendingPathComponent("nginx.conf")
             try conf.write(to: confURL, atomically: true, encoding: .utf8)
             let process = Process()
@@ -71,10 +73,12 @@ public final class NginxServer {
         }
     }
 
-    private static func configuration(port: Int, prefix: String, rates: [Int], extraRoots: [String: URL]) -> String {
+    private static func configuration(
+        port: Int, prefix: String, rates: [Int], extraRoots: [String: URL], ratedRoot: String
+    ) -> String {
         let user = getuid() == 0 ? "user root;\n" : ""
         let locations = rates.map { rate in
-            "        location /rate/\(rate)/ { alias \(CheckServers.samples)/; limit_rate \(rate); limit_rate_after 0; }\n"
+            "        location /rate/\(rate)/ { alias \(ratedRoot)/; limit_rate \(rate); limit_rate_after 0; }\n"
         }.joined()
         let roots = extraRoots.map { prefix, url in
             "        location /\(prefix)/ { alias \(url.path)/; }\n"

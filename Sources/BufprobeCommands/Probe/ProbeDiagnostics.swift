@@ -60,18 +60,18 @@ package struct ProbeDiagnostics: Sendable {
         self.source = source
         self.formatName = formatName
         inMemory = bytes != nil
-        let isMP4 = formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
-        if !isMP4 {
+        if !IndexAtEnd.isMP4(formatName) {
             boxes = nil
         } else if let bytes {
             boxes = MP4BoxLayout.scan(bytes: bytes)
         } else {
-            boxes = InputKind(source).localPath.flatMap { try? MP4BoxLayout.scan(path: $0) }
+            boxes = IndexAtEnd.boxes(path: InputKind(source).localPath, formatName: formatName)
         }
         if !FormatInfo.readsOtherResources(formatName: formatName) {
             var layouts = [DownloadLayout.sequential]
-            if boxes?.isFastStart == false, let index = boxes?.index {
-                layouts = [.sequential(indexAtEndEndingAt: index.end), .rangeRequests(indexBytes: index.size)]
+            // The rule `simulate --download` uses: both modes are figured, sequential first.
+            if let index = IndexAtEnd.fromBoxes(boxes) {
+                layouts = [DownloadMode.sequential, .ranges].map { .progressive(indexAtEnd: index, mode: $0) }
             }
             analyzer = ProgressiveDownloadAnalyzer(
                 playableStreams: playableStreams, layouts: layouts, startupDelays: options.allStartupDelays,

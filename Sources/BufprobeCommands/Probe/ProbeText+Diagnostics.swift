@@ -32,8 +32,9 @@ extension ProbeText {
         case false?:
             let index = report.needsBasis?.indexBytes.map { " (\(TextFormat.bytes($0)))" } ?? ""
             rows.append(("fast start", "no. This MP4 has its index (moov) at the end: a sequential download cannot start"))
-            rows.append(("", "before the whole file is in. A player that uses range requests pays two extra requests"))
-            rows.append(("", "and the index\(index) before the first frame."))
+            rows.append(("", "before the whole file is in. A player that uses range requests (libavformat, so check"))
+            rows.append(("", "and mpv; simulate's default --download ranges) pays two extra requests and the"))
+            rows.append(("", "index\(index) before the first frame."))
             rows.append(("", "Fix: ffmpeg -i \(name) -c copy -movflags +faststart OUT.mp4"))
         case nil:
             break

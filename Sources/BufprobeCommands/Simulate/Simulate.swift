@@ -16,7 +16,9 @@ public struct Simulate: AsyncParsableCommand {
         discussion: """
             The media's packets (a local file, a local HLS playlist or DASH manifest, or --bitrate/--duration \
             synthetic media) are downloaded byte for byte in virtual time: one HTTP request read in byte order \
-            (one request per segment for HLS and DASH, an initialization segment once per variant), latency once per request, a new request after a seek out of the buffer. The \
+            (one request per segment for HLS and DASH, an initialization segment once per variant), latency once per request, a new request after a seek out of the buffer; \
+            an MP4 with its index (moov) at the end by three range requests, the head, the index, the media \
+            (--download ranges, the default; --download sequential: one request, nothing plays before the whole file is in). The \
             player is bufprobe's shared model: start at --start-threshold buffered, resume after a stall at \
             --resume-threshold, stop loading at --max-buffer (defaults 1 s, 2 s, 50 s, as Media3's \
             DefaultLoadControl; --constrained lowers the target to 15 s, a data-saver network).
@@ -103,6 +105,27 @@ public struct Simulate: AsyncParsableCommand {
         parsing: .unconditional, help: ArgumentHelp("Latency of each request, e.g. 40ms (default 0).", valueName: "duration"),
         transform: Seconds.argument)
     var latency: Seconds?
+
+    /// `--download`'s words.
+    enum Download: String, RawValueArgument, Sendable {
+        /// Range requests: head, index, media.
+        case ranges
+        /// One request in file order.
+        case sequential
+
+        var mode: DownloadMode {
+            switch self {
+            case .ranges: return .ranges
+            case .sequential: return .sequential
+            }
+        }
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "How an MP4 whose index (moov) follows the media is fetched: ranges (the default, as libavformat, so check and mpv, fetches it over HTTP: a request for the head, one for the index at the tail, one for the media, latency each) or sequential (one request in file order: nothing plays before the whole file is in). Other files download the same either way.",
+            valueName: "mode"))
+    var download: Download?
 
     @Option(
         help: ArgumentHelp("A bandwidth trace file (two-column text or Sabre JSON).", valueName: "file"),

@@ -70,6 +70,9 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var layout: String
         /// Whether the file's index follows the media (MP4 `moov` at the end): nothing plays before it is in.
         package var indexAtEnd: Bool
+        /// How a file whose index follows the media was fetched: `ranges` or `sequential`
+        /// (`--download`); absent for every other source.
+        package var download: String?
     }
 
     /// The network settings.
@@ -122,7 +125,9 @@ extension SimulateReport {
             kind: source.kind, description: source.description, duration: s(source.media.duration),
             startTime: s(source.media.startTime), bytes: source.media.totalBytes, units: source.media.unitCount,
             layout: source.media.layout == .progressive ? "progressive" : "segmented",
-            indexAtEnd: source.media.indexByteEnd > 0)
+            indexAtEnd: source.media.download != .sequential,
+            download: source.media.download == .sequential
+                ? nil : (source.media.download.fetchesIndexByRange ? DownloadMode.ranges : .sequential).rawValue)
         self.network = network
         self.policy = Policy(
             startThreshold: policy.startThreshold, resumeThreshold: policy.resumeThreshold,

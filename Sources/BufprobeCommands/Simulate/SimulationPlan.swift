@@ -51,6 +51,7 @@ struct SimulationPlan {
         if let bitrate, bitrate <= 0 { throw Failure(sentence: "--bitrate must be greater than 0.", exitCode: 64) }
         if let length, length <= 0 { throw Failure(sentence: "--duration must be greater than 0.", exitCode: 64) }
         let adaptive = options.abrOptions.abr != nil
+        let downloadMode = options.download?.mode ?? .ranges
         if adaptive, options.media == nil, script.media == nil {
             throw Failure(
                 sentence: "--abr needs a local HLS master playlist or DASH manifest as the media, not synthetic media.",
@@ -58,7 +59,8 @@ struct SimulationPlan {
         }
         do {
             if let media = options.media {
-                source = try SimulationSource.load(media, variant: options.variant, adaptive: adaptive)
+                source = try SimulationSource.load(
+                    media, variant: options.variant, adaptive: adaptive, download: downloadMode)
             } else if bitrate != nil || length != nil {
                 guard let bitrate, let length else {
                     throw Failure(sentence: "Synthetic media needs both --bitrate and --duration.", exitCode: 64)
@@ -71,7 +73,8 @@ struct SimulationPlan {
                     variation: options.variation ?? synthetic.variation, seed: options.seed ?? synthetic.seed)
             } else if let media = script.media {
                 do {
-                    source = try SimulationSource.load(resolve(media), variant: options.variant, adaptive: adaptive)
+                    source = try SimulationSource.load(
+                        resolve(media), variant: options.variant, adaptive: adaptive, download: downloadMode)
                 } catch {
                     // Name the script line that chose the media.
                     let located = SimulationScriptError(

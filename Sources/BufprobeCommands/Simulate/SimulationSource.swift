@@ -42,7 +42,10 @@ package struct SimulationSource: Sendable {
     /// `variant`-th video representation).
     /// With `adaptive`, `input` must be a local master playlist or DASH manifest and every variant is
     /// loaded (`ladder`).
-    package static func load(_ input: String, variant: Int?, adaptive: Bool = false) throws(Failure) -> SimulationSource {
+    /// A file whose index follows the media is fetched as `download` says (`DownloadMode`).
+    package static func load(
+        _ input: String, variant: Int?, adaptive: Bool = false, download: DownloadMode = .ranges
+    ) throws(Failure) -> SimulationSource {
         if let path = InputKind(input).localPath, HLSPlaylist.isPlaylist(path: path) {
             return adaptive ? try ladder(path) : try playlist(path, variant: variant)
         }
@@ -95,15 +98,28 @@ package struct SimulationSource: Sendable {
         guard extent.packets > 0, builder.count > 0, !playable.isEmpty else {
             throw Failure(sentence: "\(input) holds no audio or video packets to play.", isUsage: false)
         }
-        let indexEnd = indexAtEnd(extent, formatName: opened.format.name, size: opened.format.size)
+        // The box headers when the file is local (as probe reads them), else what the packets show.
+        let index: (offset: Int64, size: Int64)?
+        if let boxes = IndexAtEnd.boxes(path: InputKind(input).localPath, formatName: opened.format.name) {
+            index = IndexAtEnd.fromBoxes(boxes)
+        } else {
+            index = indexAtEnd(extent, formatName: opened.format.name, size: opened.format.size)
+        }
         var source = SimulationSource(
             description: input, kind: "file",
             media: builder.finish(
                 playableStreams: playable, totalBytes: opened.format.size, duration: opened.format.duration,
-                indexByteEnd: indexEnd ?? 0))
-        if indexEnd != nil {
-            source.warning =
-                "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (make it faststart: ffmpeg -i \(TextFormat.shellQuoted(input)) -c copy -movflags +faststart out.mp4)."
+                download: .progressive(indexAtEnd: index, mode: download)))
+        if index != nil {
+            let fix = "make it faststart: ffmpeg -i \(TextFormat.shellQuoted(input)) -c copy -movflags +faststart out.mp4"
+            switch download {
+            case .sequential:
+                source.warning =
+                    "\(input) has its index (moov) after the media: a plain sequential download plays nothing until the whole file is in (\(fix))."
+            case .ranges:
+                source.warning =
+                    "\(input) has its index (moov) after the media: fetched by range requests as players do (the head, the index, then the media: three latencies and the index first; \(fix))."
+            }
         }
         return source
     }
@@ -126,15 +142,16 @@ package struct SimulationSource: Sendable {
         }
     }
 
-    /// The end of an MP4/MOV index that follows the media, when the packets show one: more bytes after the
-    /// last packet than before the first (a front `moov` comes before the media; `moov` at the end after
-    /// it; fragmented files keep only a small `mfra` there).
-    static func indexAtEnd(_ extent: ByteExtent, formatName: String, size: Int64?) -> Int64? {
+    /// An MP4/MOV index that follows the media, when the packets show one (inputs whose box headers
+    /// cannot be read): more bytes after the last packet than before the first (a front `moov` comes
+    /// before the media; `moov` at the end after it; fragmented files keep only a small `mfra` there),
+    /// taken as the index from the last packet's end to the end of the file.
+    static func indexAtEnd(_ extent: ByteExtent, formatName: String, size: Int64?) -> (offset: Int64, size: Int64)? {
         guard formatName.contains("mp4") || formatName.contains("mov"), let size, let first = extent.first else {
             return nil
         }
         let trailing = size - extent.last
-        return trailing > 0 && trailing > first ? size : nil
+        return trailing > 0 && trailing > first ? (extent.last, trailing) : nil
     }
 
     /// The most bytes a playlist's segments may add up to (1 PiB): byte ranges come from the playlist, and

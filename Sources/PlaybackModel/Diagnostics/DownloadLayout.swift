@@ -31,6 +31,21 @@ public struct DownloadLayout: Sendable, Hashable {
         DownloadLayout(extraBytes: indexBytes, requests: 3)
     }
 
+    /// The one rule for how a progressive file downloads, shared by `probe`'s needs and `simulate`: a file
+    /// whose index (`offset`, `size` bytes) follows the media is read sequentially (`.sequential`, nothing
+    /// before the index's end) or by range requests (`.ranges`: the index fetched on its own, two more
+    /// requests); any other file (`index` nil) is one request in file order.
+    public static func progressive(indexAtEnd index: (offset: Int64, size: Int64)?, mode: DownloadMode) -> DownloadLayout {
+        guard let index, index.size > 0 else { return .sequential }
+        switch mode {
+        case .sequential: return .sequential(indexAtEndEndingAt: index.offset + index.size)
+        case .ranges: return .rangeRequests(indexBytes: index.size)
+        }
+    }
+
+    /// Whether the index is fetched by a range request of its own (`rangeRequests`).
+    public var fetchesIndexByRange: Bool { extraBytes > 0 }
+
     /// The bytes that must have arrived for a packet ending at byte `byteEnd` of the file.
     public func bytesNeeded(forByteEnd byteEnd: Int64) -> Int64 { max(byteEnd, indexByteEnd) + extraBytes }
 }

@@ -9,8 +9,15 @@
 /// How the downloader behaves (choices, documented):
 /// - Progressive media is one HTTP request read in byte order: one request latency, then bytes at the
 ///   network's rate. A packet is loaded once every byte up to its end has arrived (`SimulationMedia`),
-///   and, for a file whose index follows the media (`SimulationMedia.indexByteEnd`), not before the
-///   index has arrived: a plain sequential download of a non-faststart MP4 plays nothing until then.
+///   and, for a file whose index follows the media read sequentially (`SimulationMedia.indexByteEnd`),
+///   not before the index has arrived: a plain sequential download of a non-faststart MP4 plays nothing
+///   until then.
+/// - A file whose index follows the media fetched by range requests (`SimulationMedia.download`,
+///   `DownloadLayout.rangeRequests`) first sends a request for its head (the bytes before the first
+///   packet: where libavformat's demuxer finds the media box and no index), then one for the index's bytes,
+///   then one for the media from its first packet, each paying the latency: the figures `probe` gives for
+///   a range-request player. The head and index are fetched once; a seek later only sends its own request
+///   (one cut short by a seek or a stop is fetched again whole).
 /// - When the player stops loading (forward-buffer target reached) the connection stays open and idle, as
 ///   Media3's progressive loader blocks on a condition rather than closing: resuming costs no new latency.
 ///   (With the player refilling as soon as the buffer dips below the target, a request per resume would
@@ -77,6 +84,13 @@ public struct SimulationEngine: Sendable {
     private var initialized: [Bool]
     /// The bytes of the initialization segment being fetched, when the request in flight is for one.
     private var fetchingInitialization: Int64?
+    /// Range requests of a file whose index follows the media still to make before its media: the head's
+    /// bytes, then the index's (empty once both are in, and for every other file).
+    private var preludeFetches: [Int64]
+    /// Where the media request goes once the prelude is in.
+    private var preludeOrigin: Int64 = 0
+    /// The first packet's byte offset: the head request brings every byte before it.
+    private let headEnd: Int64
 
     // Adaptive bit rate (a ladder); all empty or nil for one variant.
     /// Per variant (ascending), its units; empty without a ladder.
@@ -177,7 +191,15 @@ public struct SimulationEngine: Sendable {
         let initialization = ladder.map { $0.variants.map(\.initializationBytes) } ?? [media.initializationBytes]
         initializationBytes = initialization
         initialized = initialization.map { $0 <= 0 }
-        self.units = media.makeReader()
+        var units = media.makeReader()
+        if media.layout == .progressive, media.download.fetchesIndexByRange, media.unitCount > 0 {
+            headEnd = max(units.unit(0).byteStart, 0)
+            preludeFetches = [headEnd, media.download.extraBytes]
+        } else {
+            headEnd = 0
+            preludeFetches = []
+        }
+        self.units = units
         self.policy = policy
         var network = network
         var queue: [Scheduled] = []
@@ -472,7 +494,7 @@ public struct SimulationEngine: Sendable {
                 chooseVariant()
                 requestSegment()
             } else {
-                sendRequest(from: deliveredEnd)
+                sendProgressiveRequest(from: deliveredEnd)
             }
             return
         }
@@ -494,8 +516,31 @@ public struct SimulationEngine: Sendable {
         if media.layout == .segmented {
             requestSegment()
         } else {
-            sendRequest(from: origin)
+            sendProgressiveRequest(from: origin)
         }
+    }
+
+    /// Sends the media request of a progressive file from `origin`, after the range requests for its head
+    /// and index when those are not in yet.
+    private mutating func sendProgressiveRequest(from origin: Int64) {
+        guard let bytes = preludeFetches.first else {
+            sendRequest(from: origin)
+            return
+        }
+        preludeOrigin = origin
+        requestPrelude(bytes: bytes)
+    }
+
+    /// Sends a range request for `bytes` of the head or the index; the engine treats it as it treats an
+    /// initialization segment: nothing of it is playable, a part of it is of no use.
+    private mutating func requestPrelude(bytes: Int64) {
+        requests += 1
+        connectionOpen = true
+        fetchingInitialization = bytes
+        abandonCheck = .infinity
+        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock + network.requestLatency(at: clock))
+        transferAtLastCompletion = transfer
+        pendingCompletion = nil
     }
 
     /// Requests segment `nextUnit` at the in-flight variant; the first time at a variant with an
@@ -533,9 +578,11 @@ public struct SimulationEngine: Sendable {
         guard isDownloading else { return }
         isDownloading = false
         abandonCheck = .infinity
-        // Keep the bytes of the unit in flight; a progressive connection idles, a segment request ends.
+        // Keep the bytes of the unit in flight; a progressive connection idles, a segment request ends,
+        // and so does a range request for the head or index (it is sent again whole).
+        let inPrelude = fetchingInitialization != nil
         noteAbandonedBytes()
-        if media.layout == .segmented { connectionOpen = false }
+        if media.layout == .segmented || inPrelude { connectionOpen = false }
     }
 
     private mutating func noteAbandonedBytes() {
@@ -593,6 +640,19 @@ public struct SimulationEngine: Sendable {
     }
 
     private mutating func completeUnit() {
+        if media.layout == .progressive, let bytes = fetchingInitialization {
+            fetchingInitialization = nil
+            pendingCompletion = nil
+            bytesReceived += bytes
+            if !preludeFetches.isEmpty { preludeFetches.removeFirst() }
+            if let next = preludeFetches.first {
+                requestPrelude(bytes: next)
+            } else {
+                // The head brought every byte before the first packet: the media request starts there.
+                sendRequest(from: max(preludeOrigin, headEnd))
+            }
+            return
+        }
         if let initialization = fetchingInitialization {
             fetchingInitialization = nil
             pendingCompletion = nil

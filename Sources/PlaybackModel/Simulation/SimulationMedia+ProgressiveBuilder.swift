@@ -37,6 +37,16 @@ extension SimulationMedia {
         public consuming func finish(
             playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil, indexByteEnd: Int64 = 0
         ) -> SimulationMedia {
+            finish(
+                playableStreams: playableStreams, totalBytes: totalBytes, duration: duration,
+                download: DownloadLayout(indexByteEnd: indexByteEnd))
+        }
+
+        /// The media, fetched as `download` says (`SimulationMedia.download`).
+        public consuming func finish(
+            playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil, download: DownloadLayout
+        ) -> SimulationMedia {
+            let indexByteEnd = download.indexByteEnd
             let streams = playableStreams.isEmpty ? streamsSeen.sorted() : playableStreams
             if !isSorted {
                 // Stable order: byte position, then reading order.
@@ -70,7 +80,7 @@ extension SimulationMedia {
             if !end.isFinite || end < start { end = start }
             return SimulationMedia(
                 units: units, layout: .progressive, playableStreams: streams, startTime: start, endTime: end,
-                totalBytes: max(totalBytes ?? reached, reached, indexByteEnd), indexByteEnd: indexByteEnd)
+                totalBytes: max(totalBytes ?? reached, reached, indexByteEnd), download: download)
         }
     }
 }

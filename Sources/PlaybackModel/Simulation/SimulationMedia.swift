@@ -63,9 +63,13 @@ public struct SimulationMedia: Sendable {
     public let endTime: Double
     /// Total bytes of the resource (all segments for a segmented stream).
     public let totalBytes: Int64
+    /// How the file's bytes are fetched (`DownloadLayout.progressive(indexAtEnd:mode:)`, the rule `probe`'s
+    /// needs use too): one request in file order, or, for an index after the media, either that request
+    /// up to the index's end before anything plays or three range requests (head, index, media).
+    public let download: DownloadLayout
     /// Bytes that must have arrived before any unit is usable: the end of an index that sits after the
     /// media (an MP4 `moov` at the end, read by a plain sequential download), else 0.
-    public let indexByteEnd: Int64
+    public var indexByteEnd: Int64 { download.indexByteEnd }
     /// Bytes of the initialization segment a segmented stream fetches once, in a request of its own,
     /// before its first segment (0: none). Counted in `totalBytes`.
     public private(set) var initializationBytes: Int64 = 0
@@ -88,10 +92,21 @@ public struct SimulationMedia: Sendable {
         packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil,
         indexByteEnd: Int64 = 0
     ) -> SimulationMedia {
+        progressive(
+            packets: packets, playableStreams: playableStreams, totalBytes: totalBytes, duration: duration,
+            download: DownloadLayout(indexByteEnd: indexByteEnd))
+    }
+
+    /// A progressive file fetched as `download` says (see `download`); otherwise as
+    /// `progressive(packets:playableStreams:totalBytes:duration:indexByteEnd:)`.
+    public static func progressive(
+        packets: [MediaPacket], playableStreams: [Int], totalBytes: Int64? = nil, duration: Double? = nil,
+        download: DownloadLayout
+    ) -> SimulationMedia {
         var builder = ProgressiveBuilder()
         for packet in packets { builder.add(packet) }
         return builder.finish(
-            playableStreams: playableStreams, totalBytes: totalBytes, duration: duration, indexByteEnd: indexByteEnd)
+            playableStreams: playableStreams, totalBytes: totalBytes, duration: duration, download: download)
     }
 
     /// A segmented stream: `(duration seconds, size bytes)` per segment, in playlist order, starting at
@@ -114,7 +129,7 @@ public struct SimulationMedia: Sendable {
         let initialization = max(initializationBytes, 0)
         var media = SimulationMedia(
             units: units, layout: .segmented, playableStreams: [], startTime: startTime, endTime: time,
-            totalBytes: offset + initialization, indexByteEnd: 0)
+            totalBytes: offset + initialization, download: .sequential)
         media.initializationBytes = initialization
         return media
     }
@@ -144,12 +159,12 @@ public struct SimulationMedia: Sendable {
         if !end.isFinite || end < start { end = start }
         return SimulationMedia(
             storage: .synthetic(media), unitCount: media.packetCount, layout: .progressive,
-            playableStreams: streams, startTime: start, endTime: end, totalBytes: reached, indexByteEnd: 0)
+            playableStreams: streams, startTime: start, endTime: end, totalBytes: reached, download: .sequential)
     }
 
     private init(
         storage: Storage, unitCount: Int, layout: Layout, playableStreams: [Int], startTime: Double,
-        endTime: Double, totalBytes: Int64, indexByteEnd: Int64
+        endTime: Double, totalBytes: Int64, download: DownloadLayout
     ) {
         self.storage = storage
         self.unitCount = unitCount
@@ -158,15 +173,15 @@ public struct SimulationMedia: Sendable {
         self.startTime = startTime
         self.endTime = endTime
         self.totalBytes = totalBytes
-        self.indexByteEnd = indexByteEnd
+        self.download = download
         self.seekPoints = []
     }
 
     init(
         units: [Unit], layout: Layout, playableStreams: [Int], startTime: Double, endTime: Double,
-        totalBytes: Int64, indexByteEnd: Int64
+        totalBytes: Int64, download: DownloadLayout
     ) {
-        self.indexByteEnd = indexByteEnd
+        self.download = download
         self.storage = .stored(units)
         self.unitCount = units.count
         self.layout = layout
