@@ -126,7 +126,7 @@ struct SimulationPlan {
             latency: latency, constrained: constrained)
 
         // Policy.
-        var scriptPolicy = BufferPolicy.default
+        var scriptPolicy = options.policyOptions.basePolicy
         if let value = script.startThreshold { scriptPolicy.startThreshold = value }
         if let value = script.resumeThreshold { scriptPolicy.resumeThreshold = value }
         if let value = script.maxBuffer { scriptPolicy.forwardTarget = value }
