@@ -206,7 +206,7 @@ package final class CheckSession: Sendable {
             reading.lastPacketTime = time
             shared.withLock { shared in
                 shared.bytes = reading.bytesReceived
-                shared.recording?.add(time: time, bytes: reading.bytesReceived)
+                shared.recording?.add(time: time, bytes: reading.bytesDelivered)
                 shared.lastPacketTime = time
                 if shared.firstPacketTime == nil { shared.firstPacketTime = reading.firstPacketTime }
                 guard var session = shared.session else { return }

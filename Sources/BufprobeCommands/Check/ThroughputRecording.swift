@@ -1,13 +1,15 @@
 import Foundation
 
-/// What `check --record-trace` measured: the bytes received over wall time since the check began, and
-/// when the player had stopped loading (its forward-buffer target was reached), written as a bandwidth
-/// trace `simulate --trace` replays.
+/// What `check --record-trace` measured: the bytes handed to the player over wall time since the check
+/// began, and when the player had stopped loading (its forward-buffer target was reached), written as a
+/// bandwidth trace `simulate --trace` replays.
 ///
-/// The trace is the throughput in fixed bins: bin k's rate is the bytes received between
-/// `k * bin` and `(k + 1) * bin` (the byte count interpolated linearly between packets, so what opening
-/// read before the first packet is spread over the opening) divided by the bin. A bin the player spent
-/// mostly not loading says nothing about the link, so it repeats the rate before it.
+/// The trace is the throughput in fixed bins: bin k's rate is the bytes that arrived in
+/// `(k * bin, (k + 1) * bin]` divided by the bin. Bytes count when the packet carrying them arrived, not
+/// spread back over the wait before it: a server that sends in bursts (nginx's `limit_rate` sends a
+/// second's worth at once) gave the player nothing in between, and a replay must not either. A bin the
+/// player spent mostly not loading says nothing about the link, so it takes the mean rate of the last
+/// second it was loading.
 package struct ThroughputRecording: Sendable {
     /// The formats `--trace-format` writes.
     package enum Format: String, RawValueArgument, Sendable {
@@ -19,15 +21,18 @@ package struct ThroughputRecording: Sendable {
         case mahimahi
     }
 
-    /// The width of a bin, seconds.
-    package static let bin = 0.5
-    /// Samples closer than this to the one before replace it (the count stays exact, memory bounded).
+    /// The width of a bin, seconds: short, because a byte moves up to a bin earlier in the replay.
+    package static let bin = 0.1
+    /// Bins a bin spent not loading averages over (1 s).
+    private static let idleWindow = 10
+    /// A sample less than this after the one before the last replaces the last (the count stays exact,
+    /// at most about one sample per 10 ms is kept).
     private static let resolution = 0.01
     /// Mahimahi's packet, bytes.
     package static let mahimahiPacket = 1500.0
 
     /// `(seconds since the check began, bytes received by then)`, times increasing, from `(0, 0)`.
-    private(set) var samples: [(time: Double, bytes: Double)] = [(0, 0)]
+    package private(set) var samples: [(time: Double, bytes: Double)] = [(0, 0)]
     /// Intervals during which the player did not want data.
     private(set) var idle: [(start: Double, end: Double)] = []
     private var idleSince: Double?
@@ -39,7 +44,7 @@ package struct ThroughputRecording: Sendable {
     package mutating func add(time: Double, bytes: Int64) {
         let value = Double(bytes)
         guard let last = samples.last, time >= last.time else { return }
-        if time - last.time < Self.resolution, samples.count > 1 {
+        if samples.count > 2, time - samples[samples.count - 2].time < Self.resolution {
             samples[samples.count - 1] = (time, max(value, last.bytes))
         } else {
             samples.append((time, max(value, last.bytes)))
@@ -56,20 +61,18 @@ package struct ThroughputRecording: Sendable {
         }
     }
 
-    /// Bytes received by `time`, interpolated between samples.
+    /// Bytes received by `time`: the last sample at or before it.
     private func bytes(at time: Double) -> Double {
         guard let last = samples.last else { return 0 }
         if time >= last.time { return last.bytes }
         var low = 0
         var high = samples.count - 1
+        // samples[low].time <= time < samples[high].time
         while high - low > 1 {
             let middle = (low + high) / 2
             if samples[middle].time <= time { low = middle } else { high = middle }
         }
-        let a = samples[low]
-        let b = samples[high]
-        guard b.time > a.time else { return b.bytes }
-        return a.bytes + (b.bytes - a.bytes) * (time - a.time) / (b.time - a.time)
+        return samples[low].bytes
     }
 
     /// Seconds of `[start, end)` the player spent not loading.
@@ -86,16 +89,22 @@ package struct ThroughputRecording: Sendable {
     package var steps: [(duration: Double, bitsPerSecond: Double)] {
         guard let end = samples.last?.time, end > 0, (samples.last?.bytes ?? 0) > 0 else { return [] }
         var steps: [(duration: Double, bitsPerSecond: Double)] = []
-        var start = 0.0
-        var previous: Double?
-        while start < end {
-            let stop = min(start + Self.bin, end)
+        var loading: [Double] = []
+        var index = 0.0
+        while index * Self.bin < end {
+            // Bin edges as multiples, not sums: no drift over hours of bins.
+            let start = index * Self.bin
+            let stop = min((index + 1) * Self.bin, end)
             let width = stop - start
             var rate = (bytes(at: stop) - bytes(at: start)) * 8 / width
-            if let previous, idleTime(from: start, to: stop) > width / 2 { rate = previous }
+            if idleTime(from: start, to: stop) > width / 2, !loading.isEmpty {
+                rate = loading.reduce(0, +) / Double(loading.count)
+            } else {
+                loading.append(rate)
+                if loading.count > Self.idleWindow { loading.removeFirst() }
+            }
             steps.append((width, rate))
-            previous = rate
-            start = stop
+            index += 1
         }
         return steps
     }
@@ -107,10 +116,8 @@ package struct ThroughputRecording: Sendable {
         case .bufprobe:
             var text = "# bufprobe check --record-trace \(source.replacingOccurrences(of: "\n", with: " "))\n"
             text += "# seconds Mbit/s, the throughput measured in \(Self.bin) s bins\n"
-            var time = 0.0
-            for step in steps {
-                text += "\(Self.number(time)) \(Self.number(step.bitsPerSecond / 1e6))\n"
-                time += step.duration
+            for (index, step) in steps.enumerated() {
+                text += "\(Self.number(Double(index) * Self.bin)) \(Self.number(step.bitsPerSecond / 1e6))\n"
             }
             return text
         case .sabre:
@@ -126,7 +133,8 @@ package struct ThroughputRecording: Sendable {
             var sent = 0.0
             for step in steps {
                 let bytes = step.bitsPerSecond / 8 * step.duration
-                while sent + Self.mahimahiPacket <= carried + bytes + 1e-9 {
+                // A thousandth of a byte absorbs the rounding of rate x duration.
+                while sent + Self.mahimahiPacket <= carried + bytes + 0.001 {
                     sent += Self.mahimahiPacket
                     let within = bytes > 0 ? (sent - carried) / bytes * step.duration : 0
                     // To the microsecond first: 12.000000000000002 ms is 12, not 13.
