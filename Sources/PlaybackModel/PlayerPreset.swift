@@ -109,10 +109,18 @@ extension PlayerPreset {
     public static var helpDiscussion: String {
         allCases.map { preset in
             let p = preset.policy
-            var values = "start \(p.startThreshold) s, resume \(p.resumeThreshold) s"
-            if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(cap) s" }
+            var values = "start \(seconds(p.startThreshold)), resume \(seconds(p.resumeThreshold))"
+            if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
+            values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
             return "\(preset.rawValue): \(values). Source: \(preset.source)."
         }.joined(separator: "\n")
+    }
+
+    /// `0.2 s`, `1 s`, `1000 h`: the help's figures.
+    private static func seconds(_ value: Double) -> String {
+        if value >= 3600, let hours = Int(exactly: value / 3600) { return "\(hours) h" }
+        if let whole = Int(exactly: value) { return "\(whole) s" }
+        return "\(value) s"
     }
 }
