@@ -66,7 +66,11 @@ public struct BufferPolicyOptions: ParsableArguments {
     public func policy(over base: BufferPolicy? = nil, constrained scriptConstrained: Bool = false) -> BufferPolicy {
         var policy = base ?? basePolicy
         if let startThreshold { policy.startThreshold = startThreshold.value }
-        if let resumeThreshold { policy.resumeThreshold = resumeThreshold.value }
+        if let resumeThreshold {
+            // A resume threshold given is the threshold: it replaces a preset's doubling one.
+            policy.resumeThreshold = resumeThreshold.value
+            policy.resumeGrowth = .fixed
+        }
         if let maxBuffer { policy.forwardTarget = maxBuffer.value }
         if let backBuffer { policy.backBuffer = backBuffer.value }
         return constrained || scriptConstrained ? policy.constrained() : policy
