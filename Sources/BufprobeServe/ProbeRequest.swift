@@ -7,7 +7,8 @@ import PlaybackModel
 ///
 /// Parameters (each at most once; any other is refused): `target` (required), `duration`, `timeout`
 /// (check's duration grammar: `5s`, `1.5`, `250ms`), `variant` (`best`, `lowest`, a position, a rate),
-/// `all_variants` (`true` or `false`: check's `--all-variants`).
+/// `all_variants` (`true` or `false`: check's `--all-variants`), `player` (check's `--player`: a real player's
+/// buffering policy, `PlayerPreset`).
 /// The check is bounded by the scrape's own timeout (`X-Prometheus-Scrape-Timeout-Seconds`, else
 /// Prometheus's default of 10 s) less a margin, so that the answer arrives before Prometheus gives up:
 /// both the sample (`duration`, which defaults to the whole budget) and every wait (`timeout`, default
@@ -22,7 +23,7 @@ package struct ProbeRequest: Sendable {
     package var budget: Double
 
     /// The parameters `/probe` takes.
-    package static let parameters = ["target", "duration", "timeout", "variant", "all_variants"]
+    package static let parameters = ["target", "duration", "timeout", "variant", "all_variants", "player"]
     /// The longest query accepted, bytes (a URL of a few KiB at most; everything longer is hostile).
     package static let longestQuery = 8192
     /// The scrape timeout assumed when the request does not send one (Prometheus's default).
@@ -91,6 +92,13 @@ package struct ProbeRequest: Sendable {
             } catch {
                 throw ProbeRefusal(.badRequest, "variant: \(error)")
             }
+        }
+        if let name = values["player"] {
+            guard let preset = PlayerPreset(name: name) else {
+                throw ProbeRefusal(.badRequest, "player: '\(Self.shortened(name))' is not a player bufprobe knows; use one of \(PlayerPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            settings.player = preset
+            settings.policy = preset.policy
         }
         self.settings = settings
     }

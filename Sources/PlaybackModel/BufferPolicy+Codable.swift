@@ -1,6 +1,6 @@
 // JSON/YAML shape for scripts and reports: snake_case keys, every key optional on input (a script may give
 // only `forward_target: 15`), `keep_up` as "threshold" or "predictive" with an optional
-// `keep_up_horizon`, and an infinite back buffer as the word "all" because JSON has no infinity.
+// `keep_up_horizon`, a doubling resume threshold as its `resume_cap` (absent: fixed), and an infinite back buffer as the word "all" because JSON has no infinity.
 extension BufferPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case startThreshold = "start_threshold"
@@ -9,6 +9,7 @@ extension BufferPolicy: Codable {
         case backBuffer = "back_buffer"
         case keepUp = "keep_up"
         case keepUpHorizon = "keep_up_horizon"
+        case resumeCap = "resume_cap"
     }
 
     /// Decodes a policy; missing keys take the defaults. The result is not validated: call `validate()`.
@@ -42,6 +43,9 @@ extension BufferPolicy: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .keepUp, in: container, debugDescription: "keep_up is \"threshold\" or \"predictive\".")
         }
+        if let cap = try container.decodeIfPresent(Double.self, forKey: .resumeCap) {
+            resumeGrowth = .doubling(cap: cap)
+        }
     }
 
     /// Encodes the policy with snake_case keys.
@@ -61,6 +65,9 @@ extension BufferPolicy: Codable {
         case .predictive(let horizon):
             try container.encode("predictive", forKey: .keepUp)
             try container.encodeIfPresent(horizon, forKey: .keepUpHorizon)
+        }
+        if case .doubling(let cap) = resumeGrowth {
+            try container.encode(cap, forKey: .resumeCap)
         }
     }
 }

@@ -16,6 +16,16 @@ public struct BufferPolicy: Sendable, Hashable {
         case predictive(horizon: Double?)
     }
 
+    /// How the resume threshold changes from one stall to the next.
+    public enum ResumeGrowth: Sendable, Hashable {
+        /// The same resume threshold after every stall (Media3, mpv, Shaka with a `rebufferingGoal`).
+        case fixed
+        /// Chromium's rule: every stall doubles the threshold, up to `cap` seconds; a seek starts over.
+        /// After stall n (counted from the last seek) playback resumes at
+        /// `min(resumeThreshold * 2^(n-1), max(cap, resumeThreshold))`.
+        case doubling(cap: Double)
+    }
+
     /// Seconds buffered ahead needed to start playback, and to finish a seek while playing (Media3's
     /// `bufferForPlaybackMs`, 1 s).
     public var startThreshold: Double
@@ -30,6 +40,8 @@ public struct BufferPolicy: Sendable, Hashable {
     public var backBuffer: Double
     /// How `isPlaybackLikelyToKeepUp` is decided.
     public var keepUp: KeepUpRule
+    /// Whether the resume threshold grows from stall to stall (`.fixed` by default).
+    public var resumeGrowth: ResumeGrowth
 
     /// The forward target a constrained ("Low Data Mode", data saver) network uses by default, 15 s: enough
     /// to ride out a few seconds of bad network without downloading what a viewer may never watch.
@@ -38,13 +50,35 @@ public struct BufferPolicy: Sendable, Hashable {
     /// Creates a policy; every parameter defaults to Media3's `DefaultLoadControl` value.
     public init(
         startThreshold: Double = 1, resumeThreshold: Double = 2, forwardTarget: Double = 50,
-        backBuffer: Double = 0, keepUp: KeepUpRule = .threshold
+        backBuffer: Double = 0, keepUp: KeepUpRule = .threshold, resumeGrowth: ResumeGrowth = .fixed
     ) {
         self.startThreshold = startThreshold
         self.resumeThreshold = resumeThreshold
         self.forwardTarget = forwardTarget
         self.backBuffer = backBuffer
         self.keepUp = keepUp
+        self.resumeGrowth = resumeGrowth
+    }
+
+    /// The cap of a doubling resume threshold; `nil` when it is fixed.
+    public var resumeCap: Double? {
+        if case .doubling(let cap) = resumeGrowth { return cap }
+        return nil
+    }
+
+    /// The seconds buffered ahead needed to resume after stall number `stall` since the last seek (1 for
+    /// the first): `resumeThreshold` with `.fixed`; with `.doubling(cap:)`,
+    /// `min(resumeThreshold * 2^(stall-1), max(cap, resumeThreshold))`.
+    public func resumeThreshold(afterStall stall: Int) -> Double {
+        guard case .doubling(let cap) = resumeGrowth, resumeThreshold > 0 else { return resumeThreshold }
+        let ceiling = Swift.max(cap, resumeThreshold)
+        var threshold = resumeThreshold
+        // Doubling until the ceiling takes at most ~1,100 steps for any finite values, whatever `stall` is.
+        for _ in 1..<Swift.max(stall, 1) {
+            threshold *= 2
+            if threshold >= ceiling { return ceiling }
+        }
+        return threshold
     }
 
     /// The default policy: 1 s to start, 2 s to resume, 50 s forward, no back buffer, threshold keep-up.
@@ -63,7 +97,8 @@ public struct BufferPolicy: Sendable, Hashable {
     }
 
     /// Throws the first rule this policy breaks: every value finite and not negative (the back buffer may
-    /// be infinite), resume at least start, forward target at least resume, a positive prediction horizon.
+    /// be infinite), resume at least start, forward target at least resume, a positive prediction horizon,
+    /// and a doubling resume threshold's cap finite, and at least the resume threshold.
     public func validate() throws(BufferPolicyError) {
         let values: [(BufferPolicyError.Setting, Double)] = [
             (.startThreshold, startThreshold), (.resumeThreshold, resumeThreshold),
@@ -81,6 +116,10 @@ public struct BufferPolicy: Sendable, Hashable {
         }
         if case .predictive(let horizon?) = keepUp, !(horizon > 0 && horizon.isFinite) {
             throw .invalidHorizon(horizon)
+        }
+        if case .doubling(let cap) = resumeGrowth {
+            if cap.isNaN || cap < resumeThreshold { throw .capBelowResume(cap: cap, resume: resumeThreshold) }
+            if cap.isInfinite { throw .notFinite(.resumeCap) }
         }
     }
 }

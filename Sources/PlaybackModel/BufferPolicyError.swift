@@ -10,6 +10,8 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
         case forwardTarget = "forward buffer target"
         /// `BufferPolicy.backBuffer`.
         case backBuffer = "back buffer"
+        /// The cap of `BufferPolicy.ResumeGrowth.doubling`.
+        case resumeCap = "resume threshold cap"
     }
 
     /// A setting is negative or NaN.
@@ -22,6 +24,8 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
     case targetBelowResume(target: Double, resume: Double)
     /// The predictive keep-up horizon is not a positive finite number of seconds.
     case invalidHorizon(Double)
+    /// A doubling resume threshold's cap is below the resume threshold (or NaN).
+    case capBelowResume(cap: Double, resume: Double)
 
     /// One sentence naming the broken rule and what to do.
     public var description: String {
@@ -36,6 +40,8 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
             "The forward buffer target (\(target) s) is below the resume threshold (\(resume) s); make it at least as large."
         case .invalidHorizon(let horizon):
             "The keep-up prediction horizon is \(horizon) s; give a positive finite number of seconds."
+        case .capBelowResume(let cap, let resume):
+            "The resume threshold cap (\(cap) s) is below the resume threshold (\(resume) s); make it at least as large."
         }
     }
 }

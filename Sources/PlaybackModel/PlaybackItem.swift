@@ -21,6 +21,15 @@ public struct PlaybackItem: Sendable, Hashable {
     /// Whether the player is recovering from a stall, so keep-up needs the resume threshold rather than
     /// the start threshold.
     public var isRebuffering: Bool { didSet { if !defersStallFlag { updateStallFlag() } } }
+    /// Stalls since playback started or the last seek, the current one included: the resume threshold
+    /// in force is `policy.resumeThreshold(afterStall:)` of it (a growing threshold starts over on a seek,
+    /// as Chromium's does when a seek flushes its audio queue).
+    public var stallsSinceSeek: Int = 0 { didSet { if !defersStallFlag { updateStallFlag() } } }
+    /// The seconds buffered ahead that make playback likely to keep up under the threshold rule now: the
+    /// resume threshold for this stall while rebuffering, else the start threshold.
+    public var keepUpThreshold: Double {
+        isRebuffering ? policy.resumeThreshold(afterStall: stallsSinceSeek) : policy.startThreshold
+    }
     /// The seed article's `isStall`, derived exactly as it derives it from the three flags: it becomes true
     /// when `isPlaybackBufferEmpty` is true, false when `isPlaybackBufferFull` or
     /// `isPlaybackLikelyToKeepUp` is true, and otherwise keeps its value. It is a buffering indicator
@@ -115,7 +124,7 @@ public struct PlaybackItem: Sendable, Hashable {
             {
                 likely = prediction
             } else {
-                likely = ahead >= (isRebuffering ? policy.resumeThreshold : policy.startThreshold)
+                likely = ahead >= keepUpThreshold
             }
         }
         return Status(

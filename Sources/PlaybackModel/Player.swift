@@ -216,6 +216,7 @@ public struct Player: Sendable {
             }
             player.current.currentTime = to
             player.current.isRebuffering = false
+            player.current.stallsSinceSeek = 0
             let isLoadedThere = player.current.loadedTimeRanges.contains(to) || player.current.isAtEnd
             if !isLoadedThere, player.canLoad {
                 player.isLoading = true
@@ -410,7 +411,7 @@ public struct Player: Sendable {
             {
                 endStall(into: &actions)
                 transition(to: .playing(since: clock), into: &actions)
-            } else if jumpableGap(needing: current.policy.resumeThreshold) != nil {
+            } else if jumpableGap(needing: current.keepUpThreshold) != nil {
                 endStall(into: &actions)
                 _ = skipGap(into: &actions)
                 transition(to: .playing(since: clock), into: &actions)
@@ -451,6 +452,7 @@ public struct Player: Sendable {
 
     private mutating func beginStall(into actions: inout [PlayerAction]) {
         let position = current.currentTime
+        current.stallsSinceSeek += 1
         current.isRebuffering = true
         accounting.stalls.append(.init(position: position, start: clock, duration: 0))
         emit(.stallBegan(position: position), into: &actions)

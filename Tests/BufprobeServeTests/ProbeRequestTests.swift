@@ -1,5 +1,6 @@
 import BufprobeCommands
 import BufprobeServe
+import PlaybackModel
 import Testing
 
 /// `/probe`'s parameters: the one duration and variant grammar of `check`, refusals with one sentence,
@@ -38,6 +39,16 @@ struct ProbeRequestTests {
         #expect(throws: ProbeRefusal.self) { try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=yes", scrapeTimeout: nil) }
     }
 
+    @Test("player= sets check's --player preset and its policy; an unknown player is refused")
+    func player() throws {
+        let request = try ProbeRequest(query: "target=http://h/m.mp4&player=chromium", scrapeTimeout: nil)
+        #expect(request.settings.player == .chromium)
+        #expect(request.settings.policy == PlayerPreset.chromium.policy)
+        #expect(try ProbeRequest(query: "target=http://h/m.mp4&player=exoplayer", scrapeTimeout: nil).settings.player == .media3)
+        #expect(try ProbeRequest(query: "target=http://h/m.mp4", scrapeTimeout: nil).settings.player == nil)
+        #expect(throws: ProbeRefusal.self) { try ProbeRequest(query: "target=http://h/m.mp4&player=vlc", scrapeTimeout: nil) }
+    }
+
     @Test("variant takes check's forms", arguments: [("best", VariantChoice.best), ("lowest", .lowest), ("2", .index(2)), ("800k", .bandwidth(800_000))])
     func variant(text: String, choice: VariantChoice) throws {
         #expect(try ProbeRequest(query: "target=http://h/m.m3u8&variant=\(text)", scrapeTimeout: nil).settings.variant == choice)
@@ -54,7 +65,7 @@ struct ProbeRequestTests {
             ("target=http://h/a&duration=0", nil, 400, "duration must be more than 0 seconds"),
             ("target=http://h/a&timeout=soon", nil, 400, "timeout: 'soon' is not a duration"),
             ("target=http://h/a&variant=highest", nil, 400, "variant: 'highest' is not best, lowest"),
-            ("target=http://h/a&module=http_2xx", nil, 400, "/probe takes no parameter 'module'; it takes target, duration, timeout, variant and all_variants."),
+            ("target=http://h/a&module=http_2xx", nil, 400, "/probe takes no parameter 'module'; it takes target, duration, timeout, variant, all_variants and player."),
             ("target=http://h/a&target=http://h/b", nil, 400, "the parameter target is given twice."),
             ("target=http://h/%zz", nil, 400, "the query is not valid percent-encoding."),
             ("target=http://h/a", "soon", 400, "the X-Prometheus-Scrape-Timeout-Seconds header must be a number of seconds above 0"),

@@ -16,8 +16,9 @@ public final class NginxServer {
     public let directory: URL
     private let process: Process
 
-    /// Starts nginx with a location per rate in `rates` (bytes per second) and any `extraRoots`
-    /// (URL prefix -> directory) served as is; the rate locations serve `ratedRoot` (`samples/` unless given).
+    /// Starts nginx with a location per rate in `rates` (bytes per second) serving `ratedRoot` (`samples/`
+    /// unless given), any `extraRoots` (URL prefix -> directory) served as is, and each extra root also at
+    /// `/rate/<B>/<prefix>/` for every rate in `rates`.
     public init(rates: [Int] = [], extraRoots: [String: URL] = [:], ratedRoot: URL? = nil) throws {
         directory = try CheckServers.temporaryDirectory("bufprobe-nginx")
         var lastError = "nginx did not start"
@@ -82,6 +83,9 @@ public final class NginxServer {
         }.joined()
         let roots = extraRoots.map { prefix, url in
             "        location /\(prefix)/ { alias \(url.path)/; }\n"
+                + rates.map { rate in
+                    "        location /rate/\(rate)/\(prefix)/ { alias \(url.path)/; limit_rate \(rate); limit_rate_after 0; }\n"
+                }.joined()
         }.joined()
         return """
             \(user)worker_processes 1;

@@ -104,6 +104,20 @@ public struct Check: AsyncParsableCommand {
             valueName: "N"))
     var allVariantsSegments = VariantProber.defaultSegments
 
+    @Option(
+        help: ArgumentHelp(
+            "Write the throughput measured over time to FILE as a trace simulate --trace replays (one input only; the latency is not recorded).",
+            valueName: "file"),
+        completion: .file())
+    var recordTrace: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "--record-trace's format: bufprobe (two columns, seconds Mbit/s), sabre (Sabre's JSON) or mahimahi (one line per 1500-byte delivery, ms) (default bufprobe).",
+            valueName: "format"))
+    var traceFormat: ThroughputRecording.Format = .bufprobe
+
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
@@ -130,6 +144,9 @@ public struct Check: AsyncParsableCommand {
             throw ValidationError("--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(allVariantsSegments).")
         }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
+        if recordTrace != nil, inputs.count != 1 {
+            throw ValidationError("--record-trace records one input; give one URL, not \(inputs.count).")
+        }
         if rate != nil, let url = inputs.first(where: { InputKind($0).isNetwork }) {
             throw ValidationError("--rate paces local files only; \(url) is received at the speed the network delivers it.")
         }
@@ -148,10 +165,12 @@ public struct Check: AsyncParsableCommand {
         settings.userAgent = userAgent
         settings.variant = variant
         settings.policy = policy
+        settings.player = policyOptions.player
         settings.maxStartup = maxStartup.value
         settings.rate = rate
         settings.allVariants = allVariants
         settings.allVariantsSegments = allVariantsSegments
+        settings.recordsTrace = recordTrace != nil
         return settings
     }
 
@@ -184,7 +203,8 @@ public struct Check: AsyncParsableCommand {
         }
 
         let settings = self.settings
-        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress).self) { group in
+        var recording: ThroughputRecording?
+        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
             var next = 0
             func launch() {
@@ -194,14 +214,15 @@ public struct Check: AsyncParsableCommand {
                 group.addTask {
                     let session = CheckSession(source: source, settings: settings)
                     let report = await runner.report(of: session, threadName: "bufprobe check \(index)")
-                    return (index, report, session.progress())
+                    return (index, report, session.progress(), session.recording())
                 }
             }
             while next < min(parallel, inputs.count) { launch() }
             var final: ProgressSnapshot?
             var finished = 0
-            for await (index, report, progress) in group {
+            for await (index, report, progress, recorded) in group {
                 results[index] = report
+                if let recorded { recording = recorded }
                 finished += 1
                 var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
@@ -222,6 +243,14 @@ public struct Check: AsyncParsableCommand {
             throw ExitCode(status)
         }
         line.finish(final: final)
+        if let recordTrace, let recording {
+            do {
+                try recording.render(traceFormat, source: inputs[0]).write(toFile: recordTrace, atomically: true, encoding: .utf8)
+            } catch {
+                Diagnostics.error("The trace could not be written to \(recordTrace) (check the path).")
+                throw ExitCode(CheckVerdict.fail.exitCode)
+            }
+        }
 
         var worst = CheckVerdict.pass
         for (position, report) in reports.enumerated() {

@@ -37,6 +37,8 @@ package struct CheckReading {
     private let isPaced: Bool
     private var payloadBytes: Int64 = 0
     private var byteEnd: Int64 = 0
+    /// The end of the furthest packet handed over, in the input's bytes (`Packet.position + size`).
+    private var deliveredEnd: Int64 = 0
     private var peak = BitRateWindow(window: 1)
     private var firstMediaTime: Double?
     private var deliveryStart: Double?
@@ -120,6 +122,14 @@ package struct CheckReading {
         return input.bytesRead ?? payloadBytes
     }
 
+    /// Bytes the demuxer has handed over, for `--record-trace`: for a single resource, the byte offset
+    /// just past the furthest packet (headers and the streams not played included, and not what the I/O
+    /// buffer has read ahead: the player has not got that yet); for HLS/DASH, the packets' payload.
+    package var bytesDelivered: Int64 {
+        if isPlaylist { return payloadBytes }
+        return max(deliveredEnd, payloadBytes)
+    }
+
     /// Payload bit rate over the received media span.
     package var averageBitRate: Double? {
         guard let spanStart, let spanEnd, spanEnd > spanStart else { return nil }
@@ -146,6 +156,7 @@ package struct CheckReading {
     /// Counts `packet` in the byte, bit-rate and span tallies.
     package mutating func count(_ packet: Packet) {
         payloadBytes += Int64(packet.size)
+        if let position = packet.position { deliveredEnd = max(deliveredEnd, position + Int64(packet.size)) }
         if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
         if let start = packet.pts ?? packet.dts {
             spanStart = min(spanStart ?? start, start)

@@ -125,6 +125,11 @@ package struct CheckReport: Sendable, Codable {
         package var resumeThreshold: Double
         /// `--max-buffer`.
         package var maxBuffer: Double
+        /// `--player`'s preset name; absent without one.
+        package var player: String?
+        /// The cap a doubling resume threshold grows to (the chromium, hlsjs and shaka presets); absent
+        /// when the resume threshold is fixed.
+        package var resumeCap: Double?
         /// `--max-startup`.
         package var maxStartup: Double
         /// `--timeout`.

@@ -43,6 +43,8 @@ package final class CheckSession: Sendable {
         var firstPacketTime: Double?
         var lastPacketTime: Double?
         var finished = false
+        /// `--record-trace`: the bytes received over time, and when the player stopped loading.
+        var recording: ThroughputRecording?
     }
 
     /// Creates a session; the clock starts now.
@@ -51,7 +53,9 @@ package final class CheckSession: Sendable {
         self.settings = settings
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source)
         self.started = clock.now
-        self.shared = Mutex(Shared())
+        var shared = Shared()
+        if settings.recordsTrace { shared.recording = ThroughputRecording() }
+        self.shared = Mutex(shared)
         self.playlists = PlaylistWatch()
     }
 
@@ -102,7 +106,8 @@ package final class CheckSession: Sendable {
             variants: [],
             settings: CheckReport.Settings(
                 startThreshold: settings.policy.startThreshold, resumeThreshold: settings.policy.resumeThreshold,
-                maxBuffer: settings.policy.forwardTarget, maxStartup: settings.maxStartup, timeout: settings.timeout,
+                maxBuffer: settings.policy.forwardTarget, player: settings.player?.rawValue,
+                resumeCap: settings.policy.resumeCap, maxStartup: settings.maxStartup, timeout: settings.timeout,
                 sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description,
                 allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil),
             warnings: [])
@@ -201,6 +206,7 @@ package final class CheckSession: Sendable {
             reading.lastPacketTime = time
             shared.withLock { shared in
                 shared.bytes = reading.bytesReceived
+                shared.recording?.add(time: time, bytes: reading.bytesDelivered)
                 shared.lastPacketTime = time
                 if shared.firstPacketTime == nil { shared.firstPacketTime = reading.firstPacketTime }
                 guard var session = shared.session else { return }
@@ -209,7 +215,7 @@ package final class CheckSession: Sendable {
                     packet.isCorrupt ? session.advance(to: time) : session.receive(packet.modelPacket, now: time)
                 shared.session = session
                 shared.mediaReceived = session.received.totalDuration
-                Self.act(on: actions, in: &shared)
+                Self.act(on: actions, in: &shared, at: time)
             }
         }
     }
@@ -219,12 +225,12 @@ package final class CheckSession: Sendable {
         guard var session = shared.session else { return }
         let actions = session.advance(to: now)
         shared.session = session
-        act(on: actions, in: &shared)
+        act(on: actions, in: &shared, at: now)
     }
 
     /// The player's actions the check acts on: it reads from the input only while the player asks for
     /// data (the forward-buffer target); stalls, seeks and the end are in the player's report.
-    private static func act(on actions: [PlayerAction], in shared: inout Shared) {
+    private static func act(on actions: [PlayerAction], in shared: inout Shared, at now: Double) {
         for action in actions {
             switch action {
             case .startLoading: shared.wantsData = true
@@ -233,7 +239,11 @@ package final class CheckSession: Sendable {
                 break
             }
         }
+        shared.recording?.loading(shared.wantsData, at: now)
     }
+
+    /// What `--record-trace` recorded (`nil` without it); complete once `run()` has returned.
+    package func recording() -> ThroughputRecording? { shared.withLock { $0.recording } }
 
     /// Sleeps while the player has stopped loading (the forward-buffer target is reached), advancing it
     /// until it asks for data again; `false` when interrupted or the sample ended.
@@ -303,7 +313,7 @@ package final class CheckSession: Sendable {
                 actions = session.advance(to: endTime)
             }
             shared.session = session
-            Self.act(on: actions, in: &shared)
+            Self.act(on: actions, in: &shared, at: endTime)
             shared.finished = true
             return session
         }

@@ -16,6 +16,10 @@ package struct CheckSettings: Sendable {
     package var variant: VariantChoice = .best
     /// The player's thresholds.
     package var policy: BufferPolicy = .default
+    /// `--record-trace`: record the throughput over time (`CheckSession.recording()`).
+    package var recordsTrace = false
+    /// The `--player` preset the policy started from, when one was given.
+    package var player: PlayerPreset?
     /// Longest startup delay that still passes, seconds.
     package var maxStartup: Double = 3
     /// Delivery pace for local files.

@@ -1,10 +1,20 @@
 public import ArgumentParser
 public import PlaybackModel
 
-/// The player's buffer policy on the command line, shared by `check` and `simulate`: start and resume
-/// thresholds, forward-buffer target, back buffer and the constrained (data-saver) network. Each option
-/// left out keeps the value below it (a simulate script's, else `BufferPolicy.default`).
+/// The player's buffer policy on the command line, shared by `check` and `simulate`: a player preset,
+/// start and resume thresholds, forward-buffer target, back buffer and the constrained (data-saver)
+/// network. Each option left out keeps the value below it (a simulate script's, else the preset's, else
+/// `BufferPolicy.default`).
 public struct BufferPolicyOptions: ParsableArguments {
+    /// `--player`: a real player's buffering policy as the base the other options override.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Use a real player's buffering policy: \(PlayerPreset.allCases.map(\.rawValue).joined(separator: ", ")) (exoplayer = media3). --start-threshold, --resume-threshold, --max-buffer and --back-buffer override it.",
+            discussion: PlayerPreset.helpDiscussion, valueName: "name"),
+        transform: BufferPolicyOptions.preset)
+    public var player: PlayerPreset?
+
     /// `--start-threshold`.
     @Option(
         parsing: .unconditional,
@@ -40,12 +50,27 @@ public struct BufferPolicyOptions: ParsableArguments {
     /// Creates the options with nothing given.
     public init() {}
 
+    /// Parses `--player`'s value.
+    static func preset(_ text: String) throws -> PlayerPreset {
+        guard let preset = PlayerPreset(name: text) else {
+            throw ValidationError("'\(text)' is not a player bufprobe knows; use one of \(PlayerPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        return preset
+    }
+
+    /// The base policy: the `--player` preset's, else `BufferPolicy.default`.
+    public var basePolicy: BufferPolicy { player?.policy ?? .default }
+
     /// `base` with every given option applied, then lowered for a constrained network when
     /// `constrained` (this flag or the script's); the caller validates the result.
-    public func policy(over base: BufferPolicy = .default, constrained scriptConstrained: Bool = false) -> BufferPolicy {
-        var policy = base
+    public func policy(over base: BufferPolicy? = nil, constrained scriptConstrained: Bool = false) -> BufferPolicy {
+        var policy = base ?? basePolicy
         if let startThreshold { policy.startThreshold = startThreshold.value }
-        if let resumeThreshold { policy.resumeThreshold = resumeThreshold.value }
+        if let resumeThreshold {
+            // A resume threshold given is the threshold: it replaces a preset's doubling one.
+            policy.resumeThreshold = resumeThreshold.value
+            policy.resumeGrowth = .fixed
+        }
         if let maxBuffer { policy.forwardTarget = maxBuffer.value }
         if let backBuffer { policy.backBuffer = backBuffer.value }
         return constrained || scriptConstrained ? policy.constrained() : policy

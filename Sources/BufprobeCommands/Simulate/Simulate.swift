@@ -260,7 +260,8 @@ public struct Simulate: AsyncParsableCommand {
     /// The report of a finished `engine`, with the `abr` object for a ladder.
     private func makeReport(_ plan: SimulationPlan, _ engine: SimulationEngine) -> SimulateReport {
         var report = SimulateReport(
-            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy)
+            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy,
+            player: policyOptions.player)
         if let rule = plan.rule,
             let summary = AbrSummary(
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)

@@ -97,6 +97,10 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var maxBuffer: Double
         /// Seconds kept behind the playhead.
         package var backBuffer: Double
+        /// `--player`'s preset name; absent without one.
+        package var player: String?
+        /// The cap a doubling resume threshold grows to; absent when the resume threshold is fixed.
+        package var resumeCap: Double?
     }
 
     /// One timeline entry.
@@ -117,7 +121,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
 extension SimulateReport {
     /// Builds the document from a finished simulation.
     package init(
-        result: SimulationResult, source: SimulationSource, network: Network, policy: BufferPolicy
+        result: SimulationResult, source: SimulationSource, network: Network, policy: BufferPolicy,
+        player: PlayerPreset? = nil
     ) {
         let report = result.report
         let s = JSONOutput.seconds
@@ -131,7 +136,8 @@ extension SimulateReport {
         self.network = network
         self.policy = Policy(
             startThreshold: policy.startThreshold, resumeThreshold: policy.resumeThreshold,
-            maxBuffer: policy.forwardTarget, backBuffer: policy.backBuffer)
+            maxBuffer: policy.forwardTarget, backBuffer: policy.backBuffer, player: player?.rawValue,
+            resumeCap: policy.resumeCap)
         startupDelay = s(report.startupDelay)
         started = report.started
         stallCount = report.stallCount

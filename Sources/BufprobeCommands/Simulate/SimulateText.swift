@@ -23,8 +23,11 @@ enum SimulateText {
         if network.constrained { networkLine += ", constrained" }
         text += networkLine + "\n"
         let policy = report.policy
-        text += "policy   start \(Seconds(policy.startThreshold).description), "
+        text += "policy   "
+        if let player = policy.player { text += "\(player): " }
+        text += "start \(Seconds(policy.startThreshold).description), "
         text += "resume \(Seconds(policy.resumeThreshold).description), "
+        if let cap = policy.resumeCap { text += "doubling per stall to \(Seconds(cap).description), " }
         text += "max buffer \(Seconds(policy.maxBuffer).description), "
         text += "back buffer \(Seconds(policy.backBuffer).description)\n\n"
         text += header

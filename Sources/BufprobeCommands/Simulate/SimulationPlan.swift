@@ -129,9 +129,12 @@ struct SimulationPlan {
             latency: latency, constrained: constrained)
 
         // Policy.
-        var scriptPolicy = BufferPolicy.default
+        var scriptPolicy = options.policyOptions.basePolicy
         if let value = script.startThreshold { scriptPolicy.startThreshold = value }
-        if let value = script.resumeThreshold { scriptPolicy.resumeThreshold = value }
+        if let value = script.resumeThreshold {
+            scriptPolicy.resumeThreshold = value
+            scriptPolicy.resumeGrowth = .fixed
+        }
         if let value = script.maxBuffer { scriptPolicy.forwardTarget = value }
         if let value = script.backBuffer { scriptPolicy.backBuffer = value }
         let policy = options.policyOptions.policy(over: scriptPolicy, constrained: constrained)

@@ -1,0 +1,159 @@
+import Foundation
+
+/// What `check --record-trace` measured: the bytes handed to the player over wall time since the check
+/// began, and when the player had stopped loading (its forward-buffer target was reached), written as a
+/// bandwidth trace `simulate --trace` replays.
+///
+/// The trace is the throughput in fixed bins: bin k's rate is the bytes that arrived in
+/// `(k * bin, (k + 1) * bin]` divided by the bin. Bytes count when the packet carrying them arrived, not
+/// spread back over the wait before it: a server that sends in bursts (nginx's `limit_rate` sends a
+/// second's worth at once) gave the player nothing in between, and a replay must not either. A bin the
+/// player spent mostly not loading says nothing about the link, so it takes the mean rate of the last
+/// second it was loading.
+package struct ThroughputRecording: Sendable {
+    /// The formats `--trace-format` writes.
+    package enum Format: String, RawValueArgument, Sendable {
+        /// Two columns `seconds Mbit/s`, one row per bin (what `simulate --trace` reads, as Pensieve's).
+        case bufprobe
+        /// Sabre's JSON list of `{duration_ms, bandwidth_kbps}`.
+        case sabre
+        /// Mahimahi: one line per 1500-byte packet delivery opportunity, its time in whole milliseconds.
+        case mahimahi
+    }
+
+    /// The width of a bin, seconds: short, because a byte moves up to a bin earlier in the replay.
+    package static let bin = 0.1
+    /// Bins a bin spent not loading averages over (1 s).
+    private static let idleWindow = 10
+    /// A sample less than this after the one before the last replaces the last (the count stays exact,
+    /// at most about one sample per 10 ms is kept).
+    private static let resolution = 0.01
+    /// Mahimahi's packet, bytes.
+    package static let mahimahiPacket = 1500.0
+
+    /// `(seconds since the check began, bytes received by then)`, times increasing, from `(0, 0)`.
+    package private(set) var samples: [(time: Double, bytes: Double)] = [(0, 0)]
+    /// Intervals during which the player did not want data.
+    private(set) var idle: [(start: Double, end: Double)] = []
+    private var idleSince: Double?
+
+    /// An empty recording.
+    package init() {}
+
+    /// `bytes` had been received `time` seconds after the check began.
+    package mutating func add(time: Double, bytes: Int64) {
+        let value = Double(bytes)
+        guard let last = samples.last, time >= last.time else { return }
+        if samples.count > 2, time - samples[samples.count - 2].time < Self.resolution {
+            samples[samples.count - 1] = (time, max(value, last.bytes))
+        } else {
+            samples.append((time, max(value, last.bytes)))
+        }
+    }
+
+    /// The player stopped (`false`) or resumed (`true`) asking for data at `time`.
+    package mutating func loading(_ wantsData: Bool, at time: Double) {
+        if wantsData, let since = idleSince {
+            if time > since { idle.append((since, time)) }
+            idleSince = nil
+        } else if !wantsData, idleSince == nil {
+            idleSince = time
+        }
+    }
+
+    /// Bytes received by `time`: the last sample at or before it.
+    private func bytes(at time: Double) -> Double {
+        guard let last = samples.last else { return 0 }
+        if time >= last.time { return last.bytes }
+        var low = 0
+        var high = samples.count - 1
+        // samples[low].time <= time < samples[high].time
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if samples[middle].time <= time { low = middle } else { high = middle }
+        }
+        return samples[low].bytes
+    }
+
+    /// Seconds of `[start, end)` the player spent not loading.
+    private func idleTime(from start: Double, to end: Double) -> Double {
+        var total = 0.0
+        for interval in idle + (idleSince.map { [($0, Double.infinity)] } ?? []) {
+            total += max(0, min(end, interval.end) - max(start, interval.start))
+        }
+        return total
+    }
+
+    /// The trace as `(duration s, bits per second)` steps up to the last byte received; empty when nothing
+    /// was received.
+    package var steps: [(duration: Double, bitsPerSecond: Double)] {
+        guard let end = samples.last?.time, end > 0, (samples.last?.bytes ?? 0) > 0 else { return [] }
+        var steps: [(duration: Double, bitsPerSecond: Double)] = []
+        var loading: [Double] = []
+        var index = 0.0
+        while index * Self.bin < end {
+            // Bin edges as multiples, not sums: no drift over hours of bins.
+            let start = index * Self.bin
+            let stop = min((index + 1) * Self.bin, end)
+            let width = stop - start
+            var rate = (bytes(at: stop) - bytes(at: start)) * 8 / width
+            if idleTime(from: start, to: stop) > width / 2, !loading.isEmpty {
+                rate = loading.reduce(0, +) / Double(loading.count)
+            } else {
+                loading.append(rate)
+                if loading.count > Self.idleWindow { loading.removeFirst() }
+            }
+            steps.append((width, rate))
+            index += 1
+        }
+        return steps
+    }
+
+    /// The trace file's text in `format`, `source` named in a comment where the format has comments.
+    package func render(_ format: Format, source: String) -> String {
+        let steps = self.steps
+        switch format {
+        case .bufprobe:
+            var text = "# bufprobe check --record-trace \(source.replacingOccurrences(of: "\n", with: " "))\n"
+            text += "# seconds Mbit/s, the throughput measured in \(Self.bin) s bins\n"
+            for (index, step) in steps.enumerated() {
+                text += "\(Self.number(Double(index) * Self.bin)) \(Self.number(step.bitsPerSecond / 1e6))\n"
+            }
+            return text
+        case .sabre:
+            let rows = steps.map { step in
+                "  {\"duration_ms\": \(Self.number(step.duration * 1000)), \"bandwidth_kbps\": \(Self.number(step.bitsPerSecond / 1000))}"
+            }
+            return "[\n" + rows.joined(separator: ",\n") + "\n]\n"
+        case .mahimahi:
+            // One delivery opportunity each time the bytes the link carried reach the next 1500.
+            var text = ""
+            var start = 0.0
+            var carried = 0.0
+            var sent = 0.0
+            for step in steps {
+                let bytes = step.bitsPerSecond / 8 * step.duration
+                // A thousandth of a byte absorbs the rounding of rate x duration.
+                while sent + Self.mahimahiPacket <= carried + bytes + 0.001 {
+                    sent += Self.mahimahiPacket
+                    let within = bytes > 0 ? (sent - carried) / bytes * step.duration : 0
+                    // To the microsecond first: 12.000000000000002 ms is 12, not 13.
+                    let milliseconds = (((start + within) * 1_000_000).rounded() / 1000).rounded(.up)
+                    text += "\(Int(exactly: milliseconds) ?? 0)\n"
+                }
+                carried += bytes
+                start += step.duration
+            }
+            return text
+        }
+    }
+
+    /// A number with at most six decimals and no trailing zeros.
+    private static func number(_ value: Double) -> String {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(format: "%.0f", rounded) }
+        var text = String(format: "%.6f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

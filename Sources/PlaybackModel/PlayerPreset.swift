@@ -1,0 +1,126 @@
+/// The buffering policy of a real player, as its source or documentation states it, mapped onto
+/// `BufferPolicy` (whose thresholds count media loaded contiguously ahead of the playhead).
+///
+/// Each case's `policy` is built from the player's published defaults; where a player measures
+/// something else (mpv counts only its demuxer queue, Chromium its decoded audio queue) or publishes no
+/// number (AVPlayer), `source` says so. The README's "Player presets" table cites each value.
+public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
+    /// mpv 0.35+ with its defaults: `--cache-pause-initial=no`, `--cache-pause-wait=1`,
+    /// `--cache-secs` 1000 h (so `--demuxer-max-bytes`, 150 MiB, is the real bound).
+    case mpv
+    /// Chromium's `<video src>` (progressive): starts once its audio renderer holds 200 ms decoded,
+    /// doubles that after every underflow up to 3 s (`AudioRendererAlgorithm`), buffers ~10 s ahead
+    /// (`MultiBufferDataSource`).
+    case chromium
+    /// Media3 ExoPlayer's `DefaultLoadControl`: 1 s to start, 2 s after a rebuffer, 50 s ahead, no back
+    /// buffer. The same values as `BufferPolicy.default`.
+    case media3
+    /// hls.js on Chromium: hls.js keeps `maxBufferLength` 30 s ahead and everything behind
+    /// (`backBufferLength` Infinity) and has no start or resume threshold of its own, so the browser's
+    /// rule (Chromium's) decides.
+    case hlsjs
+    /// Shaka Player on Chromium: `bufferingGoal` 10 s ahead, `bufferBehind` 30 s; its `rebufferingGoal`
+    /// defaults to 0, which leaves start and resume to the media element (Chromium's rule).
+    case shaka
+    /// AVPlayer with `automaticallyWaitsToMinimizeStalling` (the default): starts and resumes when it
+    /// predicts playback will keep up. Apple publishes no threshold or forward-buffer figure
+    /// (`preferredForwardBufferDuration` 0 means "the player chooses"), so bufprobe uses its predictive
+    /// keep-up rule and keeps its own 50 s forward target.
+    case avplayer
+
+    /// The name on the command line; `exoplayer` is also accepted for `media3`.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "exoplayer", "media3", "media3-exoplayer": self = .media3
+        case "hls.js", "hlsjs": self = .hlsjs
+        case "chrome", "chromium": self = .chromium
+        default:
+            guard let preset = PlayerPreset(rawValue: name.lowercased()) else { return nil }
+            self = preset
+        }
+    }
+
+    /// The decoded-audio queue Chromium starts with (`kStartingCapacity`, 200 ms).
+    public static let chromiumStartingCapacity = 0.2
+    /// Chromium's largest decoded-audio queue (`kMaxCapacity`, 3 s): the doubling stops there.
+    public static let chromiumMaxCapacity = 3.0
+    /// Chromium's progressive read-ahead (`kTargetSecondsBufferedAhead`, 10 s, clamped in bytes).
+    public static let chromiumForward = 10.0
+    /// mpv's `--cache-pause-wait` default, seconds of demuxer queue.
+    public static let mpvCachePauseWait = 1.0
+    /// What mpv holds past its demuxer queue when it resumes (decoder and output queues), measured: with
+    /// `--cache-pause-wait 2` it resumed with 2.2-2.5 s loaded ahead of the playhead (issue 20), 0.3 s is
+    /// the middle of that range less its rounding.
+    public static let mpvDecoderQueue = 0.3
+    /// mpv's `--cache-secs` default (1000 hours); `--demuxer-max-bytes` (150 MiB) bounds it in practice.
+    public static let mpvCacheSecs = 3_600_000.0
+
+    /// The player's policy in bufprobe's terms (thresholds on media loaded ahead of the playhead).
+    public var policy: BufferPolicy {
+        let chromiumGrowth = BufferPolicy.ResumeGrowth.doubling(cap: Self.chromiumMaxCapacity)
+        // Chromium doubles its queue at the underflow, so the first resume already needs twice the start.
+        let chromiumResume = 2 * Self.chromiumStartingCapacity
+        switch self {
+        case .mpv:
+            // mpv starts as soon as it has decoded a frame (`--cache-pause-initial=no`): no threshold.
+            return BufferPolicy(
+                startThreshold: 0, resumeThreshold: Self.mpvCachePauseWait + Self.mpvDecoderQueue,
+                forwardTarget: Self.mpvCacheSecs, backBuffer: .infinity)
+        case .chromium:
+            return BufferPolicy(
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
+                forwardTarget: Self.chromiumForward, backBuffer: 2, resumeGrowth: chromiumGrowth)
+        case .media3:
+            return BufferPolicy(startThreshold: 1, resumeThreshold: 2, forwardTarget: 50, backBuffer: 0)
+        case .hlsjs:
+            return BufferPolicy(
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
+                forwardTarget: 30, backBuffer: .infinity, resumeGrowth: chromiumGrowth)
+        case .shaka:
+            return BufferPolicy(
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
+                forwardTarget: 10, backBuffer: 30, resumeGrowth: chromiumGrowth)
+        case .avplayer:
+            return BufferPolicy(keepUp: .predictive(horizon: nil))
+        }
+    }
+
+    /// Where the values come from, one line for `--help` and the report.
+    public var source: String {
+        switch self {
+        case .mpv:
+            "mpv DOCS/man/options.rst (--cache-pause-initial=no, --cache-pause-wait=1 counting the demuxer queue only, --cache-secs); player/playloop.c; +0.3 s decoder queue measured"
+        case .chromium:
+            "Chromium media/filters/audio_renderer_algorithm.cc (kStartingCapacity 200 ms, doubled per underflow to kMaxCapacity 3 s); multibuffer_data_source.cc (10 s ahead)"
+        case .media3:
+            "Media3 DefaultLoadControl (bufferForPlaybackMs 1000, bufferForPlaybackAfterRebufferMs 2000, maxBufferMs 50000, backBufferDurationMs 0)"
+        case .hlsjs:
+            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's rule"
+        case .shaka:
+            "Shaka lib/util/player_configuration.js (bufferingGoal 10, bufferBehind 30, rebufferingGoal 0: the media element decides, Chromium's rule)"
+        case .avplayer:
+            "Apple AVPlayer automaticallyWaitsToMinimizeStalling, isPlaybackLikelyToKeepUp; no published threshold: predictive keep-up, bufprobe's 50 s target"
+        }
+    }
+}
+
+extension PlayerPreset {
+    /// `--player`'s help discussion: each preset's values and source.
+    public static var helpDiscussion: String {
+        allCases.map { preset in
+            let p = preset.policy
+            var values = "start \(seconds(p.startThreshold)), resume \(seconds(p.resumeThreshold))"
+            if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
+            if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
+            values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
+            return "\(preset.rawValue): \(values). Source: \(preset.source)."
+        }.joined(separator: "\n")
+    }
+
+    /// `0.2 s`, `1 s`, `1000 h`: the help's figures.
+    private static func seconds(_ value: Double) -> String {
+        if value >= 3600, let hours = Int(exactly: value / 3600) { return "\(hours) h" }
+        if let whole = Int(exactly: value) { return "\(whole) s" }
+        return "\(value) s"
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// mpv, a real player, and `check --player mpv` on the same throttled URL, and `check --record-trace`
+/// replayed by `simulate --trace`; the media is made at test time by ffmpeg and served by nginx
+/// (`limit_rate`).
+@Suite("A real player and recorded traces", .serialized)
+struct RealPlayerTests {
+    /// mpv's path, or `nil` when it is not installed (the mpv test is then skipped, saying so).
+    static let mpv: String? = ["/usr/bin/mpv", "/usr/local/bin/mpv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The clip's duration, seconds: short enough for a quick test, long enough for several stalls.
+    static let clipSeconds = 8.0
+
+    /// An 8 s faststart MP4 (320x180 H.264 at 400 kbit/s, 1 s GOP, AAC 64 kbit/s) in `directory`; its size.
+    static func makeClip(in directory: URL) throws -> Int {
+        let path = directory.appendingPathComponent("clip.mp4").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", String(clipSeconds),
+            "-c:v", "libx264", "-threads", "1", "-preset", "veryfast", "-b:v", "400k", "-g", "25",
+            "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart", path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CheckServers.ServerError("ffmpeg could not make the clip") }
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        return try #require(size)
+    }
+
+    /// Bytes per second that deliver a clip of `size` bytes at `multiple` x its average bit rate.
+    static func rate(_ multiple: Double, size: Int) -> Int {
+        Int((Double(size) / clipSeconds * multiple).rounded())
+    }
+
+    /// What mpv's own verbose log says it lived through.
+    struct MpvPlay {
+        /// "Enter buffering" lines: mpv pausing because its cache ran dry (`--cache-pause`), its stalls.
+        var stalls: Int
+        /// Whether it played to the end of the file.
+        var reachedEnd: Bool
+        /// The log, for failure messages.
+        var log: String
+    }
+
+    /// Starts mpv headless on `url`, logging at verbose level to `log`.
+    static func startMpv(_ mpv: String, url: String, log: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: mpv)
+        process.arguments = [
+            "--no-config", "--no-terminal", "--vo=null", "--ao=null", "--ytdl=no", "--msg-level=all=v",
+            "--log-file=\(log.path)", url,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits for mpv (at most `timeout` seconds, then kills it) and reads its log.
+    static func finish(_ process: Process, log: URL, timeout: Double = 60) -> MpvPlay {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let lines = text.split(separator: "\n")
+        return MpvPlay(
+            stalls: lines.filter { $0.contains("[cplayer] Enter buffering") }.count,
+            reachedEnd: text.contains("(End of file)"), log: text)
+    }
+
+    @Test(
+        "mpv (headless, its stalls read from its log) and check --player mpv on the same throttled URL stall the same number of times",
+        .enabled(if: mpv != nil, "mpv is not installed: the real-player comparison needs it (apt-get install mpv)"),
+        arguments: [(0.6, true), (3.0, false)])
+    func mpvAgrees(multiple: Double, stalls: Bool) throws {
+        let mpv = try #require(Self.mpv)
+        let directory = try CheckServers.temporaryDirectory("bufprobe-mpv")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rate = Self.rate(multiple, size: try Self.makeClip(in: directory))
+        let server = try NginxServer(rates: [rate], extraRoots: ["clip": directory])
+        let url = server.url("clip/clip.mp4", bytesPerSecond: rate)
+        let log = directory.appendingPathComponent("mpv.log")
+        // Side by side: each has its own connection, paced by nginx at the same rate.
+        let player = try Self.startMpv(mpv, url: url, log: log)
+        let result = try BufprobeProcess.run(["check", "--json", "--player", "mpv", url])
+        let played = Self.finish(player, log: log)
+        let document = try CheckDocument.decode(result.stdout)
+        #expect(played.reachedEnd, "mpv did not play to the end:\n\(played.log.suffix(2000))")
+        #expect(document.complete, "\(document.reason)")
+        #expect((played.stalls > 0) == stalls, "the case must \(stalls ? "" : "not ")stall for mpv: \(played.stalls) stalls")
+        #expect(document.stallCount == played.stalls,
+            "check --player mpv stalled \(document.stallCount) times (\(document.stalls.map(\.position))), mpv \(played.stalls)")
+    }
+
+    @Test("check --record-trace on a throttled URL that stalls, replayed by simulate --trace on the same file, stalls as often and as long (10 %)")
+    func recordedTraceReplays() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-trace")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rate = Self.rate(0.6, size: try Self.makeClip(in: directory))
+        let server = try NginxServer(rates: [rate], extraRoots: ["clip": directory])
+        let trace = directory.appendingPathComponent("trace.txt").path
+        let checked = try BufprobeProcess.run(
+            ["check", "--json", "--record-trace", trace, server.url("clip/clip.mp4", bytesPerSecond: rate)])
+        let check = try CheckDocument.decode(checked.stdout)
+        #expect(check.complete, "\(check.reason)")
+        #expect(check.stallCount > 0, "the case must stall for the comparison to mean anything")
+
+        struct Simulated: Decodable {
+            var stallCount: Int
+            var stallTime: Double
+        }
+        let simulated = try BufprobeProcess.run(
+            ["simulate", directory.appendingPathComponent("clip.mp4").path, "--trace", trace, "--json"])
+        #expect(simulated.status == 0 || simulated.status == 1, "\(simulated.stderr)")
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let replay = try decoder.decode(Simulated.self, from: Data(simulated.stdout.utf8))
+        #expect(replay.stallCount == check.stallCount)
+        #expect(abs(replay.stallTime - check.stallTime) <= check.stallTime * 0.10,
+            "simulate stalled \(replay.stallTime) s on the recorded trace, check \(check.stallTime) s")
+    }
+}

@@ -1,0 +1,97 @@
+import BufprobeCommands
+import Foundation
+import PlaybackModel
+import Testing
+import TestSupport
+
+/// `check --record-trace`'s recording and its three formats, on byte counts whose trace is known.
+@Suite("ThroughputRecording")
+struct ThroughputRecordingTests {
+    /// Samples every 0.1 s: 1 Mbit/s for 1 s, 2 Mbit/s for 1 s, 1 s not loading, 1 Mbit/s for 1 s.
+    static var recording: ThroughputRecording {
+        var recording = ThroughputRecording()
+        for k in 1...10 { recording.add(time: Double(k) * 0.1, bytes: Int64(12_500 * k)) }
+        for k in 11...20 { recording.add(time: Double(k) * 0.1, bytes: Int64(125_000 + 25_000 * (k - 10))) }
+        recording.loading(false, at: 2)
+        recording.loading(true, at: 3)
+        for k in 31...40 { recording.add(time: Double(k) * 0.1, bytes: Int64(375_000 + 12_500 * (k - 30))) }
+        return recording
+    }
+
+    static func close(_ a: [Double], _ b: [Double]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= max(abs($1), 1) * 1e-9 }
+    }
+
+    @Test("each 0.1 s bin is the bytes that arrived in it over its width; a bin spent not loading takes the mean of the last second loading")
+    func bins() {
+        let steps = Self.recording.steps
+        #expect(Self.close(steps.map(\.duration), Array(repeating: 0.1, count: 40)))
+        let expected = Array(repeating: 1e6, count: 10) + Array(repeating: 2e6, count: 20) + Array(repeating: 1e6, count: 10)
+        #expect(Self.close(steps.map(\.bitsPerSecond), expected), "\(steps.map(\.bitsPerSecond))")
+        #expect(ThroughputRecording().steps.isEmpty)
+    }
+
+    @Test("bytes count in the bin their packet arrived in, not spread over the wait before it (a server's bursts stay bursts)")
+    func bursts() {
+        var recording = ThroughputRecording()
+        recording.add(time: 0.95, bytes: 100_000)
+        recording.add(time: 1.95, bytes: 200_000)
+        recording.add(time: 2, bytes: 200_000)
+        let rates = recording.steps.map(\.bitsPerSecond)
+        #expect(rates.count == 20)
+        #expect(rates.filter { $0 > 0 }.count == 2)
+        #expect(Self.close([rates[9], rates[19]], [8e6, 8e6]))
+    }
+
+    @Test("samples 1 ms apart are thinned to about one per 10 ms without losing a byte or moving one by 10 ms or more")
+    func thinning() {
+        var recording = ThroughputRecording()
+        for k in 1...1000 { recording.add(time: Double(k) * 0.001, bytes: Int64(125 * k)) }
+        // A new sample starts once 10 ms have passed since the one before the last: one per 9-10 ms.
+        #expect(recording.samples.count <= 113)
+        #expect(recording.samples.last?.bytes == 125_000)
+        for pair in zip(recording.samples.dropFirst(), recording.samples.dropFirst(2)) {
+            #expect(pair.1.time - pair.0.time < 0.0105)
+        }
+    }
+
+    @Test("the bufprobe format is the two columns simulate --trace reads, giving the same steps back")
+    func bufprobeFormat() throws {
+        let text = Self.recording.render(.bufprobe, source: "http://h/a.mp4")
+        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(Array(rows.prefix(2)) == ["0 1", "0.1 1"])
+        #expect(rows[10] == "1 2" && rows.count == 40)
+        let trace = try NetworkTrace.parseColumns(text)
+        #expect(Self.close(trace.steps.map(\.bitsPerSecond), Self.recording.steps.map(\.bitsPerSecond)))
+        #expect(abs(trace.period - 4) < 1e-9)
+    }
+
+    @Test("the sabre format is Sabre's JSON list, which simulate --trace reads with no latency of its own")
+    func sabreFormat() throws {
+        let text = Self.recording.render(.sabre, source: "x")
+        #expect(text.contains("{\"duration_ms\": 100, \"bandwidth_kbps\": 2000}"))
+        let directory = try CheckServers.temporaryDirectory("bufprobe-sabre")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("trace.json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let trace = try SimulationTraceFile.load(path)
+        // The file rounds kbit/s to six decimals.
+        let written = trace.steps.map(\.bitsPerSecond)
+        let recorded = Self.recording.steps.map(\.bitsPerSecond)
+        #expect(written.count == recorded.count)
+        #expect(zip(written, recorded).allSatisfy { abs($0 - $1) < 0.01 })
+        #expect(!trace.carriesLatency)
+    }
+
+    @Test("the mahimahi format has one whole-millisecond line per 1500 bytes the link carried")
+    func mahimahiFormat() {
+        let lines = Self.recording.render(.mahimahi, source: "x").split(separator: "\n").compactMap { Int($0) }
+        // 500,000 bytes plus the 1 s not loading at 2 Mbit/s (250,000 bytes) the trace fills in.
+        #expect(lines.count == 750_000 / 1500)
+        // 1500 bytes at 1 Mbit/s take 12 ms: 83 by 996 ms, 500 bytes left over; at 2 Mbit/s, 6 ms each.
+        #expect(Array(lines.prefix(2)) == [12, 24])
+        #expect(lines[82] == 996 && lines[83] == 1004 && lines[84] == 1010)
+        #expect(lines == lines.sorted())
+        #expect(lines.last == 4000)
+    }
+}
