@@ -104,6 +104,11 @@ public struct Check: AsyncParsableCommand {
             valueName: "N"))
     var allVariantsSegments = VariantProber.defaultSegments
 
+    @Flag(
+        name: .customLong("deny-private"),
+        help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution: the input, everything it leads to and every HTTP redirect (default: off).")
+    var denyPrivate = false
+
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
@@ -152,6 +157,7 @@ public struct Check: AsyncParsableCommand {
         settings.rate = rate
         settings.allVariants = allVariants
         settings.allVariantsSegments = allVariantsSegments
+        if denyPrivate { settings.requestPolicy = RequestPolicy(denyPrivate: true) }
         return settings
     }
 

@@ -49,7 +49,7 @@ package final class CheckSession: Sendable {
     package init(source: String, settings: CheckSettings) {
         self.source = source
         self.settings = settings
-        self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source)
+        self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
         self.started = clock.now
         self.shared = Mutex(Shared())
         self.playlists = PlaylistWatch()
@@ -110,6 +110,14 @@ package final class CheckSession: Sendable {
         if let problem = InputCheck.problem(with: source) {
             report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, problem)
+        }
+        // The input itself under the request policy (its allow-list match is the caller's): the resource
+        // gate checks it again with its redirects, but covers HTTP inputs only (rtmp, srt... too here).
+        if let policy = interrupter.policy, let refusal = policy.refusal(for: source, matchingAllowList: false) {
+            interrupter.refuse(source, reason: refusal.reason, why: refusal.why)
+            report.sampledDuration = JSONOutput.seconds(now())
+            report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
+            return failing(report, "\(source) was not requested: it \(refusal.why).")
         }
         let input: MediaInput
         do {
@@ -368,6 +376,7 @@ package final class CheckSession: Sendable {
         measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
             .map { ($0.playlist, $0.at) }
         (report.verdict, report.reason) = Verdict.decide(measured)
+        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }
 
@@ -378,6 +387,7 @@ package final class CheckSession: Sendable {
         if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
         // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
         addVariantChecks(to: &report)
+        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }
 
