@@ -87,7 +87,12 @@ struct RequestPolicyTests {
                 headers: ["X-Prometheus-Scrape-Timeout-Seconds": "15"])
             #expect(answer.status == 200, "\(answer.body)")
             let metrics = try Exposition(answer.body)
-            #expect((metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) ?? 0) >= 1, "\(target)\n\(answer.body)")
+            if path.hasPrefix("dash") {
+                // FFmpeg 5.1's DASH demuxer opens segments past the gate: under a policy it is not run at all.
+                #expect(metrics.value("bufprobe_probe_success") == 0, "\(answer.body)")
+            } else {
+                #expect((metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) ?? 0) >= 1, "\(target)\n\(answer.body)")
+            }
             #expect(try allowed.requests().contains { $0.hasPrefix("/to/") }, "the allowed origin was asked")
             #expect(try other.requests() == [], "\(target) led to \(other.url(""))")
         }

@@ -129,6 +129,10 @@ package final class CheckSession: Sendable {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
             if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
+            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1.
+            if interrupter.policy != nil, error.code == -EINVAL {
+                return failing(report, "\(source) was not read: it is a DASH manifest (or another input whose demuxer opens its segments without bufprobe's checks), which a request policy (--deny-private, serve --allow-target) refuses, since the URLs it leads to could not be checked.")
+            }
             return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
         }
         report.openTime = JSONOutput.seconds(input.openDuration.seconds)

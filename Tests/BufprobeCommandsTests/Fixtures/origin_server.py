@@ -51,15 +51,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         other = "http://%s:%s" % (parts[1], parts[2])
         case, name = parts[3], "/".join(parts[4:])
         low = os.path.join(self.root, "hls", "low")
-        if name == "local.m3u8":
-            self.send_file(os.path.join(low, "index.m3u8"), M3U8)
-        elif name.startswith("seg") and name.endswith(".ts"):
-            self.send_file(os.path.join(low, name), "video/mp2t")
-        elif case == "redirect":
+        if case == "redirect":
             self.send_response(302)
             self.send_header("Location", "%s/to/%s/%s/redirected/%s" % (other, parts[1], parts[2], name))
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif name == "local.m3u8":
+            self.send_file(os.path.join(low, "index.m3u8"), M3U8)
+        elif name.startswith("seg") and name.endswith(".ts"):
+            self.send_file(os.path.join(low, name), "video/mp2t")
         elif case in ("variant-best", "variant-low"):
             bandwidth = 900000 if case == "variant-best" else 100000
             self.send_lines([
