@@ -137,6 +137,17 @@ struct HostilePlaylistTests {
             #expect(!result.stdout.contains("\"inf\""), "\(arguments[0]): \(result.stdout)")
             #expect(!result.stdout.contains("\"-inf\"") && !result.stdout.contains("\"nan\""), "\(result.stdout)")
         }
+        // simulate reads local playlists itself. Before (issue 23): exit 0 with "played" : "inf",
+        // "position" : "inf".
+        let directory = try CheckServers.temporaryDirectory("bufprobe-extinf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let playlist = directory.appendingPathComponent("index.m3u8")
+        let segments = (0..<3).map { BufprobeProcess.sample("hls/low/seg00\($0).ts") }
+        try ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(segments[0])\n#EXTINF:1e308,\n\(segments[1])\n"
+            + "#EXTINF:2.0,\n\(segments[2])\n#EXT-X-ENDLIST\n").write(to: playlist, atomically: true, encoding: .utf8)
+        let simulated = try BufprobeProcess.run(["simulate", "--json", "--bandwidth", "2Mbit", playlist.path], timeout: 30)
+        #expect(!simulated.stdout.contains("\"inf\""), "\(simulated.stdout)")
+        #expect(simulated.status != 0 && simulated.stderr.contains("longer than 7 days"), "\(simulated.stderr)")
         #expect(throws: HLSPlaylistError.self) {
             try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1e308,\na.ts\n#EXT-X-ENDLIST\n")
         }
