@@ -99,7 +99,7 @@ package enum ProbeMetrics {
         text += family(
             "bufprobe_refused_requests_total",
             "Requests the check did not make because the exporter's policy refused them (--allow-target, --deny-private), per reason; each is a warning naming the URL.",
-            RequestPolicy.Reason.allCases.map { ([("reason", $0.rawValue)], Double(report.refusedRequests[$0])) })
+            RequestPolicy.Reason.allCases.map { ([("reason", $0.rawValue)], Double(report.refusedRequests?[$0] ?? 0)) })
         var info = [("target", report.source)]
         if let format = report.format { info.append(("format", format)) }
         info.append(("version", report.bufprobeVersion))

@@ -107,6 +107,6 @@ package struct TargetPolicy: Sendable {
         }
         let files = patterns.contains(where: \.admitsFiles) ? "" : "; local files are refused"
         let addresses = denyPrivate ? "; private addresses are refused (--deny-private)" : ""
-        return "targets and every URL they lead to must match one of \(patterns.count) --allow-target pattern\(patterns.count == 1 ? "" : "s")\(files)\(addresses)"
+        return "targets must match one of \(patterns.count) --allow-target pattern\(patterns.count == 1 ? "" : "s"), and so must every URL they lead to (redirects included)\(files)\(addresses)"
     }
 }

@@ -87,8 +87,9 @@ package struct CheckReport: Sendable, Codable {
     /// Problems FFmpeg reported, one line each.
     package var warnings: [String]
     /// Requests not made because the check's request policy refused them (`--deny-private`, `serve
-    /// --allow-target`), by reason; each one is also a warning naming the URL.
-    package var refusedRequests = RefusedRequests()
+    /// --allow-target`), by reason; each one is also a warning naming the URL. Every check sets it (a
+    /// document written before it existed decodes without it).
+    package var refusedRequests: RefusedRequests?
 
     /// Requests refused, by `RequestPolicy.Reason`.
     package struct RefusedRequests: Sendable, Codable, Hashable {
