@@ -84,7 +84,9 @@ package struct Exporter: HTTPResponder {
         metrics.checkStarted()
         let clock = ContinuousClock()
         let start = clock.now
-        let report = await runner.report(source: parsed.target, settings: parsed.settings)
+        var settings = parsed.settings
+        settings.requestPolicy = policy.requestPolicy
+        let report = await runner.report(source: parsed.target, settings: settings)
         let seconds = (clock.now - start).seconds
         slots.release()
         metrics.checkEnded(verdict: report.verdict, seconds: seconds)

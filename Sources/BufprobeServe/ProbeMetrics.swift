@@ -95,6 +95,11 @@ package enum ProbeMetrics {
                 "bufprobe_variant_problems", "Disagreements between a variant and its master's attributes, per variant (0-based) and kind (every kind written).",
                 samples)
         }
+        // Every reason is written (0 included): an alert on refusals needs a series to compare.
+        text += family(
+            "bufprobe_refused_requests_total",
+            "Requests the check did not make because the exporter's policy refused them (--allow-target, --deny-private), per reason; each is a warning naming the URL.",
+            RequestPolicy.Reason.allCases.map { ([("reason", $0.rawValue)], Double(report.refusedRequests?[$0] ?? 0)) })
         var info = [("target", report.source)]
         if let format = report.format { info.append(("format", format)) }
         info.append(("version", report.bufprobeVersion))

@@ -5,6 +5,7 @@ import PlaybackModel
 /// One `GET /probe` request, parsed and bounded: the target, and the `CheckSettings` its check runs with.
 /// Pure (no I/O), so every rule is table-tested.
 ///
+/// No name or value may carry a control character (a percent-encoded NUL, CR, LF...: 400).
 /// Parameters (each at most once; any other is refused): `target` (required), `duration`, `timeout`
 /// (check's duration grammar: `5s`, `1.5`, `250ms`), `variant` (`best`, `lowest`, a position, a rate),
 /// `all_variants` (`true` or `false`: check's `--all-variants`), `player` (check's `--player`: a real player's
@@ -49,6 +50,13 @@ package struct ProbeRequest: Sendable {
                 ?? (piece, "")
             guard let name = Self.decoded(rawName), let value = Self.decoded(rawValue) else {
                 throw ProbeRefusal(.badRequest, "the query is not valid percent-encoding.")
+            }
+            // A NUL would cut the URL FFmpeg receives short of the one the allow-list matched, and control
+            // bytes would reach the log line and the info label raw: no parameter may carry one.
+            if let control = (name + value).unicodeScalars.first(where: Self.isControl) {
+                throw ProbeRefusal(
+                    .badRequest,
+                    "the parameter \(Self.shortened(Self.visible(name))) contains the control character U+\(String(format: "%04X", control.value)), which no URL or value may carry.")
             }
             guard Self.parameters.contains(name) else {
                 throw ProbeRefusal(.badRequest, "/probe takes no parameter '\(Self.shortened(name))'; it takes \(Self.parameterList).")
@@ -119,6 +127,16 @@ package struct ProbeRequest: Sendable {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         guard spaced.contains("%") else { return spaced }
         return spaced.removingPercentEncoding
+    }
+
+    /// C0 controls (NUL, tab, CR, LF...), DEL and C1 controls.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// `text` with its control characters replaced by `?`, for a sentence.
+    private static func visible(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
     }
 
     /// At most 64 characters of a name or value from the request, for a sentence.

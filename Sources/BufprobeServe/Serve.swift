@@ -29,7 +29,11 @@ public struct Serve: AsyncParsableCommand {
 
             Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \
             is given; a local file only as file:/absolute/path and only when a pattern that starts with \
-            file: matches it; no other local input.
+            file: matches it; no other local input. With --allow-target, every URL the check requests for \
+            the target (variants, renditions, segments, keys, init sections, DASH base URLs and templates, \
+            each HTTP redirect) must match a pattern too, and --deny-private refuses private addresses \
+            after name resolution: a refused URL is not requested; it is a warning and counts in \
+            bufprobe_refused_requests_total{reason}.
 
             One line per request on stderr. SIGTERM or Ctrl-C stops accepting connections, lets the checks \
             in flight end (each within its budget) and exits 0; a second signal exits at once.
@@ -55,6 +59,11 @@ public struct Serve: AsyncParsableCommand {
             valueName: "regex"))
     var allowTargets: [String] = []
 
+    @Flag(
+        name: .customLong("deny-private"),
+        help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution, for the target and everything it leads to, redirects included.")
+    var denyPrivate = false
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and the HTTP server's on stderr.")
     var verbose = false
 
@@ -74,8 +83,10 @@ public struct Serve: AsyncParsableCommand {
 
     /// Serves until SIGTERM, SIGINT, SIGHUP or SIGQUIT, then lets the checks in flight end.
     public func run() async throws {
-        let policy: TargetPolicy
-        do { policy = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+        var configured: TargetPolicy
+        do { configured = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+        configured.denyPrivate = denyPrivate
+        let policy = configured
         let level: Logger.Level = verbose ? .trace : .critical
         let runner = CheckRunner(logger: Logger(label: "bufprobe") { LiveLineLogHandler(label: $0, line: nil, logLevel: level) })
         let slots = CheckSlots(limit: maxParallel)

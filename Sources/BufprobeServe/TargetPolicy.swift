@@ -1,4 +1,5 @@
 import BufprobeCommands
+package import MediaIO
 
 /// Which targets `serve` probes, so that it is not an open proxy, nor a way to read the server's files:
 /// - A network URL (`http`, `https`, `hls+http`, `rtmp`, `srt`...) is probed when no `--allow-target`
@@ -8,7 +9,9 @@ import BufprobeCommands
 /// - Every other local input (a plain path, standard input, `pipe:`, `concat:`, `subfile:`, `data:`) and
 ///   every protocol bufprobe does not read are refused.
 /// What a probed input may lead to (its playlists, segments, keys) is MediaIO's `ProtocolWhitelist`, as
-/// for `check`: a remote playlist never opens a local file.
+/// for `check`: a remote playlist never opens a local file. With patterns or `denyPrivate`, every URL the
+/// check requests for the target (variants, segments, keys, renditions, DASH base URLs, every redirect)
+/// must pass `requestPolicy` too: a pattern matching it whole, and no private address.
 package struct TargetPolicy: Sendable {
     /// One `--allow-target` pattern.
     package struct Pattern: Sendable {
@@ -20,6 +23,8 @@ package struct TargetPolicy: Sendable {
 
     /// The patterns; empty admits every network URL.
     package let patterns: [Pattern]
+    /// `--deny-private`: refuse every request to a loopback, private or link-local address.
+    package var denyPrivate = false
 
     /// A policy from `--allow-target` values; throws a sentence for a pattern that is not a regular
     /// expression.
@@ -65,6 +70,27 @@ package struct TargetPolicy: Sendable {
         }
     }
 
+    /// The rule for every URL a check requests for an admitted target (`nil` when nothing is checked):
+    /// a network URL one of the patterns matches whole, not resolving to a private address with
+    /// `denyPrivate`.
+    package var requestPolicy: RequestPolicy? {
+        let admits: (@Sendable (String) -> Bool)?
+        if patterns.isEmpty {
+            admits = nil
+        } else {
+            let target = self
+            admits = { url in target.admits(url) }
+        }
+        let policy = RequestPolicy(admits: admits, denyPrivate: denyPrivate)
+        return policy.isActive ? policy : nil
+    }
+
+    /// Whether a URL a probed target leads to matches one of the patterns (every one does without).
+    package func admits(_ url: String) -> Bool {
+        guard case .network = InputKind(url) else { return false }
+        return patterns.isEmpty || patterns.contains { matches($0, url) }
+    }
+
     // Compiled per request: `Regex` is not Sendable, and a few patterns compile in microseconds.
     private func matches(_ pattern: Pattern, _ target: String) -> Bool {
         guard let regex = try? Regex(pattern.text) else { return false }
@@ -74,9 +100,13 @@ package struct TargetPolicy: Sendable {
     /// The startup log's words for the policy.
     package var summary: String {
         guard !patterns.isEmpty else {
+            if denyPrivate {
+                return "every network target is allowed (no --allow-target) except loopback, private and link-local addresses (--deny-private); local files are refused"
+            }
             return "every network target is allowed (no --allow-target): anyone who can reach this port can make it fetch any URL; local files are refused"
         }
         let files = patterns.contains(where: \.admitsFiles) ? "" : "; local files are refused"
-        return "targets must match one of \(patterns.count) --allow-target pattern\(patterns.count == 1 ? "" : "s")\(files)"
+        let addresses = denyPrivate ? "; private addresses are refused (--deny-private)" : ""
+        return "targets must match one of \(patterns.count) --allow-target pattern\(patterns.count == 1 ? "" : "s"), and so must every URL they lead to (redirects included)\(files)\(addresses)"
     }
 }

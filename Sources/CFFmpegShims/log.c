@@ -7,6 +7,8 @@
 #include <libavutil/log.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <string.h>
+#include <strings.h>
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static cffmpeg_log_sink current_sink = 0;
@@ -31,7 +33,48 @@ static __attribute__((noinline)) void format_and_send(
     pthread_mutex_unlock(&log_lock);
 }
 
+// The redirect capture (cffmpeg_redirect_capture_begin): per thread, as FFmpeg logs on the thread
+// that called it.
+static __thread int capturing = 0;
+static __thread int captured = 0;
+static __thread char captured_location[4096];
+
+// FFmpeg 5.1's http protocol logs each response header line as av_log(h, AV_LOG_TRACE, "header='%s'\n",
+// line) and nowhere else exposes a redirect's Location once max_redirects stopped it (the URLContext is
+// freed with the failed open). Only that exact format is read.
+static __attribute__((noinline)) void capture_location(const char *format, va_list arguments) {
+    if (strcmp(format, "header='%s'\n") != 0) return;
+    va_list copy;
+    va_copy(copy, arguments);
+    const char *line = va_arg(copy, const char *);
+    va_end(copy);
+    if (!line || strncasecmp(line, "Location:", 9) != 0) return;
+    line += 9;
+    while (*line == ' ' || *line == '\t') line++;
+    size_t length = strlen(line);
+    if (length >= sizeof captured_location) return;
+    memcpy(captured_location, line, length + 1);
+    captured = 1;
+}
+
+void cffmpeg_redirect_capture_begin(void) {
+    capturing = 1;
+    captured = 0;
+    captured_location[0] = 0;
+}
+
+int cffmpeg_redirect_capture_end(char *buffer, size_t size) {
+    capturing = 0;
+    if (!captured || size == 0) return 0;
+    size_t length = strlen(captured_location);
+    if (length >= size) return 0;
+    memcpy(buffer, captured_location, length + 1);
+    captured = 0;
+    return 1;
+}
+
 static void log_trampoline(void *context, int level, const char *format, va_list arguments) {
+    if (level == AV_LOG_TRACE && capturing && format) capture_location(format, arguments);
     // The level is checked before taking the lock, as FFmpeg's default callback does: most debug
     // lines end here without contention.
     if (level > __atomic_load_n(&log_level, __ATOMIC_RELAXED)) return;

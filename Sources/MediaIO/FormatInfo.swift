@@ -24,4 +24,9 @@ public struct FormatInfo: Sendable, Hashable {
     public static func readsOtherResources(formatName: String) -> Bool {
         ["hls", "dash", "concat"].contains(formatName)
     }
+
+    /// Whether the demuxer `formatName` opens the resources it reads with `avio_open2` itself instead of
+    /// the context's `io_open` (FFmpeg 5.1's `dash`), so that no `RequestPolicy` can check them: such a
+    /// demuxer is not allowed under a policy.
+    public static func bypassesResourceGate(formatName: String) -> Bool { formatName == "dash" }
 }

@@ -168,8 +168,11 @@ public struct HLSPlaylist: Sendable, Hashable {
                 case "#EXT-X-VERSION":
                     playlist.version = Int(value)
                 case "#EXT-X-TARGETDURATION":
-                    guard let duration = Double(value), duration >= 0 else {
+                    guard let duration = Double(value), duration >= 0, duration.isFinite else {
                         throw HLSPlaylistError(line: lineNumber, reason: "has a target duration that is not a number")
+                    }
+                    guard duration <= ResourceLimits.longestDuration else {
+                        throw HLSPlaylistError(line: lineNumber, reason: Self.tooLong("#EXT-X-TARGETDURATION"))
                     }
                     playlist.targetDuration = duration
                 case "#EXT-X-MEDIA-SEQUENCE":
@@ -207,6 +210,9 @@ public struct HLSPlaylist: Sendable, Hashable {
                         duration.isFinite
                     else {
                         throw HLSPlaylistError(line: lineNumber, reason: "has an #EXTINF whose duration is not a number")
+                    }
+                    guard duration <= ResourceLimits.longestDuration else {
+                        throw HLSPlaylistError(line: lineNumber, reason: Self.tooLong("#EXTINF"))
                     }
                     let title = parts.count > 1 && !parts[1].isEmpty ? String(parts[1]) : nil
                     pendingSegment = (lineNumber, duration, title)
@@ -298,6 +304,11 @@ public struct HLSPlaylist: Sendable, Hashable {
         let base = playlistLocation.split(separator: "?", maxSplits: 1).first.map(String.init) ?? playlistLocation
         guard let slash = base.lastIndex(of: "/") else { return uri }
         return String(base[...slash]) + uri
+    }
+
+    /// The reason for a duration beyond `ResourceLimits.longestDuration`.
+    private static func tooLong(_ tag: String) -> String {
+        "has an \(tag) longer than 7 days (604,800 s), the longest duration bufprobe accepts, as on the command line"
     }
 
     private init(kind: Kind) {

@@ -21,6 +21,9 @@ public final class Interrupter: Sendable {
         case requestLoop(String)
         /// A playlist was larger than `ResourceLimits.playlistBytes` (a body that never ends): the URL.
         case playlistTooLarge(String)
+        /// The timeout tripped while a playlist's body was still arriving (a body that never ends, sent
+        /// slower than `ResourceLimits.playlistBytes` in the timeout): its URL and the bytes it had sent.
+        case playlistUnfinished(String, bytes: Int64)
     }
 
     /// The longest a single open or read may block, or `nil` for no limit.
@@ -49,6 +52,10 @@ public final class Interrupter: Sendable {
 
     /// The protocols resources read on behalf of the input may use (`nil`: FFmpeg's defaults).
     public let whitelist: ProtocolWhitelist?
+    /// Which URLs may be requested for the input (`nil`: any the whitelist allows).
+    public let policy: RequestPolicy?
+    // Requests the policy refused, by reason (every refusal, not only the first of each URL).
+    private let refusals = Mutex<[RequestPolicy.Reason: Int]>([:])
 
     /// Creates an interrupter that aborts any call blocking for longer than `timeout`, and every call
     /// once `parent` (one interrupter for a whole run, which Ctrl-C cancels) is cancelled. With `input`,
@@ -57,11 +64,30 @@ public final class Interrupter: Sendable {
     /// With `sharingPaceWith`, requests made through this interrupter spend the tokens of that one (`pace`):
     /// several readers working for one input at once (its variants checked side by side) still keep to one
     /// pace per origin.
-    public init(timeout: Duration?, parent: Interrupter? = nil, input: String? = nil, sharingPaceWith pacer: Interrupter? = nil) {
+    ///
+    /// With an active `policy`, every URL requested for a remote input, the input and its redirects
+    /// included, is checked against it before it is requested (`RequestPolicy`).
+    public init(
+        timeout: Duration?, parent: Interrupter? = nil, input: String? = nil, sharingPaceWith pacer: Interrupter? = nil,
+        policy: RequestPolicy? = nil
+    ) {
         self.timeout = timeout
         self.parent = parent
         self.pacer = pacer
         self.whitelist = input.flatMap(ProtocolWhitelist.forInput)
+        self.policy = policy.flatMap { $0.isActive ? $0 : nil }
+    }
+
+    /// Requests refused by `policy` so far, by reason.
+    public var refusedRequests: [RequestPolicy.Reason: Int] { refusals.withLock { $0 } }
+
+    /// Records a request `policy` refused: a skipped resource (the warning) and the count, on the
+    /// interrupter whose pace this one spends (the check's, for its `--all-variants` requests).
+    public func refuse(_ url: String, reason: RequestPolicy.Reason, why: String) {
+        let owner = pacer ?? self
+        owner.refusals.withLock { $0[reason, default: 0] += 1 }
+        owner.skip(SkippedResource(url: url, why: why, kind: .refused))
+        if owner !== self { skip(SkippedResource(url: url, why: why, kind: .refused)) }
     }
 
     /// Resources the input led to that were refused or skipped (a protocol off the whitelist, a variant

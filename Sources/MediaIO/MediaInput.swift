@@ -79,6 +79,10 @@ public final class MediaInput {
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]
+            // FFmpeg 5.1's DASH demuxer opens its segments with avio_open2 itself, past io_open: under a
+            // request policy nothing it requested could be checked, so it is not allowed to read at all.
+            // The list is copied to the contexts the HLS demuxer opens for its segments.
+            if interrupter.policy != nil { allocated.pointee.format_whitelist = av_strdup(Self.demuxersUnderPolicy) }
         } else {
             gate = nil
             if let interrupter {
@@ -154,6 +158,18 @@ public final class MediaInput {
             size: size,
             tags: tags)
     }
+
+    /// Every demuxer but those that open resources without `io_open` (`dash`): the `format_whitelist` of
+    /// an input read under a `RequestPolicy`.
+    static let demuxersUnderPolicy: String = {
+        var names: [String] = []
+        var opaque: UnsafeMutableRawPointer? = nil
+        while let format = av_demuxer_iterate(&opaque) {
+            let name = String(cString: format.pointee.name)
+            if !FormatInfo.bypassesResourceGate(formatName: name) { names.append(name) }
+        }
+        return names.joined(separator: ",")
+    }()
 
     deinit {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = context

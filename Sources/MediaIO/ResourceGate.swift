@@ -109,10 +109,17 @@ final class ResourceGate: Sendable {
         if !isInput, interrupter.skipped.contains(where: { $0.url == url }) { return cffmpeg_averror(ETIMEDOUT) }
         guard interrupter.pace(url) else { return cffmpeg_averror_exit() }
         var result: Int32 = 0
+        // Under a request policy, the URL and each of its redirects are checked before they are requested
+        // (RequestGuard); the input's own URL was matched against the allow-list by the caller.
+        func openChecked() -> Int32 {
+            RequestGuard.open(url, interrupter: interrupter, matchingAllowList: !isInput) { target, stopRedirects in
+                Self.open(original, context, pb, target, flags, options, stopRedirects: stopRedirects)
+            }
+        }
         if isInput {
-            result = original(context, pb, urlPointer, flags, options)
+            result = openChecked()
         } else {
-            let tripped = interrupter.withNestedDeadline { result = original(context, pb, urlPointer, flags, options) }
+            let tripped = interrupter.withNestedDeadline { result = openChecked() }
             if tripped, interrupter.reason == nil, let timeout = interrupter.timeout {
                 interrupter.skip(SkippedResource(url: url, why: Interrupter.silentReason(timeout: timeout), kind: .silent))
                 if result >= 0, let opened = pb?.pointee {
@@ -122,6 +129,8 @@ final class ResourceGate: Sendable {
                 return cffmpeg_averror(ETIMEDOUT)
             }
         }
+        // A refusal is recorded already, with its reason.
+        if result == cffmpeg_averror(EACCES), interrupter.policy != nil { return result }
         if result < 0, !isInput, result != cffmpeg_averror_exit(), interrupter.reason == nil {
             let error = FFmpegError(code: result, operation: "io_open")
             let why = error.httpStatus.map { "answered HTTP \($0 == 400 ? "4xx" : String($0))" } ?? "could not be opened (\(error.message))"
@@ -134,6 +143,30 @@ final class ResourceGate: Sendable {
                 state.withLock { $0.tees[UInt(bitPattern: tee.context)] = tee }
                 pb?.pointee = tee.context
             }
+        }
+        return result
+    }
+
+    /// One attempt of FFmpeg's own open of `url`, with `max_redirects=0` added to the options when
+    /// `stopRedirects`. The options as FFmpeg passed them are kept for the next attempt (a redirect's
+    /// target): an open takes out of the dictionary the entries it used.
+    private static func open(
+        _ original: Open, _ context: UnsafeMutablePointer<AVFormatContext>?,
+        _ pb: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?, _ url: String, _ flags: Int32,
+        _ options: UnsafeMutablePointer<OpaquePointer?>?, stopRedirects: Bool
+    ) -> Int32 {
+        guard stopRedirects else { return url.withCString { original(context, pb, $0, flags, options) } }
+        var attempt: OpaquePointer? = nil
+        if let options { av_dict_copy(&attempt, options.pointee, 0) }
+        av_dict_set(&attempt, "max_redirects", "0", 0)
+        let result = url.withCString { original(context, pb, $0, flags, &attempt) }
+        if result >= 0, let options {
+            // What the open left unused goes back to the caller, as FFmpeg's own open would leave it.
+            av_dict_set(&attempt, "max_redirects", nil, 0)
+            av_dict_free(options)
+            options.pointee = attempt
+        } else {
+            av_dict_free(&attempt)
         }
         return result
     }
@@ -201,7 +234,13 @@ final class ResourceGate: Sendable {
     // MARK: Polling
 
     fileprivate func shouldAbort() -> Bool {
-        if interrupter.shouldAbort() { return true }
+        if interrupter.shouldAbort() {
+            // A timeout while a playlist's body is still arriving is that body's fault, not silence.
+            if interrupter.reason == .timeout, let (url, bytes) = unfinishedPlaylist() {
+                interrupter.stop(.playlistUnfinished(url, bytes: bytes))
+            }
+            return true
+        }
         if let tooLarge = oversizedPlaylist() {
             interrupter.stop(.playlistTooLarge(tooLarge))
             return true
@@ -231,6 +270,23 @@ final class ResourceGate: Sendable {
                 }
                 guard let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key) else { continue }
                 if pb.pointee.bytes_read > ResourceLimits.playlistBytes { return entry.url }
+            }
+            return nil
+        }
+    }
+
+    /// The URL and bytes read of a playlist whose body has started and not ended: the input once a
+    /// playlist demuxer reads it, or a nested resource classified as a playlist.
+    private func unfinishedPlaylist() -> (String, Int64)? {
+        state.withLock { state in
+            if !state.detached, state.inputIsPlaylist == true, let pb = context.pointee.pb,
+                pb.pointee.bytes_read > 0, pb.pointee.eof_reached == 0
+            {
+                return (input, pb.pointee.bytes_read)
+            }
+            for (key, entry) in state.watched where entry.isPlaylist {
+                guard let pb = UnsafeMutablePointer<AVIOContext>(bitPattern: key) else { continue }
+                if pb.pointee.bytes_read > 0, pb.pointee.eof_reached == 0 { return (entry.url, pb.pointee.bytes_read) }
             }
             return nil
         }

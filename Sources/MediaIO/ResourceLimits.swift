@@ -12,4 +12,8 @@ public enum ResourceLimits {
     /// The same playlist URL requested this many times within one second is a loop: a live playlist is
     /// reloaded at most every half target duration (at least 0.5 s).
     public static let loopRequests = 4
+    /// The longest duration a playlist may declare (`#EXTINF`, `#EXT-X-TARGETDURATION`): 7 days, the
+    /// command line's `Seconds.maximum` (PlaybackModel), so that no sum of playlist durations overflows
+    /// to infinity. A test keeps the two equal.
+    public static let longestDuration = 7 * 86_400.0
 }

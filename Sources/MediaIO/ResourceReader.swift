@@ -39,18 +39,26 @@ public final class ResourceReader {
         if let interrupter, !interrupter.pace(url) {
             throw FFmpegError(code: cffmpeg_averror_exit(), operation: "avio_open2")
         }
-        var dictionary: OpaquePointer? = nil
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dictionary, key, value, 0) }
-        defer { av_dict_free(&dictionary) }
         // `self` keeps the interrupter alive as long as the context that polls it.
         var callback = interrupter?.avioCallback ?? AVIOInterruptCB()
         var result: Int32 = 0
-        let silent = interrupter?.withNestedDeadline {
-            result = avio_open2(&context, url, AVIO_FLAG_READ, &callback, &dictionary)
-        } ?? {
-            result = avio_open2(&context, url, AVIO_FLAG_READ, &callback, &dictionary)
-            return false
-        }()
+        let attempt = { (target: String, stopRedirects: Bool) -> Int32 in
+            var dictionary: OpaquePointer? = nil
+            for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dictionary, key, value, 0) }
+            if stopRedirects { av_dict_set(&dictionary, "max_redirects", "0", 0) }
+            defer { av_dict_free(&dictionary) }
+            return avio_open2(&self.context, target, AVIO_FLAG_READ, &callback, &dictionary)
+        }
+        let silent: Bool
+        if let interrupter {
+            silent = interrupter.withNestedDeadline {
+                // The same policy as FFmpeg's own requests for the input: this URL and each redirect checked.
+                result = RequestGuard.open(url, interrupter: interrupter, matchingAllowList: true, attempt: attempt)
+            }
+        } else {
+            result = attempt(url, false)
+            silent = false
+        }
         if silent { throw skipSilent("avio_open2") }
         guard result >= 0, let opened = context else { throw FFmpegError(code: result, operation: "avio_open2") }
         if offset > 0, !isHTTP {

@@ -1,4 +1,6 @@
 import Foundation
+import MediaIO
+import PlaybackModel
 import Testing
 import TestSupport
 
@@ -112,6 +114,45 @@ struct HostilePlaylistTests {
         let result = try BufprobeProcess.run([command, "--progress", "none", server.url("endless/live.m3u8")], timeout: 60)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("larger than 16 MiB"), "\(result.stderr)")
+    }
+
+    @Test("a playlist body that never ends, sent too slowly to reach 16 MiB, fails as unfinished, not as silence",
+          arguments: ["probe", "check"])
+    func slowEndlessPlaylist(command: String) throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let result = try BufprobeProcess.run(
+            [command, "--progress", "none", "--timeout", "3", server.url("slow-endless/live.m3u8")], timeout: 30)
+        #expect(result.status == 2, "\(result.stderr)")
+        // Before (issue 23): "could not be opened: nothing arrived within the 3 s timeout" though ~1 MB had.
+        #expect(!result.stderr.contains("nothing arrived"), "\(result.stderr)")
+        #expect(result.stderr.contains("had not ended"), "\(result.stderr)")
+    }
+
+    @Test("a playlist #EXTINF beyond the documented 7 days is refused as on the command line; no JSON number is \"inf\"")
+    func hugeExtinf() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let url = server.url("huge-extinf/index.m3u8")
+        for arguments in [["check", "--json", "--all-variants", url], ["probe", "--json", url]] {
+            let result = try BufprobeProcess.run(arguments + ["--progress", "none", "--timeout", "5"], timeout: 30)
+            #expect(!result.stdout.contains("\"inf\""), "\(arguments[0]): \(result.stdout)")
+            #expect(!result.stdout.contains("\"-inf\"") && !result.stdout.contains("\"nan\""), "\(result.stdout)")
+        }
+        // simulate reads local playlists itself. Before (issue 23): exit 0 with "played" : "inf",
+        // "position" : "inf".
+        let directory = try CheckServers.temporaryDirectory("bufprobe-extinf")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let playlist = directory.appendingPathComponent("index.m3u8")
+        let segments = (0..<3).map { BufprobeProcess.sample("hls/low/seg00\($0).ts") }
+        try ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n\(segments[0])\n#EXTINF:1e308,\n\(segments[1])\n"
+            + "#EXTINF:2.0,\n\(segments[2])\n#EXT-X-ENDLIST\n").write(to: playlist, atomically: true, encoding: .utf8)
+        let simulated = try BufprobeProcess.run(["simulate", "--json", "--bandwidth", "2Mbit", playlist.path], timeout: 30)
+        #expect(!simulated.stdout.contains("\"inf\""), "\(simulated.stdout)")
+        #expect(simulated.status != 0 && simulated.stderr.contains("longer than 7 days"), "\(simulated.stderr)")
+        #expect(throws: HLSPlaylistError.self) {
+            try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1e308,\na.ts\n#EXT-X-ENDLIST\n")
+        }
+        #expect(throws: HLSPlaylistError.self) { try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:1e308\n#EXTINF:2,\na.ts\n") }
+        #expect(ResourceLimits.longestDuration == Seconds.maximum, "one limit for playlists and the command line")
     }
 
     @Test("a master that lists itself, or two that list each other, fails naming the loop after a few requests",

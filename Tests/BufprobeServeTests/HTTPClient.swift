@@ -17,8 +17,11 @@ enum HTTPClient {
         var description: String
     }
 
-    /// `GET path` on 127.0.0.1:`port`; every send and receive gives up after `timeout` seconds.
-    static func get(port: Int, _ path: String, headers: [String: String] = [:], timeout: Double = 30) throws -> Response {
+    /// `GET path` on `host` (an IPv4 address, 127.0.0.1 unless told):`port`; every send and receive gives up
+    /// after `timeout` seconds.
+    static func get(
+        port: Int, _ path: String, headers: [String: String] = [:], timeout: Double = 30, host: String = "127.0.0.1"
+    ) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }
@@ -28,14 +31,14 @@ enum HTTPClient {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
         guard connected else { throw Failure(description: "connect to port \(port) failed (errno \(errno))") }
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         let bytes = Array(request.utf8)

@@ -20,7 +20,7 @@ struct MonitoringReadmeTests {
         let own = try Exposition(ExporterMetrics(slots: CheckSlots(limit: 2)).exposition())
         let names = ProbeMetrics.gauges.map(\.name)
             + ["bufprobe_probe_duration_seconds", "bufprobe_verdict", "bufprobe_probe_info", "bufprobe_playlist_problems", "bufprobe_playlist_reloads"]
-            + ["bufprobe_variant_problems", "bufprobe_variants_validated"]
+            + ["bufprobe_variant_problems", "bufprobe_variants_validated", "bufprobe_refused_requests_total"]
             + own.types.keys
         for name in names {
             #expect(section.contains("`\(name)"), "README's Monitoring section does not list \(name)")

@@ -28,6 +28,24 @@ struct ProbeRequestTests {
         #expect(request.budget == duration || request.settings.duration ?? 0 <= request.budget)
     }
 
+    @Test(
+        "a control character in any parameter (a NUL that would cut the URL FFmpeg gets, CR, LF, ESC, DEL) is refused 400",
+        arguments: [
+            "target=http%3A%2F%2F127.0.0.1%3A8080%2Fa.m3u8%00.evil", "target=http://h/a%0d%0aX-Injected:%201",
+            "target=http://h/a%1b%5b2J.mp4", "target=http://h/a%7f.mp4", "target=http://h/a%c2%9b.mp4",
+            "target=http://h/a.mp4&duration=2s%00", "target=http://h/a.mp4&vari%00ant=best",
+        ])
+    func controlCharacters(query: String) throws {
+        do {
+            _ = try ProbeRequest(query: query, scrapeTimeout: nil)
+            Issue.record("\(query) was accepted")
+        } catch {
+            #expect(error.kind == .badRequest)
+            #expect(error.sentence.contains("control character"), "\(error.sentence)")
+            #expect(!error.sentence.unicodeScalars.contains(where: ProbeRequest.isControl), "the sentence carries none itself")
+        }
+    }
+
     @Test("all_variants=true turns on check's --all-variants and gives the sample, each wait and the validation a third of the budget")
     func allVariants() throws {
         let on = try ProbeRequest(query: "target=http://h/m.m3u8&all_variants=true", scrapeTimeout: "10")

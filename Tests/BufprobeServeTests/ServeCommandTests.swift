@@ -62,18 +62,19 @@ struct ServeCommandTests {
             #expect(answer.body.hasPrefix(sentence) || answer.body.contains(sentence), "\(path): \(answer.body)")
             #expect(answer.body.split(separator: "\n").count == 1, "\(answer.body)")
         }
+        // Control characters are refused at the boundary (issue 23: 400, before the allow-list).
         let hostile = try serve.get("/probe?target=\(HTTPClient.encoded("http://evil/\u{1b}]0;owned\u{7}\n"))")
-        #expect(hostile.status == 403)
+        #expect(hostile.status == 400)
         #expect(!serve.stderr.contains("\u{1b}"), "a request must never put an escape on the operator's terminal")
-        #expect(serve.stderr.contains("target=http://evil/\\x1b]0;owned\\x07\\x0a"), "\(serve.stderr)")
+        #expect(serve.stderr.contains("control character U+001B"), "\(serve.stderr)")
         // A request line far past any limit is refused by the HTTP parser (or the connection is closed
         // before it is all sent); the exporter goes on answering.
         let huge = try? serve.get("/probe?target=http://x/" + String(repeating: "a", count: 300_000))
         #expect(huge == nil || huge?.status == 400)
         let own = try serve.metrics()
         #expect(own.value("bufprobe_exporter_failures_total", ["reason": "uri_too_long"]) == 1)
-        #expect(own.value("bufprobe_exporter_failures_total", ["reason": "forbidden"]) == 4)
-        #expect(own.value("bufprobe_exporter_failures_total", ["reason": "bad_request"]) == 3)
+        #expect(own.value("bufprobe_exporter_failures_total", ["reason": "forbidden"]) == 3)
+        #expect(own.value("bufprobe_exporter_failures_total", ["reason": "bad_request"]) == 4)
         #expect(own.value("bufprobe_exporter_checks_total", ["verdict": "pass"]) == 0)
         #expect(nginx.requestedPaths().isEmpty, "a refused target must not be fetched")
     }

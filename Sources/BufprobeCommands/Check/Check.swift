@@ -118,6 +118,11 @@ public struct Check: AsyncParsableCommand {
             valueName: "format"))
     var traceFormat: ThroughputRecording.Format = .bufprobe
 
+    @Flag(
+        name: .customLong("deny-private"),
+        help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution: the input, everything it leads to and every HTTP redirect (default: off).")
+    var denyPrivate = false
+
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
@@ -171,6 +176,7 @@ public struct Check: AsyncParsableCommand {
         settings.allVariants = allVariants
         settings.allVariantsSegments = allVariantsSegments
         settings.recordsTrace = recordTrace != nil
+        if denyPrivate { settings.requestPolicy = RequestPolicy(denyPrivate: true) }
         return settings
     }
 

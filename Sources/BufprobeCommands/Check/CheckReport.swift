@@ -86,6 +86,35 @@ package struct CheckReport: Sendable, Codable {
     package var settings: Settings
     /// Problems FFmpeg reported, one line each.
     package var warnings: [String]
+    /// Requests not made because the check's request policy refused them (`--deny-private`, `serve
+    /// --allow-target`), by reason; each one is also a warning naming the URL. Every check sets it (a
+    /// document written before it existed decodes without it).
+    package var refusedRequests: RefusedRequests?
+
+    /// Requests refused, by `RequestPolicy.Reason`.
+    package struct RefusedRequests: Sendable, Codable, Hashable {
+        /// URLs no `--allow-target` pattern matches (redirect targets included).
+        package var notAllowed = 0
+        /// URLs whose host resolves to a loopback, private or link-local address (`--deny-private`).
+        package var privateAddress = 0
+
+        /// None refused.
+        package init() {}
+
+        /// The counts of `Interrupter.refusedRequests`.
+        package init(_ counts: [RequestPolicy.Reason: Int]) {
+            notAllowed = counts[.notAllowed, default: 0]
+            privateAddress = counts[.privateAddress, default: 0]
+        }
+
+        /// The count for `reason`.
+        package subscript(reason: RequestPolicy.Reason) -> Int {
+            switch reason {
+            case .notAllowed: notAllowed
+            case .privateAddress: privateAddress
+            }
+        }
+    }
 
     /// One HLS variant or DASH video representation.
     package struct Variant: Sendable, Codable, Hashable {

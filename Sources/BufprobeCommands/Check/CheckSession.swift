@@ -51,7 +51,7 @@ package final class CheckSession: Sendable {
     package init(source: String, settings: CheckSettings) {
         self.source = source
         self.settings = settings
-        self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source)
+        self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
         self.started = clock.now
         var shared = Shared()
         if settings.recordsTrace { shared.recording = ThroughputRecording() }
@@ -116,6 +116,14 @@ package final class CheckSession: Sendable {
             report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, problem)
         }
+        // The input itself under the request policy (its allow-list match is the caller's): the resource
+        // gate checks it again with its redirects, but covers HTTP inputs only (rtmp, srt... too here).
+        if let policy = interrupter.policy, let refusal = policy.refusal(for: source, matchingAllowList: false) {
+            interrupter.refuse(source, reason: refusal.reason, why: refusal.why)
+            report.sampledDuration = JSONOutput.seconds(now())
+            report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
+            return failing(report, "\(source) was not requested: it \(refusal.why).")
+        }
         let input: MediaInput
         do {
             let (playlists, clock, started) = (self.playlists, self.clock, self.started)
@@ -126,6 +134,10 @@ package final class CheckSession: Sendable {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
             if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
+            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1.
+            if interrupter.policy != nil, error.code == -EINVAL {
+                return failing(report, "\(source) was not read: it is a DASH manifest (or another input whose demuxer opens its segments without bufprobe's checks), which a request policy (--deny-private, serve --allow-target) refuses, since the URLs it leads to could not be checked.")
+            }
             return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
         }
         report.openTime = JSONOutput.seconds(input.openDuration.seconds)
@@ -378,6 +390,7 @@ package final class CheckSession: Sendable {
         measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
             .map { ($0.playlist, $0.at) }
         (report.verdict, report.reason) = Verdict.decide(measured)
+        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }
 
@@ -388,6 +401,7 @@ package final class CheckSession: Sendable {
         if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
         // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
         addVariantChecks(to: &report)
+        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }
 

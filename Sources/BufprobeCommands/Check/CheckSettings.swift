@@ -1,3 +1,4 @@
+package import MediaIO
 package import PlaybackModel
 
 /// Everything one check needs from the command line, as plain values.
@@ -32,6 +33,9 @@ package struct CheckSettings: Sendable {
     /// `nil`: no bound beyond `--timeout` for each request. Variants not validated in time are named in a
     /// warning, not reported as failed.
     package var allVariantsBudget: Double?
+
+    /// Which URLs the check may request (`--deny-private`, `serve --allow-target`); `nil`: any.
+    package var requestPolicy: RequestPolicy?
 
     /// Creates the defaults.
     package init() {}

@@ -144,7 +144,7 @@ package struct VariantProber: Sendable {
         RequestDeadline(
             Interrupter(
                 timeout: .bounded(seconds: timeout), parent: root, input: Self.location(of: source),
-                sharingPaceWith: pacer),
+                sharingPaceWith: pacer, policy: pacer.policy),
             seconds: max(0, min(timeout, remaining ?? timeout)))
     }
 
@@ -350,6 +350,9 @@ package struct VariantProber: Sendable {
         if let error = error as? FFmpegError {
             if let status = error.httpStatus { return "answered HTTP \(status)" }
             if error.message.lowercased().contains("timed out") { return "sent nothing in time (half of --timeout)" }
+            if error.code == -EACCES {
+                return "was refused (see the warnings)"
+            }
             if error.operation == "avio_read", error.isInvalidData {
                 return "is larger than a playlist may be (\(TextFormat.bytes(ResourceLimits.playlistBytes)))"
             }

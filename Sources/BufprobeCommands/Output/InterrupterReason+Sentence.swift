@@ -15,6 +15,8 @@ extension Interrupter.Reason {
                 : "\(source) sent nothing for \(limit) (--timeout); the figures cover what was read."
         case .requestLoop(let url):
             return "\(source) leads to a loop: \(url) was requested \(ResourceLimits.loopRequests) times within a second (a playlist that lists itself, or two that list each other), so bufprobe stopped requesting it."
+        case .playlistUnfinished(let url, let bytes):
+            return "\(source): the playlist \(url) sent \(TextFormat.bytes(bytes)) and had not ended when \(limit) (--timeout) ran out (a body that never ends?), so bufprobe stopped reading it."
         case .playlistTooLarge(let url):
             let mebibytes = ResourceLimits.playlistBytes >> 20
             return "\(source): the playlist \(url) is larger than \(mebibytes) MiB (a body that never ends?), so bufprobe stopped reading it."

@@ -11,6 +11,8 @@ serves files under --root, and stops when its standard input closes. By first pa
                                 as /count/many/index.m3u8
   /endless/<name>.m3u8          a playlist body that never ends (segment after segment, forever)
   /endless-media/<name>         an octet-stream body that never ends
+  /slow-endless/<name>.m3u8     a playlist body that never ends, 64 KiB every 0.2 s (far below 16 MiB in a timeout)
+  /huge-extinf/index.m3u8       a VOD playlist of the low samples whose second #EXTINF is 1e308
   /loop/self.m3u8               a master playlist that lists itself
   /loop/a.m3u8, /loop/b.m3u8    two masters that list each other
   /local/master.m3u8?path=P     a master whose first variant is file://P (a local file of the client), the
@@ -71,6 +73,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             elif mode == "endless":
                 self.send_endless(b"#EXTM3U\n#EXT-X-TARGETDURATION:2\n", b"#EXTINF:2.0,\nsegment-with-a-long-name.ts\n",
                                   TYPES[".m3u8"])
+            elif mode == "slow-endless":
+                self.send_endless(b"#EXTM3U\n#EXT-X-TARGETDURATION:2\n", b"#EXTINF:2.0,\nsegment-with-a-long-name.ts\n",
+                                  TYPES[".m3u8"], pause=0.2)
+            elif mode == "huge-extinf":
+                if rest.endswith(".m3u8"):
+                    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+                    for sequence, duration in enumerate(["2.000000", "1e308", "2.000000"]):
+                        lines += ["#EXTINF:%s," % duration, "seg%03d.ts" % sequence]
+                    self.send_text(lines + ["#EXT-X-ENDLIST"])
+                else:
+                    self.send_file("hls/low/" + rest)
             elif mode == "endless-media":
                 self.send_endless(b"", b"\0" * 65536, "application/octet-stream")
             elif mode == "loop":
@@ -117,7 +130,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def send_endless(self, head, unit, content_type):
+    def send_endless(self, head, unit, content_type, pause=0):
         # No Content-Length and no chunking: the body ends when the connection closes, which it never does.
         self.send_response(200)
         self.send_header("Content-Type", content_type)
@@ -127,6 +140,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         block = unit * max(1, 65536 // len(unit))
         while True:
             self.wfile.write(block)
+            if pause:
+                self.wfile.flush()
+                time.sleep(pause)
 
     def send_file(self, relative):
         path = os.path.normpath(os.path.join(self.root, relative))

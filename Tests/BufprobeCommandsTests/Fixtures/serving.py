@@ -1,4 +1,5 @@
-"""The one way the test servers run: on 127.0.0.1, port printed as `PORT n`, until the parent closes stdin.
+"""The one way the test servers run: on 127.0.0.1 (or --host), port printed as `PORT n`, until the parent
+closes stdin.
 
 fault_server.py, hostile_server.py and escape_server.py each define a Handler with a `root` and call
 `serve(Handler)`; Python puts a script's own folder on sys.path, so they import this file directly.
@@ -22,9 +23,10 @@ def serve(handler):
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args()
     handler.root = os.path.abspath(args.root)
-    server = QuietServer(("127.0.0.1", args.port), handler)
+    server = QuietServer((args.host, args.port), handler)
     print("PORT %d" % server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     # The parent closes our stdin (or exits) to stop us.
