@@ -8,8 +8,9 @@ import Darwin
 /// client connection is one file, every check a few (its connection to the target, a playlist reload or
 /// segment opened beside it, the pipe or file FFmpeg keeps).
 enum OpenFileLimit {
-    /// Files one check holds at most, measured from /proc/PID/fd with checks of progressive files and of
-    /// HLS (playlist and segment connections open at once), rounded up.
+    /// Files one check may hold: a progressive check holds one, its connection to the target (64 checks:
+    /// 129 sockets in /proc/PID/fd, the listener, 64 clients and 64 targets); an HLS check may have a
+    /// playlist reload and a segment open at once. Twice that, for what FFmpeg opens beside them.
     static let perCheck = 4
     /// Files the exporter holds besides checks and clients: the listening socket, the event loops' epoll
     /// and eventfd descriptors, stdio, FFmpeg's and Foundation's own, with room to spare.

@@ -127,6 +127,26 @@ struct ServeSlowClientTests {
     }
 }
 
+/// The open-file limit bounds what `serve` accepts to run.
+@Suite("serve: open files")
+struct ServeOpenFileTests {
+    @Test("a hard open-file limit below what --max-parallel and the connection cap need is a usage error naming both")
+    func tooFewOpenFiles() throws {
+        let process = Process()
+        // prlimit (util-linux) sets the soft and hard RLIMIT_NOFILE of the command it runs.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        process.arguments = ["--nofile=300:300", BufprobeProcess.executable.path, "serve", "--listen", "127.0.0.1:0", "--max-parallel", "100"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(text)")
+        #expect(text.contains("--max-parallel 100 and 1024 connections need up to 1488 open files, but this process may open 300"), "\(text)")
+    }
+}
+
 /// One HTTP/1.1 connection kept open between requests, every call bounded by 5 s.
 private final class KeepAliveConnection {
     private let fd: Int32
