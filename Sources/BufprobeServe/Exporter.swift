@@ -21,6 +21,8 @@ package struct Exporter: HTTPResponder {
     package let slots: CheckSlots
     /// The exporter's own metrics.
     package let metrics: ExporterMetrics
+    /// The client connections, whose metrics `/metrics` adds when set.
+    package var connections: ClientConnections?
     /// Seconds a client is told to wait after a 503.
     package static let retryAfter = 1
     // Valid field names, so never nil; optional only because HTTPField.Name validates at run time.
@@ -45,9 +47,11 @@ package struct Exporter: HTTPResponder {
         let response: Response
         switch (request.uri.path, request.method) {
         case ("/probe", .get): response = await probe(request, outcome: &outcome)
-        case ("/metrics", .get): response = Self.text(.ok, metrics.exposition(), contentType: Self.metricsContentType)
+        case ("/metrics", .get):
+            response = Self.text(.ok, metrics.exposition() + (connections?.exposition() ?? ""), contentType: Self.metricsContentType)
+        case ("/-/healthy", .get): response = Self.text(.ok, "Healthy\n")
         case ("/", .get): response = Self.text(.ok, Self.index)
-        case ("/probe", _), ("/metrics", _), ("/", _):
+        case ("/probe", _), ("/metrics", _), ("/-/healthy", _), ("/", _):
             var answer = Self.text(.methodNotAllowed, "\(request.method) is not allowed here; use GET.\n")
             answer.headers[.allow] = "GET"
             response = answer
@@ -113,6 +117,7 @@ package struct Exporter: HTTPResponder {
         bufprobe exporter \(BufprobeVersion.string)
         GET /probe?target=URL[&duration=S&timeout=S&variant=best|lowest|N|rate&all_variants=true]  one check's metrics
         GET /metrics  the exporter's own metrics
+        GET /-/healthy  Healthy while the exporter answers
 
         """
 }

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import PlaybackModel
 import ProgressLine
 import ServiceLifecycle
 
@@ -41,6 +42,12 @@ public struct Serve: AsyncParsableCommand {
             Exit codes: 0 stopped by a signal after the checks in flight ended; 1 the address could not be \
             listened on; 64 usage error; 128 + signal number when the checks did not end in time or on a \
             second signal.
+
+            Clients: a connection must send its complete request head within --header-timeout of being \
+            accepted (or of the first byte of a later request on it) and is closed after 60 s idle between \
+            requests; at most --max-connections-per-client from one address and --max-connections in all; from \
+            90 % of --max-connections on, each new connection closes the one that has waited longest for a \
+            request, so /metrics and /-/healthy keep answering while any connection is only waiting.
             """)
 
     @Option(
@@ -49,8 +56,26 @@ public struct Serve: AsyncParsableCommand {
         transform: ListenAddress.argument)
     var listen = ListenAddress.default
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 64).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024).", valueName: "N"))
     var maxParallel = 8
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Close a connection whose request head has not arrived within this long (default 10s; at most 5m).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    var headerTimeout = Seconds(10)
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Client connections open at once at most (default: the larger of 1024 and twice the per-client cap).", valueName: "N"))
+    var maxConnections: Int?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Connections open at once from one client address at most (default: --max-parallel + 64).", valueName: "N"))
+    var maxConnectionsPerClient: Int?
 
     @Option(
         name: .customLong("allow-target"),
@@ -67,8 +92,13 @@ public struct Serve: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and the HTTP server's on stderr.")
     var verbose = false
 
-    /// The most checks at once: each holds a thread and a connection, as `check --parallel` does.
-    static let maxParallelLimit = 64
+    /// The most checks at once: each holds a thread, a connection and about 1 MB (Benchmarks/serve-bench.sh);
+    /// the open-file limit is checked against it at start.
+    static let maxParallelLimit = 1024
+    /// The longest `--header-timeout`.
+    static let headerTimeoutLimit = 300.0
+    /// Seconds a connection may wait between requests (Prometheus keeps connections open between scrapes).
+    static let idleTimeout = 60.0
 
     /// Creates the command with its defaults (ArgumentParser fills in the options).
     public init() {}
@@ -79,6 +109,22 @@ public struct Serve: AsyncParsableCommand {
             throw ValidationError("--max-parallel must be between 1 and \(Self.maxParallelLimit), got \(maxParallel).")
         }
         do { _ = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+        guard headerTimeout.value > 0, headerTimeout.value <= Self.headerTimeoutLimit else {
+            throw ValidationError("--header-timeout must be more than 0 seconds and at most 5m, got \(headerTimeout).")
+        }
+        for (name, value) in [("--max-connections", maxConnections), ("--max-connections-per-client", maxConnectionsPerClient)] {
+            if let value, !(1...1_000_000).contains(value) {
+                throw ValidationError("\(name) must be between 1 and 1000000, got \(value).")
+            }
+        }
+    }
+
+    /// The client limits the options give.
+    var clientLimits: ClientConnections.Limits {
+        let perClient = maxConnectionsPerClient ?? maxParallel + 64
+        return ClientConnections.Limits(
+            headerTimeout: headerTimeout.value, idleTimeout: Self.idleTimeout,
+            total: maxConnections ?? max(1024, 2 * perClient), perClient: perClient)
     }
 
     /// Serves until SIGTERM, SIGINT, SIGHUP or SIGQUIT, then lets the checks in flight end.
@@ -90,24 +136,37 @@ public struct Serve: AsyncParsableCommand {
         let level: Logger.Level = verbose ? .trace : .critical
         let runner = CheckRunner(logger: Logger(label: "bufprobe") { LiveLineLogHandler(label: $0, line: nil, logLevel: level) })
         let slots = CheckSlots(limit: maxParallel)
-        let exporter = Exporter(runner: runner, policy: policy, slots: slots)
+        let limits = clientLimits
+        let files = OpenFileLimit.needed(maxParallel: maxParallel, connections: limits.total)
+        if let available = OpenFileLimit.raise(), available < files {
+            throw ValidationError(
+                "--max-parallel \(maxParallel) and \(limits.total) connections need up to \(files) open files, but this process may open \(available) (ulimit -n): raise the limit, or lower --max-parallel or --max-connections.")
+        }
+        let connections = ClientConnections(limits: limits)
+        let headTimeout = headerTimeout
+        var exporter = Exporter(runner: runner, policy: policy, slots: slots)
+        exporter.connections = connections
         let serverLogger = Logger(label: "hummingbird") { LiveLineLogHandler(label: $0, line: nil, logLevel: verbose ? .debug : .error) }
         let address = listen
-        // Room for the 503s beyond the checks, and a bound on what one client can hold open.
-        let connections = Self.connectionLimit(maxParallel: maxParallel)
+        let http = HTTP1Channel.Configuration(
+            // Idle connections are ClientConnections' (its idle timeout, and eviction near the cap).
+            idleTimeout: nil,
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
         let app = Application(
             responder: exporter,
-            server: .http1(configuration: .init(
-                // Idle means between requests (a check in progress is not idle): Prometheus reconnects.
-                idleTimeout: .seconds(60),
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
+            server: HTTPServerBuilder { responder in
+                GuardedChildChannel(base: HTTP1Channel(responder: responder, configuration: http), connections: connections)
+            },
+            // No availableConnectionsDelegate: it stops accepting at its cap, which locks every client out.
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "bufprobe",
-                availableConnectionsDelegate: MaximumAvailableConnections(connections)),
+                // A burst of new connections waits in the kernel's queue, not in SYN retries a second
+                // apart (the kernel caps it at net.core.somaxconn).
+                backlog: 4096),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
                 ExporterLog.note(
-                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(connections) connections; \(policy.summary).")
+                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(limits.total) connections (\(limits.perClient) per client address), request heads within \(headTimeout); \(policy.summary).")
             },
             logger: serverLogger)
         let group = ServiceGroup(
@@ -130,10 +189,6 @@ public struct Serve: AsyncParsableCommand {
         }
         ExporterLog.note("stopped.")
     }
-
-    /// Connections the server accepts at once for `maxParallel` checks: enough to answer 503 to many
-    /// more requests than run, but bounded.
-    static func connectionLimit(maxParallel: Int) -> Int { max(64, maxParallel * 8) }
 
     /// The error's words without a trailing period (NIO's bind errors: "bind(descriptor:ptr:bytes:):
     /// Address already in use (errno: 98)").

@@ -32,6 +32,9 @@ package final class CheckSession: Sendable {
     private let shared: Mutex<Shared>
     private let samplingOver = Atomic<Bool>(false)
     private let cancelled = Atomic<Bool>(false)
+    /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over, so
+    /// it sleeps to its deadline in one wait instead of polling the flags.
+    private let wake = DispatchSemaphore(value: 0)
 
     /// What the reading thread shares with `progress()`.
     private struct Shared {
@@ -64,6 +67,7 @@ package final class CheckSession: Sendable {
         cancelled.store(true, ordering: .releasing)
         interrupter.cancel()
         validation.cancel()
+        wake.signal()
     }
 
     /// The state to draw now: the player advanced to the current time.
@@ -171,6 +175,7 @@ package final class CheckSession: Sendable {
                 guard let self else { return }
                 self.samplingOver.store(true, ordering: .releasing)
                 self.interrupter.cancel()
+                self.wake.signal()
             }
         }
         let session = PlaybackSession(
@@ -258,29 +263,49 @@ package final class CheckSession: Sendable {
     package func recording() -> ThroughputRecording? { shared.withLock { $0.recording } }
 
     /// Sleeps while the player has stopped loading (the forward-buffer target is reached), advancing it
-    /// until it asks for data again; `false` when interrupted or the sample ended.
+    /// until it asks for data again; `false` when interrupted or the sample ended. It sleeps to the
+    /// player's next deadline (the buffer falling below the target, a stall, the end), the one time its
+    /// answer can change without input.
     private func waitWhileLoadingIsStopped() -> Bool {
         while true {
-            let waiting: Bool = shared.withLock { shared in
-                Self.advance(&shared, to: now())
-                guard let session = shared.session else { return false }
-                return !shared.wantsData && !session.player.state.isTerminal
+            let time = now()
+            let waitUntil: Double? = shared.withLock { shared in
+                // Time passing only drains the buffer, so a player that wants data wants it until the next
+                // packet, whose delivery advances it (`Player.advance` steps through every deadline on the
+                // way, so advancing here too would change nothing but the cost of each packet).
+                guard !shared.wantsData else { return nil }
+                Self.advance(&shared, to: time)
+                guard let session = shared.session else { return nil }
+                let waiting = !shared.wantsData && !session.player.state.isTerminal
                     && !session.player.item.isLoadedThroughEnd
+                guard waiting else { return nil }
+                // Without a deadline nothing changes without input; look again after a while all the same.
+                return min(session.player.nextDeadline ?? .infinity, time + Self.longestSleep)
             }
-            guard waiting else { return true }
-            guard wait(until: now() + 0.05) else { return false }
+            guard let waitUntil else { return true }
+            guard wait(until: waitUntil) else { return false }
         }
     }
 
-    /// Sleeps until `time` (seconds since the start) in short steps; `false` when interrupted or the
-    /// sample ended first.
+    /// The longest the reading thread sleeps without looking at the player again.
+    private static let longestSleep = 1.0
+
+    /// Sleeps until `time` (seconds since the start); `false` when interrupted or the sample ended first
+    /// (`wake` ends the sleep at once).
     private func wait(until time: Double) -> Bool {
         while true {
             if cancelled.load(ordering: .acquiring) || samplingOver.load(ordering: .acquiring) { return false }
             let left = time - now()
             if left <= 0 { return true }
-            Thread.sleep(forTimeInterval: min(left, 0.05))
+            // The semaphore is signalled once per cancel or end of sample: a stale signal only ends one
+            // sleep early, and the flags above decide.
+            _ = wake.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(left)))
         }
+    }
+
+    /// `seconds` (positive) as whole nanoseconds, at most an hour.
+    private static func nanoseconds(_ seconds: Double) -> Int {
+        Int(exactly: (min(seconds, 3600) * 1e9).rounded(.up)) ?? 1_000_000
     }
 
     private func interruption() -> End { cancelled.load(ordering: .acquiring) ? .interrupted : .sampled }

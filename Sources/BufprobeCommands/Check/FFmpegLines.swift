@@ -65,6 +65,9 @@ package final class FFmpegLines: Sendable {
     package func record(_ line: String, isProblem: Bool) {
         let text = ProbeReader.withoutAddresses(line)
         let message = Self.message(text)
+        // Most lines are none of these: a regex literal is parsed each time it is evaluated, so the
+        // literal prefixes the patterns begin with decide first whether one is tried at all.
+        guard isProblem || Self.notedPrefixes.contains(where: { message.hasPrefix($0) }) else { return }
         state.withLock { state in
             if isProblem {
                 state.problems.append(text)
@@ -101,8 +104,13 @@ package final class FFmpegLines: Sendable {
         lines.lazy.compactMap { unresolvedHost(inMessage: message($0)) }.first
     }
 
+    /// The literal starts of the lines `record` reads facts from (its patterns, and `unresolvedHost`'s).
+    private static let notedPrefixes = [
+        "Opening '", "HTTP error ", "Failed to open segment ", "Stream ends prematurely at ", "Failed to resolve hostname ",
+    ]
+
     private static func unresolvedHost(inMessage message: String) -> String? {
-        guard let match = message.firstMatch(of: /^Failed to resolve hostname (\S+?):/) else { return nil }
+        guard message.hasPrefix("Failed to resolve hostname "), let match = message.firstMatch(of: /^Failed to resolve hostname (\S+?):/) else { return nil }
         return String(match.1)
     }
 
