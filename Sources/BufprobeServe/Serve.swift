@@ -20,11 +20,14 @@ public struct Serve: AsyncParsableCommand {
         discussion: """
             GET /probe?target=URL runs one check of the target, exactly as bufprobe check does; more \
             parameters: duration=S, timeout=S, variant=best|lowest|N|rate, all_variants=true \
-            (--all-variants). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
+            (--all-variants), module=NAME (a module of --config.file), debug=true (answer the check's log, \
+            metrics and settings as text instead). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
             bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check is bounded by the scrape's \
             X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
             (default: all of that time) and timeout (default 10s) are capped at it (with all_variants=true \
-            a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics. A bad parameter is answered \
+            a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics; GET / lists the last 100 probes with links to \
+            their logs (GET /logs?id=N); POST /-/reload reads --config.file again (as SIGHUP does when it is given; \
+            a bad file keeps the previous configuration). A bad parameter is answered \
             400, a refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
 
             Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \
@@ -34,8 +37,8 @@ public struct Serve: AsyncParsableCommand {
             One line per request on stderr. SIGTERM or Ctrl-C stops accepting connections, lets the checks \
             in flight end (each within its budget) and exits 0; a second signal exits at once.
 
-            Exit codes: 0 stopped by a signal after the checks in flight ended; 1 the address could not be \
-            listened on; 64 usage error; 128 + signal number when the checks did not end in time or on a \
+            Exit codes: 0 stopped by a signal after the checks in flight ended (with --config.check: the file is \
+            valid); 1 the address could not be listened on, or --config.file is not valid; 64 usage error; 128 + signal number when the checks did not end in time or on a \
             second signal.
             """)
 
@@ -55,6 +58,16 @@ public struct Serve: AsyncParsableCommand {
             valueName: "regex"))
     var allowTargets: [String] = []
 
+    @Option(
+        name: .customLong("config.file"),
+        help: ArgumentHelp(
+            "A YAML file of named modules (module=NAME on /probe): policy, player, timeout, duration, headers, user_agent, allow_targets, cmcd. SIGHUP and POST /-/reload read it again.",
+            valueName: "path"))
+    var configFile: String?
+
+    @Flag(name: .customLong("config.check"), help: "Check --config.file and exit: 0 when it is valid, 1 (with one sentence) when not.")
+    var configCheck = false
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and the HTTP server's on stderr.")
     var verbose = false
 
@@ -70,16 +83,33 @@ public struct Serve: AsyncParsableCommand {
             throw ValidationError("--max-parallel must be between 1 and \(Self.maxParallelLimit), got \(maxParallel).")
         }
         do { _ = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+        if configCheck, configFile == nil { throw ValidationError("--config.check needs --config.file.") }
     }
 
     /// Serves until SIGTERM, SIGINT, SIGHUP or SIGQUIT, then lets the checks in flight end.
     public func run() async throws {
         let policy: TargetPolicy
         do { policy = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
+        var config = ExporterConfig()
+        if let configFile {
+            do {
+                config = try ExporterConfig.load(path: configFile)
+            } catch {
+                Diagnostics.error(error.sentence)
+                throw ExitCode(1)
+            }
+            if configCheck {
+                let names = config.modules.keys.sorted()
+                _ = StandardStreams.writeOutput(
+                    "\(configFile) is valid: \(names.count) module(s)\(names.isEmpty ? "" : ": " + names.joined(separator: ", ")).\n")
+                return
+            }
+        }
+        let store = ConfigStore(path: configFile, config: config)
         let level: Logger.Level = verbose ? .trace : .critical
         let runner = CheckRunner(logger: Logger(label: "bufprobe") { LiveLineLogHandler(label: $0, line: nil, logLevel: level) })
         let slots = CheckSlots(limit: maxParallel)
-        let exporter = Exporter(runner: runner, policy: policy, slots: slots)
+        let exporter = Exporter(runner: runner, policy: policy, slots: slots, config: store)
         let serverLogger = Logger(label: "hummingbird") { LiveLineLogHandler(label: $0, line: nil, logLevel: verbose ? .debug : .error) }
         let address = listen
         // Room for the 503s beyond the checks, and a bound on what one client can hold open.
@@ -104,7 +134,18 @@ public struct Serve: AsyncParsableCommand {
         // The project's one signal rule: the first signal starts a graceful shutdown (no new connections,
         // the checks in flight end within their budget); the grace covers a check that never returns, and
         // a second signal ends the process at once.
-        let interrupt = InterruptHandler.install(line: nil, grace: .seconds(ProbeRequest.longestCheck + 5)) {
+        // With a configuration file, SIGHUP reloads it instead of stopping (as Prometheus exporters do).
+        let reloader = configFile.map { path in
+            ReloadSignal {
+                switch store.reload() {
+                case .success(let loaded): ExporterLog.note("SIGHUP: reloaded \(path): \(loaded.modules.count) module(s).")
+                case .failure(let error): ExporterLog.note("SIGHUP: reload failed, the previous configuration stays: \(error.sentence)")
+                }
+            }
+        }
+        defer { reloader?.uninstall() }
+        let signals = InterruptHandler.signals.filter { configFile == nil || $0 != SIGHUP }
+        let interrupt = InterruptHandler.install(line: nil, grace: .seconds(ProbeRequest.longestCheck + 5), signals: signals) {
             ExporterLog.note("stopping: no new connections; waiting for \(slots.inFlight) check(s) in flight.")
             Task { await group.triggerGracefulShutdown() }
         }
