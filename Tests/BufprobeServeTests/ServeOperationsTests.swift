@@ -13,16 +13,23 @@ import Glibc
 struct ServeOperationsTests {
     static let file = ServeCommandTests.file
 
-    /// `curl -X POST` (the tests' own client speaks GET only): the status and the body.
-    static func post(port: Int, _ path: String) throws -> (status: Int, body: String) {
+    /// What `curl -s -m 10 ARGUMENTS` writes on stdout.
+    static func curl(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-m", "10", "-X", "POST", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
+        process.arguments = ["-s", "-m", "10"] + arguments
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return text
+    }
+
+    /// `curl -X POST` (the tests' own client speaks GET only): the status and the body.
+    static func post(port: Int, _ path: String) throws -> (status: Int, body: String) {
+        let text = try curl(["-X", "POST", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"])
         let status = Int(text.split(separator: "\n").last ?? "") ?? 0
         return (status, String(text.dropLast(String(status).count)))
     }
