@@ -51,7 +51,7 @@ struct ServeCommandTests {
             ("/probe?target=\(HTTPClient.encoded("file:" + BufprobeProcess.sample(Self.file)))", 403, "is a local file"),
             ("/probe?target=\(HTTPClient.encoded(BufprobeProcess.sample(Self.file)))", 403, "is refused"),
             ("/probe?target=\(HTTPClient.encoded(nginx.url("allowed/a.mp4")))&duration=soon", 400, "duration: 'soon' is not a duration"),
-            ("/probe?target=x&module=http_2xx", 400, "/probe takes no parameter 'module'"),
+            ("/probe?target=\(HTTPClient.encoded(nginx.url("allowed/a.mp4")))&module=http_2xx", 400, "there is no module 'http_2xx'; the modules are default."),
             ("/probe", 400, "/probe needs a target parameter"),
             ("/nowhere", 404, "Not found"),
             ("/probe?target=http://x/" + String(repeating: "a", count: 9000), 414, "the query is longer than 8192 bytes."),
