@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `serve --web.config.file` only: bcrypt for basic_auth_users (HummingbirdBcrypt, a small C library).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
     ],
     targets: [
         // System library over FFmpeg; only MediaIO imports it.
@@ -75,6 +77,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -114,7 +118,10 @@ let package = Package(
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
-            dependencies: ["BufprobeServe", "BufprobeCommands", "TestSupport"],
+            dependencies: [
+                "BufprobeServe", "BufprobeCommands", "TestSupport",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(

@@ -34,11 +34,14 @@ package struct Exporter: HTTPResponder {
     package let config: ConfigStore
     /// The recent probes, for `/` and `/logs`.
     package let recent: RecentProbes
+    /// Basic authentication (`--web.config.file`'s `basic_auth_users`), off when it has no users.
+    package let auth: BasicAuth
 
     /// An exporter running at most `slots.limit` checks at once, with the modules of `config`.
     package init(
         runner: CheckRunner, policy: TargetPolicy, slots: CheckSlots,
-        config: ConfigStore = ConfigStore(path: nil, config: ExporterConfig()), recent: RecentProbes = RecentProbes()
+        config: ConfigStore = ConfigStore(path: nil, config: ExporterConfig()), recent: RecentProbes = RecentProbes(),
+        auth: BasicAuth = BasicAuth(users: [:])
     ) {
         self.runner = runner
         self.policy = policy
@@ -46,6 +49,7 @@ package struct Exporter: HTTPResponder {
         self.metrics = ExporterMetrics(slots: slots)
         self.config = config
         self.recent = recent
+        self.auth = auth
     }
 
     /// Answers one request and logs it.
@@ -54,6 +58,14 @@ package struct Exporter: HTTPResponder {
         let start = clock.now
         var outcome = ExporterLog.Outcome()
         let response: Response
+        if !auth.admits(authorization: request.headers[.authorization]) {
+            var answer = Self.text(.unauthorized, "this exporter needs basic authentication (--web.config.file).\n")
+            answer.headers[.wwwAuthenticate] = "Basic realm=\"bufprobe\""
+            ExporterLog.request(
+                method: request.method.rawValue, path: request.uri.path, status: answer.status.code, outcome: outcome,
+                seconds: (clock.now - start).seconds)
+            return answer
+        }
         switch (request.uri.path, request.method) {
         case ("/probe", .get): response = await probe(request, outcome: &outcome)
         case ("/metrics", .get):

@@ -3,6 +3,7 @@ import BufprobeCommands
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import ProgressLine
 import ServiceLifecycle
@@ -65,6 +66,13 @@ public struct Serve: AsyncParsableCommand {
             valueName: "path"))
     var configFile: String?
 
+    @Option(
+        name: .customLong("web.config.file"),
+        help: ArgumentHelp(
+            "A YAML file of the Prometheus exporters' web configuration: tls_server_config (cert_file, key_file) serves HTTPS; basic_auth_users (user: bcrypt hash) requires basic authentication on every endpoint.",
+            valueName: "path"))
+    var webConfigFile: String?
+
     @Flag(name: .customLong("config.check"), help: "Check --config.file and exit: 0 when it is valid, 1 (with one sentence) when not.")
     var configCheck = false
 
@@ -105,28 +113,42 @@ public struct Serve: AsyncParsableCommand {
                 return
             }
         }
+        var web = WebConfig()
+        if let webConfigFile {
+            do { web = try WebConfig.load(path: webConfigFile) } catch {
+                Diagnostics.error(error.sentence)
+                throw ExitCode(1)
+            }
+        }
         let store = ConfigStore(path: configFile, config: config)
         let level: Logger.Level = verbose ? .trace : .critical
         let runner = CheckRunner(logger: Logger(label: "bufprobe") { LiveLineLogHandler(label: $0, line: nil, logLevel: level) })
         let slots = CheckSlots(limit: maxParallel)
-        let exporter = Exporter(runner: runner, policy: policy, slots: slots, config: store)
+        let exporter = Exporter(runner: runner, policy: policy, slots: slots, config: store, auth: BasicAuth(users: web.users))
         let serverLogger = Logger(label: "hummingbird") { LiveLineLogHandler(label: $0, line: nil, logLevel: verbose ? .debug : .error) }
         let address = listen
         // Room for the 503s beyond the checks, and a bound on what one client can hold open.
         let connections = Self.connectionLimit(maxParallel: maxParallel)
+        let http = HTTPServerBuilder.http1(configuration: .init(
+            // Idle means between requests (a check in progress is not idle): Prometheus reconnects.
+            idleTimeout: .seconds(60),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100)))
+        let server: HTTPServerBuilder
+        do { server = try web.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: $0) } ?? http } catch {
+            Diagnostics.error("the TLS configuration of \(webConfigFile ?? "--web.config.file") cannot be used: \(error).")
+            throw ExitCode(1)
+        }
+        let security = (web.tls == nil ? "" : "; HTTPS") + (web.users.isEmpty ? "" : "; basic authentication for \(web.users.count) user(s)")
         let app = Application(
             responder: exporter,
-            server: .http1(configuration: .init(
-                // Idle means between requests (a check in progress is not idle): Prometheus reconnects.
-                idleTimeout: .seconds(60),
-                httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "bufprobe",
                 availableConnectionsDelegate: MaximumAvailableConnections(connections)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
                 ExporterLog.note(
-                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(connections) connections; \(policy.summary).")
+                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(connections) connections; \(policy.summary)\(security).")
             },
             logger: serverLogger)
         let group = ServiceGroup(

@@ -91,7 +91,7 @@ struct CMCDTests {
         #expect(try Self.requests(plain).allSatisfy { ($0["cmcd"] as? [String: String] ?? [:]).isEmpty })
     }
 
-    @Test("--cmcd query puts su, ot=m and the sid in a CMCD argument on the first request")
+    @Test("--cmcd query puts su, ot=m and the sid in a CMCD argument on the first request, and only there")
     func queryModeOnTheFirstRequest() throws {
         let server = try FaultServer(script: "recording_server.py")
         let result = try BufprobeProcess.run(["check", "--duration", "1s", "--cmcd", "query", server.url("hls/master.m3u8")])
@@ -101,5 +101,8 @@ struct CMCDTests {
         let keys = query.split(separator: ",").map { String($0.prefix { $0 != "=" }) }
         #expect(keys == ["ot", "sid", "su"], "\(query)")
         #expect(query.hasPrefix("ot=m,sid=\""))
+        // As the README says: FFmpeg resolves the playlists' and segments' URLs without the target's query.
+        let rest = try Self.requests(server).dropFirst()
+        #expect(!rest.isEmpty && rest.allSatisfy { !(($0["path"] as? String) ?? "").contains("CMCD=") }, "\(rest)")
     }
 }
