@@ -38,7 +38,10 @@ struct ServeCommandTests {
         let lines = serve.stderr.split(separator: "\n")
         #expect(lines.contains { $0.contains("GET /probe 200") && $0.contains("verdict=pass") && $0.contains("target=\(target)") },
             "\(serve.stderr)")
-        #expect(lines.contains { $0.contains("GET /metrics 200") })
+        // The log line is written before the answer, but the test's reader thread may not have read it yet.
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !serve.stderr.contains("GET /metrics 200") { usleep(20_000) }
+        #expect(serve.stderr.contains("GET /metrics 200"))
     }
 
     @Test("a refused target is 403, a bad parameter 400, an unknown path 404, each with one sentence and counted")
