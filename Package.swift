@@ -30,6 +30,8 @@ let package = Package(
         // `serve` only, already under Hummingbird: the channel handlers that bound slow and idle clients.
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.25.0"),
+        // `serve --web.config.file` only: bcrypt for basic_auth_users (HummingbirdBcrypt, a small C library).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
     ],
     targets: [
         // System library over FFmpeg; only MediaIO imports it.
@@ -78,11 +80,14 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: upcoming
         ),
@@ -118,7 +123,10 @@ let package = Package(
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
-            dependencies: ["BufprobeServe", "BufprobeCommands", "TestSupport"],
+            dependencies: [
+                "BufprobeServe", "BufprobeCommands", "TestSupport",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ],
             swiftSettings: upcoming
         ),
         .testTarget(

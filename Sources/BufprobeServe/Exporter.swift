@@ -6,7 +6,8 @@ import ProgressLine
 
 /// The HTTP side of `serve`: `GET /probe?target=URL` runs one check through `CheckRunner` (exactly as
 /// `bufprobe check` does) and answers its metrics (`ProbeMetrics`); `GET /metrics` answers the exporter's
-/// own (`ExporterMetrics`); `GET /` a short page naming both. Every request gets one log line on stderr
+/// own (`ExporterMetrics`); `GET /` a page naming both and listing the recent probes (`RecentProbes`, their logs at `/logs?id=N`);
+/// `POST /-/reload` reads `--config.file` again (`ConfigStore`). Every request gets one log line on stderr
 /// (`ExporterLog`). Requests are hostile: the query is bounded and parsed once (`ProbeRequest`), the
 /// target checked against the allow-list (`TargetPolicy`), and the checks at once bounded (`CheckSlots`).
 package struct Exporter: HTTPResponder {
@@ -31,12 +32,26 @@ package struct Exporter: HTTPResponder {
     /// The exposition format's content type.
     package static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    /// An exporter running at most `slots.limit` checks at once.
-    package init(runner: CheckRunner, policy: TargetPolicy, slots: CheckSlots) {
+    /// The configuration file's modules, reloadable.
+    package let config: ConfigStore
+    /// The recent probes, for `/` and `/logs`.
+    package let recent: RecentProbes
+    /// Basic authentication (`--web.config.file`'s `basic_auth_users`), off when it has no users.
+    package let auth: BasicAuth
+
+    /// An exporter running at most `slots.limit` checks at once, with the modules of `config`.
+    package init(
+        runner: CheckRunner, policy: TargetPolicy, slots: CheckSlots,
+        config: ConfigStore = ConfigStore(path: nil, config: ExporterConfig()), recent: RecentProbes = RecentProbes(),
+        auth: BasicAuth = BasicAuth(users: [:])
+    ) {
         self.runner = runner
         self.policy = policy
         self.slots = slots
         self.metrics = ExporterMetrics(slots: slots)
+        self.config = config
+        self.recent = recent
+        self.auth = auth
     }
 
     /// Answers one request and logs it.
@@ -45,13 +60,30 @@ package struct Exporter: HTTPResponder {
         let start = clock.now
         var outcome = ExporterLog.Outcome()
         let response: Response
+        if !auth.admits(authorization: request.headers[.authorization]) {
+            var answer = Self.text(.unauthorized, "this exporter needs basic authentication (--web.config.file).\n")
+            answer.headers[.wwwAuthenticate] = "Basic realm=\"bufprobe\""
+            ExporterLog.request(
+                method: request.method.rawValue, path: request.uri.path, status: answer.status.code, outcome: outcome,
+                seconds: (clock.now - start).seconds)
+            return answer
+        }
         switch (request.uri.path, request.method) {
         case ("/probe", .get): response = await probe(request, outcome: &outcome)
         case ("/metrics", .get):
-            response = Self.text(.ok, metrics.exposition() + (connections?.exposition() ?? ""), contentType: Self.metricsContentType)
+            response = Self.text(.ok, metrics.exposition() + (connections?.exposition() ?? "") + config.exposition(), contentType: Self.metricsContentType)
         case ("/-/healthy", .get): response = Self.text(.ok, "Healthy\n")
-        case ("/", .get): response = Self.text(.ok, Self.index)
-        case ("/probe", _), ("/metrics", _), ("/-/healthy", _), ("/", _):
+        case ("/", .get):
+            response = Self.text(
+                .ok, ExporterPages.index(recent: recent.entries, modules: ["default"] + config.config.modules.keys.sorted().filter { $0 != "default" }),
+                contentType: "text/html; charset=utf-8")
+        case ("/logs", .get): response = log(request)
+        case ("/-/reload", .post): response = reload()
+        case ("/-/reload", _):
+            var answer = Self.text(.methodNotAllowed, "\(request.method) is not allowed here; use POST.\n")
+            answer.headers[.allow] = "POST"
+            response = answer
+        case ("/probe", _), ("/metrics", _), ("/-/healthy", _), ("/", _), ("/logs", _):
             var answer = Self.text(.methodNotAllowed, "\(request.method) is not allowed here; use GET.\n")
             answer.headers[.allow] = "GET"
             response = answer
@@ -78,6 +110,17 @@ package struct Exporter: HTTPResponder {
         if let sentence = policy.refusal(for: parsed.target) {
             return refuse(ProbeRefusal(.forbidden, sentence), outcome: &outcome)
         }
+        let configuration = config.config
+        guard let module = configuration.module(named: parsed.module) else {
+            let known = (["default"] + configuration.modules.keys.sorted().filter { $0 != "default" }).joined(separator: ", ")
+            return refuse(ProbeRefusal(.badRequest, "there is no module '\(String(parsed.module?.prefix(64) ?? ""))'; the modules are \(known)."), outcome: &outcome)
+        }
+        if let allowList = module.allowList, let sentence = allowList.refusal(for: parsed.target) {
+            return refuse(ProbeRefusal(.forbidden, "module \(module.name): " + sentence), outcome: &outcome)
+        }
+        var settings = parsed.settings
+        module.apply(to: &settings, share: parsed.share, requestedTimeout: parsed.requestedTimeout, requestedDuration: parsed.requestedDuration)
+        settings.requestPolicy = policy.requestPolicy
         guard slots.acquire() else {
             var answer = refuse(
                 ProbeRefusal(.overloaded, "\(slots.limit) checks are running already (--max-parallel); try again later."),
@@ -88,17 +131,44 @@ package struct Exporter: HTTPResponder {
         metrics.checkStarted()
         let clock = ContinuousClock()
         let start = clock.now
-        var settings = parsed.settings
-        settings.requestPolicy = policy.requestPolicy
         let report = await runner.report(source: parsed.target, settings: settings)
         let seconds = (clock.now - start).seconds
         slots.release()
         metrics.checkEnded(verdict: report.verdict, seconds: seconds)
         outcome.verdict = report.verdict.rawValue
         if report.verdict == .fail { outcome.reason = report.reason }
-        var answer = Self.text(.ok, ProbeMetrics.exposition(of: report, probeSeconds: seconds), contentType: Self.metricsContentType)
+        let exposition = ProbeMetrics.exposition(of: report, probeSeconds: seconds)
+        let debug = ExporterPages.debug(
+            report: report, target: parsed.target, module: module, settings: settings, budget: parsed.budget, metrics: exposition)
+        recent.add(target: parsed.target, module: module.name, verdict: report.verdict.rawValue, seconds: seconds, log: debug)
+        var answer = parsed.debug
+            ? Self.text(.ok, debug) : Self.text(.ok, exposition, contentType: Self.metricsContentType)
         if let field = Self.verdictField { answer.headers[field] = report.verdict.rawValue }
         return answer
+    }
+
+    /// `/logs?id=N`: one recent probe's debug text.
+    private func log(_ request: Request) -> Response {
+        let query = request.uri.query ?? ""
+        guard query.hasPrefix("id="), let id = Int(query.dropFirst(3)) else {
+            return Self.text(.badRequest, "/logs takes id=N, the number the / page links.\n")
+        }
+        guard let entry = recent.entry(id: id) else {
+            return Self.text(.notFound, "probe \(id) is not among the last \(recent.capacity) kept.\n")
+        }
+        return Self.text(.ok, entry.log)
+    }
+
+    /// `POST /-/reload`: reads `--config.file` again; a bad file keeps the old configuration (500).
+    private func reload() -> Response {
+        switch config.reload() {
+        case .success(let loaded):
+            ExporterLog.note("reloaded \(config.path ?? ""): \(loaded.modules.count) module(s).")
+            return Self.text(.ok, "reloaded: \(loaded.modules.count) module(s).\n")
+        case .failure(let error):
+            ExporterLog.note("reload failed, the previous configuration stays: \(error.sentence)")
+            return Self.text(.internalServerError, "reload failed, the previous configuration stays: \(error.sentence)\n")
+        }
     }
 
     private func refuse(_ refusal: ProbeRefusal, outcome: inout ExporterLog.Outcome) -> Response {
@@ -112,12 +182,4 @@ package struct Exporter: HTTPResponder {
         headers[.contentType] = contentType
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
-
-    private static let index = """
-        bufprobe exporter \(BufprobeVersion.string)
-        GET /probe?target=URL[&duration=S&timeout=S&variant=best|lowest|N|rate&all_variants=true]  one check's metrics
-        GET /metrics  the exporter's own metrics
-        GET /-/healthy  Healthy while the exporter answers
-
-        """
 }

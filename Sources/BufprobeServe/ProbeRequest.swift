@@ -22,9 +22,19 @@ package struct ProbeRequest: Sendable {
     package var settings: CheckSettings
     /// Seconds the check may take: the scrape timeout less the margin.
     package var budget: Double
+    /// The sample's and each wait's cap: the budget, or a third of it with `all_variants=true`.
+    package var share: Double
+    /// `module=NAME`: the configuration file's module, `nil` for the default.
+    package var module: String?
+    /// `debug=true`: answer the check's log and settings instead of its metrics.
+    package var debug = false
+    /// Whether the request gave `timeout` (a module's default then does not apply).
+    package var requestedTimeout = false
+    /// Whether the request gave `duration`.
+    package var requestedDuration = false
 
     /// The parameters `/probe` takes.
-    package static let parameters = ["target", "duration", "timeout", "variant", "all_variants", "player"]
+    package static let parameters = ["target", "module", "duration", "timeout", "variant", "all_variants", "player", "debug"]
     /// The longest query accepted, bytes (a URL of a few KiB at most; everything longer is hostile).
     package static let longestQuery = 8192
     /// The scrape timeout assumed when the request does not send one (Prometheus's default).
@@ -87,6 +97,15 @@ package struct ProbeRequest: Sendable {
         }
         // Validating every variant comes after the sample and takes requests of its own.
         let share = settings.allVariants ? budget / 3 : budget
+        self.share = share
+        module = values["module"]
+        switch values["debug"] {
+        case nil, "false": debug = false
+        case "true": debug = true
+        case let other?: throw ProbeRefusal(.badRequest, "debug takes true or false, got '\(Self.shortened(other))'.")
+        }
+        requestedTimeout = values["timeout"] != nil
+        requestedDuration = values["duration"] != nil
         let duration = try Self.seconds(values["duration"], name: "duration")
         let wait = try Self.seconds(values["timeout"], name: "timeout")
         settings.duration = min(duration ?? share, share)

@@ -3,6 +3,7 @@ import BufprobeCommands
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import PlaybackModel
 import ProgressLine
@@ -21,11 +22,14 @@ public struct Serve: AsyncParsableCommand {
         discussion: """
             GET /probe?target=URL runs one check of the target, exactly as bufprobe check does; more \
             parameters: duration=S, timeout=S, variant=best|lowest|N|rate, all_variants=true \
-            (--all-variants). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
+            (--all-variants), module=NAME (a module of --config.file), debug=true (answer the check's log, \
+            metrics and settings as text instead). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
             bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check is bounded by the scrape's \
             X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
             (default: all of that time) and timeout (default 10s) are capped at it (with all_variants=true \
-            a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics. A bad parameter is answered \
+            a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics; GET / lists the last 100 probes with links to \
+            their logs (GET /logs?id=N); POST /-/reload reads --config.file again (as SIGHUP does when it is given; \
+            a bad file keeps the previous configuration). A bad parameter is answered \
             400, a refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
 
             Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \
@@ -39,8 +43,8 @@ public struct Serve: AsyncParsableCommand {
             One line per request on stderr. SIGTERM or Ctrl-C stops accepting connections, lets the checks \
             in flight end (each within its budget) and exits 0; a second signal exits at once.
 
-            Exit codes: 0 stopped by a signal after the checks in flight ended; 1 the address could not be \
-            listened on; 64 usage error; 128 + signal number when the checks did not end in time or on a \
+            Exit codes: 0 stopped by a signal after the checks in flight ended (with --config.check: the file is \
+            valid); 1 the address could not be listened on, or --config.file is not valid; 64 usage error; 128 + signal number when the checks did not end in time or on a \
             second signal.
 
             Clients: a connection must send its complete request head within --header-timeout of being \
@@ -89,6 +93,23 @@ public struct Serve: AsyncParsableCommand {
         help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution, for the target and everything it leads to, redirects included.")
     var denyPrivate = false
 
+    @Option(
+        name: .customLong("config.file"),
+        help: ArgumentHelp(
+            "A YAML file of named modules (module=NAME on /probe): policy, player, timeout, duration, headers, user_agent, allow_targets, cmcd. SIGHUP and POST /-/reload read it again.",
+            valueName: "path"))
+    var configFile: String?
+
+    @Option(
+        name: .customLong("web.config.file"),
+        help: ArgumentHelp(
+            "A YAML file of the Prometheus exporters' web configuration: tls_server_config (cert_file, key_file) serves HTTPS; basic_auth_users (user: bcrypt hash) requires basic authentication on every endpoint.",
+            valueName: "path"))
+    var webConfigFile: String?
+
+    @Flag(name: .customLong("config.check"), help: "Check --config.file and exit: 0 when it is valid, 1 (with one sentence) when not.")
+    var configCheck = false
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and the HTTP server's on stderr.")
     var verbose = false
 
@@ -117,6 +138,7 @@ public struct Serve: AsyncParsableCommand {
                 throw ValidationError("\(name) must be between 1 and 1000000, got \(value).")
             }
         }
+        if configCheck, configFile == nil { throw ValidationError("--config.check needs --config.file.") }
     }
 
     /// The client limits the options give.
@@ -133,6 +155,29 @@ public struct Serve: AsyncParsableCommand {
         do { configured = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
         configured.denyPrivate = denyPrivate
         let policy = configured
+        var config = ExporterConfig()
+        if let configFile {
+            do {
+                config = try ExporterConfig.load(path: configFile)
+            } catch {
+                Diagnostics.error(error.sentence)
+                throw ExitCode(1)
+            }
+            if configCheck {
+                let names = config.modules.keys.sorted()
+                _ = StandardStreams.writeOutput(
+                    "\(configFile) is valid: \(names.count) module(s)\(names.isEmpty ? "" : ": " + names.joined(separator: ", ")).\n")
+                return
+            }
+        }
+        var web = WebConfig()
+        if let webConfigFile {
+            do { web = try WebConfig.load(path: webConfigFile) } catch {
+                Diagnostics.error(error.sentence)
+                throw ExitCode(1)
+            }
+        }
+        let store = ConfigStore(path: configFile, config: config)
         let level: Logger.Level = verbose ? .trace : .critical
         let runner = CheckRunner(logger: Logger(label: "bufprobe") { LiveLineLogHandler(label: $0, line: nil, logLevel: level) })
         let slots = CheckSlots(limit: maxParallel)
@@ -144,7 +189,7 @@ public struct Serve: AsyncParsableCommand {
         }
         let connections = ClientConnections(limits: limits)
         let headTimeout = headerTimeout
-        var exporter = Exporter(runner: runner, policy: policy, slots: slots)
+        var exporter = Exporter(runner: runner, policy: policy, slots: slots, config: store, auth: BasicAuth(users: web.users))
         exporter.connections = connections
         let serverLogger = Logger(label: "hummingbird") { LiveLineLogHandler(label: $0, line: nil, logLevel: verbose ? .debug : .error) }
         let address = listen
@@ -152,11 +197,23 @@ public struct Serve: AsyncParsableCommand {
             // Idle connections are ClientConnections' (its idle timeout, and eviction near the cap).
             idleTimeout: nil,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        let tls = web.tls.map { TLSChannelConfiguration(tlsConfiguration: $0) }
+        // The connection guard sits outside TLS: a handshake that never ends is held to the header deadline too.
+        let server: HTTPServerBuilder = if let tls {
+            HTTPServerBuilder { responder in
+                GuardedChildChannel(
+                    base: try TLSChannel(HTTP1Channel(responder: responder, configuration: http), configuration: tls),
+                    connections: connections)
+            }
+        } else {
+            HTTPServerBuilder { responder in
+                GuardedChildChannel(base: HTTP1Channel(responder: responder, configuration: http), connections: connections)
+            }
+        }
+        let security = (web.tls == nil ? "" : "; HTTPS") + (web.users.isEmpty ? "" : "; basic authentication for \(web.users.count) user(s)")
         let app = Application(
             responder: exporter,
-            server: HTTPServerBuilder { responder in
-                GuardedChildChannel(base: HTTP1Channel(responder: responder, configuration: http), connections: connections)
-            },
+            server: server,
             // No availableConnectionsDelegate: it stops accepting at its cap, which locks every client out.
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "bufprobe",
@@ -166,7 +223,7 @@ public struct Serve: AsyncParsableCommand {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
                 ExporterLog.note(
-                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(limits.total) connections (\(limits.perClient) per client address), request heads within \(headTimeout); \(policy.summary).")
+                    "bufprobe \(BufprobeVersion.string) serving on \(ListenAddress(host: address.host, port: port)): at most \(slots.limit) checks at once, \(limits.total) connections (\(limits.perClient) per client address), request heads within \(headTimeout); \(policy.summary)\(security).")
             },
             logger: serverLogger)
         let group = ServiceGroup(
@@ -174,7 +231,18 @@ public struct Serve: AsyncParsableCommand {
         // The project's one signal rule: the first signal starts a graceful shutdown (no new connections,
         // the checks in flight end within their budget); the grace covers a check that never returns, and
         // a second signal ends the process at once.
-        let interrupt = InterruptHandler.install(line: nil, grace: .seconds(ProbeRequest.longestCheck + 5)) {
+        // With a configuration file, SIGHUP reloads it instead of stopping (as Prometheus exporters do).
+        let reloader = configFile.map { path in
+            ReloadSignal {
+                switch store.reload() {
+                case .success(let loaded): ExporterLog.note("SIGHUP: reloaded \(path): \(loaded.modules.count) module(s).")
+                case .failure(let error): ExporterLog.note("SIGHUP: reload failed, the previous configuration stays: \(error.sentence)")
+                }
+            }
+        }
+        defer { reloader?.uninstall() }
+        let signals = InterruptHandler.signals.filter { configFile == nil || $0 != SIGHUP }
+        let interrupt = InterruptHandler.install(line: nil, grace: .seconds(ProbeRequest.longestCheck + 5), signals: signals) {
             ExporterLog.note("stopping: no new connections; waiting for \(slots.inFlight) check(s) in flight.")
             Task { await group.triggerGracefulShutdown() }
         }

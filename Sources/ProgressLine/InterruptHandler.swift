@@ -46,12 +46,12 @@ public final class InterruptHandler: Sendable {
         self.exit = exit
     }
 
-    /// Installs the handler for the process: every signal of `signals` ignored as a signal and
-    /// delivered through a Dispatch source. It stays installed (even if the result is dropped) until
+    /// Installs the handler for the process: every signal of `signals` (all four by default; `serve`
+    /// keeps SIGHUP for reloading) ignored as a signal and delivered through a Dispatch source. It stays installed (even if the result is dropped) until
     /// `uninstall()`. `onInterrupt` must return promptly.
     @discardableResult
     public static func install(
-        line: LiveLine? = LiveLine.current, grace: Duration? = nil,
+        line: LiveLine? = LiveLine.current, grace: Duration? = nil, signals: [Int32] = InterruptHandler.signals,
         onInterrupt: @escaping @Sendable () -> Void = {}
     ) -> InterruptHandler {
         let handler = InterruptHandler(
@@ -106,9 +106,10 @@ public final class InterruptHandler: Sendable {
     /// Stops handling the signals and gives them back their default actions.
     public func uninstall() {
         sources.withLock { boxes in
-            for box in boxes { box.source.cancel() }
-            if !boxes.isEmpty {
-                for number in Self.signals { signal(number, SIG_DFL) }
+            for box in boxes {
+                box.source.cancel()
+                // A signal source's handle is its signal's number.
+                signal(Int32(truncatingIfNeeded: box.source.handle), SIG_DFL)
             }
             boxes.removeAll()
         }

@@ -22,6 +22,8 @@ struct MonitoringReadmeTests {
             + ["bufprobe_probe_duration_seconds", "bufprobe_verdict", "bufprobe_probe_info", "bufprobe_playlist_problems", "bufprobe_playlist_reloads"]
             + ["bufprobe_variant_problems", "bufprobe_variants_validated", "bufprobe_refused_requests_total"]
             + own.types.keys
+            + ["bufprobe_exporter_config_last_reload_successful", "bufprobe_exporter_config_last_reload_success_timestamp_seconds",
+               "bufprobe_exporter_config_reload_failures_total"]
         for name in names {
             #expect(section.contains("`\(name)"), "README's Monitoring section does not list \(name)")
         }
@@ -29,7 +31,10 @@ struct MonitoringReadmeTests {
 
     @Test("its scrape configuration, alert rules and sharding example pass promtool")
     func yamlPassesPromtool() throws {
-        let blocks = try Self.section().components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let all = try Self.section().components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        // The modules example is bufprobe's own file, checked by `serve --config.check` below; the web
+        // configuration's (with a placeholder hash) is ServeWebConfigTests' business.
+        let blocks = all.filter { !$0.hasPrefix("modules:") && !$0.hasPrefix("tls_server_config:") }
         try #require(blocks.count == 3, "expected the scrape configuration, the rules and the sharding example")
         let directory = try CheckServers.temporaryDirectory("bufprobe-readme")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,5 +54,10 @@ struct MonitoringReadmeTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "promtool check \(check) \(name): \(text)")
         }
+        let modules = try #require(all.first { $0.hasPrefix("modules:") }, "the README shows a --config.file example")
+        let file = directory.appendingPathComponent("modules.yml")
+        try modules.write(to: file, atomically: true, encoding: .utf8)
+        let checked = try BufprobeProcess.run(["serve", "--config.file", file.path, "--config.check"])
+        #expect(checked.status == 0, "serve --config.check on the README's modules: \(checked.stderr)")
     }
 }

@@ -60,8 +60,17 @@ public struct Check: AsyncParsableCommand {
         help: ArgumentHelp("An extra HTTP request header, as 'Name: value' (repeatable).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(help: ArgumentHelp("The HTTP User-Agent to send.", valueName: "string"))
+    @Option(help: ArgumentHelp("The HTTP User-Agent to send (default: bufprobe/VERSION).", valueName: "string"))
     var userAgent: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Send CTA-5004 CMCD data so a CDN can tell a synthetic viewer: sid and cid on every request (headers: a CMCD-Session header on each), su and ot on the first (query: a CMCD= argument on the URL).",
+            valueName: "query|headers"))
+    var cmcd: CMCD.Mode?
+
+    @Option(help: ArgumentHelp("CMCD's content id (cid), with --cmcd (at most 64 characters).", valueName: "id"))
+    var cmcdContentId: String?
 
     @Option(
         parsing: .unconditional,
@@ -142,6 +151,12 @@ public struct Check: AsyncParsableCommand {
         for header in headers where !header.contains(":") {
             throw ValidationError("--header takes 'Name: value', got '\(header)'.")
         }
+        if let id = cmcdContentId {
+            guard cmcd != nil else { throw ValidationError("--cmcd-content-id needs --cmcd query or --cmcd headers.") }
+            guard id.count <= CMCD.longestString, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw ValidationError("--cmcd-content-id takes at most \(CMCD.longestString) characters and no control characters.")
+            }
+        }
         guard (1...Self.maxParallel).contains(parallel) else {
             throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
         }
@@ -168,6 +183,8 @@ public struct Check: AsyncParsableCommand {
         settings.duration = duration?.value
         settings.headers = headers
         settings.userAgent = userAgent
+        // One session id (sid) for the run: every input of one `check` shares it.
+        settings.cmcd = cmcd.map { CMCD(mode: $0, contentID: cmcdContentId) }
         settings.variant = variant
         settings.policy = policy
         settings.player = policyOptions.player
@@ -273,3 +290,5 @@ public struct Check: AsyncParsableCommand {
         if worst != .pass { throw ExitCode(worst.exitCode) }
     }
 }
+
+extension CMCD.Mode: ExpressibleByArgument {}

@@ -132,7 +132,7 @@ package final class CheckSession: Sendable {
         do {
             let (playlists, clock, started) = (self.playlists, self.clock, self.started)
             input = try MediaInput(
-                url: InputKind.ffmpegURL(for: source), options: settings.formatOptions, interrupter: interrupter,
+                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
                 playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) })
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())

@@ -11,8 +11,13 @@ package struct CheckSettings: Sendable {
     package static let defaultLiveSample = 30.0
     /// Extra HTTP request headers, `Name: value` each.
     package var headers: [String] = []
-    /// The HTTP `User-Agent`, when set.
+    /// The HTTP `User-Agent`; `nil` sends `defaultUserAgent`.
     package var userAgent: String?
+    /// The `User-Agent` every request bufprobe makes carries unless told otherwise: it names bufprobe and
+    /// its version, so a server's logs can tell a synthetic viewer (FFmpeg's own would be `Lavf/59...`).
+    package static let defaultUserAgent = "bufprobe/\(BufprobeVersion.string)"
+    /// Opt-in CMCD (CTA-5004) data sent with the requests, `nil` for none.
+    package var cmcd: CMCD?
     /// The HLS/DASH variant to play.
     package var variant: VariantChoice = .best
     /// The player's thresholds.
@@ -40,13 +45,22 @@ package struct CheckSettings: Sendable {
     /// Creates the defaults.
     package init() {}
 
-    /// The libavformat options for opening: `headers` and `user_agent`. No `timeout`/`rw_timeout`: the
+    /// The libavformat options for opening: `headers` (with CMCD's session keys in header mode) and
+    /// `user_agent` (`defaultUserAgent` unless set). No `timeout`/`rw_timeout`: the
     /// interrupt callback bounds every wait instead (with HLS those options hang or turn a stalled
     /// segment into a silent end of file).
     package var formatOptions: [String: String] {
         var options: [String: String] = [:]
-        if !headers.isEmpty { options["headers"] = headers.map { $0 + "\r\n" }.joined() }
-        if let userAgent { options["user_agent"] = userAgent }
+        let all = headers + (cmcd?.sessionHeaders ?? [])
+        if !all.isEmpty { options["headers"] = all.map { $0 + "\r\n" }.joined() }
+        options["user_agent"] = userAgent ?? Self.defaultUserAgent
         return options
+    }
+
+    /// The URL FFmpeg opens for `source`: with CMCD in query mode, the first request's keys added as a
+    /// `CMCD` query argument (`ot=m` for a playlist, `su` as it starts playback); otherwise `source`.
+    package func requestURL(for source: String) -> String {
+        guard let cmcd, cmcd.mode == .query else { return source }
+        return cmcd.decorated(source, request: CMCD.Request(objectType: CMCD.ObjectType(guessingFrom: source), startup: true))
     }
 }

@@ -135,6 +135,12 @@ public struct Probe: AsyncParsableCommand {
             line.show()
             var reader = ProbeReader(source: input)
             reader.options = avOptions
+            // Every HTTP request names bufprobe (FFmpeg's own would be Lavf/...); an explicit
+            // `-o user_agent=...` wins, and other inputs would report the option unused.
+            let scheme = input.prefix { $0 != ":" }.lowercased()
+            if scheme.hasSuffix("http") || scheme.hasSuffix("https"), avOptions["user_agent"] == nil {
+                reader.options["user_agent"] = CheckSettings.defaultUserAgent
+            }
             // Every input gets the deadline, local ones too: a local live playlist (no ENDLIST) makes the HLS
             // demuxer wait for reloads that never come, polling only the interrupt callback; a regular file's
             // reads never come near it, and a FIFO or stdin whose writer stalls that long ends like a URL.

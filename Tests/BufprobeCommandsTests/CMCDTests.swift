@@ -1,0 +1,108 @@
+import BufprobeCommands
+import Foundation
+import Testing
+import TestSupport
+
+/// CMCD (CTA-5004) as bufprobe formats it, and the `User-Agent` and CMCD a loopback server received from
+/// a real `bufprobe check` (the server records every request: `Fixtures/recording_server.py`).
+@Suite("check: User-Agent and CMCD on the wire")
+struct CMCDTests {
+    @Test("keys are sorted, strings quoted and escaped, true booleans bare, bl rounded to 100 ms")
+    func keysFollowTheSpecification() {
+        let cmcd = CMCD(mode: .query, sessionID: "s-1", contentID: #"a"b\c"#)
+        let request = CMCD.Request(objectType: .video, bitRateKbps: 3200, bufferMilliseconds: 21_349, startup: true)
+        #expect(cmcd.pairs(for: request) == [#"bl=21300"#, "br=3200", #"cid="a\"b\\c""#, "ot=v", #"sid="s-1""#, "su"])
+        #expect(CMCD(mode: .query, sessionID: "x").pairs(for: CMCD.Request()) == [#"sid="x""#])
+        let long = CMCD(mode: .headers, sessionID: String(repeating: "z", count: 100))
+        #expect(long.pairs(for: CMCD.Request()) == ["sid=\"" + String(repeating: "z", count: 64) + "\""])
+    }
+
+    @Test("headers are sharded into CMCD-Object, CMCD-Request and CMCD-Session; empty shards are left out")
+    func headersAreSharded() {
+        let cmcd = CMCD(mode: .headers, sessionID: "s", contentID: "c")
+        #expect(
+            cmcd.headers(for: CMCD.Request(objectType: .manifest, bitRateKbps: 500, bufferMilliseconds: 0, startup: true)) == [
+                "CMCD-Object: br=500,ot=m", "CMCD-Request: bl=0,su", #"CMCD-Session: cid="c",sid="s""#,
+            ])
+        #expect(cmcd.sessionHeaders == [#"CMCD-Session: cid="c",sid="s""#])
+        #expect(CMCD(mode: .query, sessionID: "s").sessionHeaders.isEmpty)
+    }
+
+    @Test("query mode appends one percent-encoded CMCD argument, before a fragment, after an existing query")
+    func queryIsAppended() {
+        let cmcd = CMCD(mode: .query, sessionID: "s")
+        let request = CMCD.Request(objectType: .manifest, startup: true)
+        #expect(cmcd.decorated("http://h/a.m3u8", request: request) == "http://h/a.m3u8?CMCD=ot%3Dm%2Csid%3D%22s%22%2Csu")
+        #expect(cmcd.decorated("http://h/a.m3u8?t=1#x", request: request) == "http://h/a.m3u8?t=1&CMCD=ot%3Dm%2Csid%3D%22s%22%2Csu#x")
+        #expect(CMCD.ObjectType(guessingFrom: "http://h/live.MPD?x=1") == .manifest)
+        #expect(CMCD.ObjectType(guessingFrom: "http://h/movie.mp4") == .muxed)
+    }
+
+    private static func requests(_ server: FaultServer) throws -> [[String: Any]] {
+        // curl: Foundation's Data(contentsOf:) reads no http URL on Linux.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-m", "10", server.url("__requests")]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    @Test("every request of a check (master, media playlist, segments) names bufprobe and its version; --user-agent replaces it")
+    func everyRequestNamesBufprobe() throws {
+        let server = try FaultServer(script: "recording_server.py")
+        let result = try BufprobeProcess.run(["check", "--duration", "2s", server.url("hls/master.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let seen = try Self.requests(server)
+        #expect(seen.count >= 3, "\(seen)")
+        #expect(seen.contains { ($0["path"] as? String)?.hasSuffix(".ts") == true }, "\(seen)")
+        for request in seen {
+            #expect(request["user_agent"] as? String == "bufprobe/\(BufprobeVersion.string)", "\(request)")
+        }
+        let other = try FaultServer(script: "recording_server.py")
+        _ = try BufprobeProcess.run(["check", "--duration", "1s", "--user-agent", "probe-x/2", other.url("hls/master.m3u8")])
+        let replaced = try Self.requests(other)
+        #expect(!replaced.isEmpty && replaced.allSatisfy { $0["user_agent"] as? String == "probe-x/2" }, "\(replaced)")
+    }
+
+    @Test("--cmcd headers sends CMCD-Session with one sid and the cid on every request, nothing without --cmcd")
+    func headerModeOnEveryRequest() throws {
+        let server = try FaultServer(script: "recording_server.py")
+        let result = try BufprobeProcess.run(["check", "--duration", "2s", "--cmcd", "headers", "--cmcd-content-id", "live-1", server.url("hls/master.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let seen = try Self.requests(server)
+        #expect(seen.count >= 3 && seen.contains { ($0["path"] as? String)?.hasSuffix(".ts") == true }, "\(seen)")
+        var sessions: Set<String> = []
+        for request in seen {
+            let headers = request["cmcd"] as? [String: String] ?? [:]
+            let session = headers.first { $0.key.lowercased() == "cmcd-session" }?.value ?? ""
+            #expect(session.hasPrefix(#"cid="live-1",sid=""#), "\(request)")
+            sessions.insert(session)
+        }
+        #expect(sessions.count == 1, "one session id for the whole check: \(sessions)")
+
+        let plain = try FaultServer(script: "recording_server.py")
+        _ = try BufprobeProcess.run(["check", "--duration", "1s", plain.url("hls/master.m3u8")])
+        #expect(try Self.requests(plain).allSatisfy { ($0["cmcd"] as? [String: String] ?? [:]).isEmpty })
+    }
+
+    @Test("--cmcd query puts su, ot=m and the sid in a CMCD argument on the first request, and only there")
+    func queryModeOnTheFirstRequest() throws {
+        let server = try FaultServer(script: "recording_server.py")
+        let result = try BufprobeProcess.run(["check", "--duration", "1s", "--cmcd", "query", server.url("hls/master.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let first = try #require(try Self.requests(server).first?["path"] as? String)
+        let query = try #require(URLComponents(string: first)?.queryItems?.first { $0.name == "CMCD" }?.value)
+        let keys = query.split(separator: ",").map { String($0.prefix { $0 != "=" }) }
+        #expect(keys == ["ot", "sid", "su"], "\(query)")
+        #expect(query.hasPrefix("ot=m,sid=\""))
+        // As the README says: FFmpeg resolves the playlists' and segments' URLs without the target's query.
+        let rest = try Self.requests(server).dropFirst()
+        #expect(!rest.isEmpty && rest.allSatisfy { !(($0["path"] as? String) ?? "").contains("CMCD=") }, "\(rest)")
+    }
+}
