@@ -1,6 +1,7 @@
 package import BufprobeCommands
 import Foundation
 import HTTPTypes
+package import MediaIO
 package import Hummingbird
 import ProgressLine
 
@@ -120,7 +121,7 @@ package struct Exporter: HTTPResponder {
         }
         var settings = parsed.settings
         module.apply(to: &settings, share: parsed.share, requestedTimeout: parsed.requestedTimeout, requestedDuration: parsed.requestedDuration)
-        settings.requestPolicy = policy.requestPolicy
+        settings.requestPolicy = Self.requestPolicy(policy, module: module)
         guard slots.acquire() else {
             var answer = refuse(
                 ProbeRefusal(.overloaded, "\(slots.limit) checks are running already (--max-parallel); try again later."),
@@ -145,6 +146,17 @@ package struct Exporter: HTTPResponder {
             ? Self.text(.ok, debug) : Self.text(.ok, exposition, contentType: Self.metricsContentType)
         if let field = Self.verdictField { answer.headers[field] = report.verdict.rawValue }
         return answer
+    }
+
+    /// The rule for every request a check makes: the exporter's allow-list and `--deny-private`, and the
+    /// module's `allow_targets` too, so that a module's list bounds what the target leads to (variants,
+    /// segments, redirects), not only the target.
+    package static func requestPolicy(_ policy: TargetPolicy, module: ProbeModule) -> RequestPolicy? {
+        guard let moduleList = module.allowList else { return policy.requestPolicy }
+        var combined = policy.requestPolicy ?? RequestPolicy()
+        let exporterList = combined.admits
+        combined.admits = { url in (exporterList?(url) ?? true) && moduleList.admits(url) }
+        return combined
     }
 
     /// `/logs?id=N`: one recent probe's debug text.

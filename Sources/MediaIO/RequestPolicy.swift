@@ -51,7 +51,7 @@ public struct RequestPolicy: Sendable {
         // data: carries its bytes in the URL: nothing is requested.
         if plain.lowercased().hasPrefix("data:") { return nil }
         if matchingAllowList, let admits, !admits(plain) {
-            return (.notAllowed, "matches no --allow-target pattern, so it was refused")
+            return (.notAllowed, "matches no allow-list pattern (serve's --allow-target, a module's allow_targets), so it was refused")
         }
         if denyPrivate, let host = Self.host(of: plain) {
             if let address = PrivateAddress.firstPrivate(resolving: host) {

@@ -1,5 +1,6 @@
 import BufprobeServe
 import Foundation
+import MediaIO
 import PlaybackModel
 import Testing
 
@@ -33,6 +34,25 @@ struct ExporterConfigTests {
         #expect(config.modules["bare"]?.policy == ProbeModule.builtIn.policy)
         #expect(config.module(named: nil)?.name == "default")
         #expect(config.module(named: "nope") == nil)
+    }
+
+    @Test("a module's allow_targets bounds every request its checks make, not only the target")
+    func moduleAllowListBoundsEveryRequest() throws {
+        let config = try ExporterConfig.parse("""
+            modules:
+              cdn:
+                allow_targets: ['http://127\\.0\\.0\\.1:8080/.*']
+            """)
+        let module = try #require(config.modules["cdn"])
+        let open = try TargetPolicy(patterns: [])
+        let policy = try #require(Exporter.requestPolicy(open, module: module))
+        #expect(policy.refusal(for: "http://127.0.0.1:8080/seg1.ts") == nil)
+        #expect(policy.refusal(for: "http://127.0.0.2:8080/seg1.ts")?.reason == .notAllowed)
+        let narrow = try TargetPolicy(patterns: ["http://127\\.0\\.0\\.1:8080/a/.*"])
+        let both = try #require(Exporter.requestPolicy(narrow, module: module))
+        #expect(both.refusal(for: "http://127.0.0.1:8080/a/seg1.ts") == nil)
+        #expect(both.refusal(for: "http://127.0.0.1:8080/b/seg1.ts")?.reason == .notAllowed)
+        #expect(Exporter.requestPolicy(open, module: ProbeModule.builtIn) == nil)
     }
 
     @Test("a module's player preset is the base its policy keys override, in either order; a request's player= wins")
