@@ -38,14 +38,10 @@ package struct ProbeModule: Sendable {
     package init(name: String) { self.name = name }
 
     /// Player thresholds: the preset's (or `BufferPolicy.default`) with the module's `policy` keys over it,
-    /// by check's rule (`BufferPolicyOptions.policy(over:)`).
+    /// by check's rule (`BufferPolicy.overriding`, as the command line's options).
     package var policy: BufferPolicy {
-        var options = BufferPolicyOptions()
-        options.player = player
-        options.startThreshold = startThreshold.map(Seconds.init)
-        options.resumeThreshold = resumeThreshold.map(Seconds.init)
-        options.maxBuffer = maxBuffer.map(Seconds.init)
-        return options.policy()
+        (player?.policy ?? .default).overriding(
+            startThreshold: startThreshold, resumeThreshold: resumeThreshold, forwardTarget: maxBuffer)
     }
 
     /// The module without a configuration file, or for a request without `module=`.

@@ -122,4 +122,21 @@ public struct BufferPolicy: Sendable, Hashable {
             if cap.isInfinite { throw .notFinite(.resumeCap) }
         }
     }
+
+    /// This policy with each value given replacing its own (a preset's, or the default, under options a
+    /// user typed): a resume threshold given is the threshold, so it replaces a doubling one.
+    public func overriding(
+        startThreshold: Double? = nil, resumeThreshold: Double? = nil, forwardTarget: Double? = nil,
+        backBuffer: Double? = nil
+    ) -> BufferPolicy {
+        var policy = self
+        if let startThreshold { policy.startThreshold = startThreshold }
+        if let resumeThreshold {
+            policy.resumeThreshold = resumeThreshold
+            policy.resumeGrowth = .fixed
+        }
+        if let forwardTarget { policy.forwardTarget = forwardTarget }
+        if let backBuffer { policy.backBuffer = backBuffer }
+        return policy
+    }
 }

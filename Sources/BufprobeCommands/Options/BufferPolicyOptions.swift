@@ -64,15 +64,9 @@ public struct BufferPolicyOptions: ParsableArguments {
     /// `base` with every given option applied, then lowered for a constrained network when
     /// `constrained` (this flag or the script's); the caller validates the result.
     public func policy(over base: BufferPolicy? = nil, constrained scriptConstrained: Bool = false) -> BufferPolicy {
-        var policy = base ?? basePolicy
-        if let startThreshold { policy.startThreshold = startThreshold.value }
-        if let resumeThreshold {
-            // A resume threshold given is the threshold: it replaces a preset's doubling one.
-            policy.resumeThreshold = resumeThreshold.value
-            policy.resumeGrowth = .fixed
-        }
-        if let maxBuffer { policy.forwardTarget = maxBuffer.value }
-        if let backBuffer { policy.backBuffer = backBuffer.value }
+        let policy = (base ?? basePolicy).overriding(
+            startThreshold: startThreshold?.value, resumeThreshold: resumeThreshold?.value,
+            forwardTarget: maxBuffer?.value, backBuffer: backBuffer?.value)
         return constrained || scriptConstrained ? policy.constrained() : policy
     }
 }
