@@ -110,7 +110,19 @@ struct ThroughputRecordingTests {
         #expect(ThroughputRecordingTests.recording.steps(excludingLatency: true).allSatisfy { $0.latency == nil })
     }
 
-    @Test("with latency, a bin's rate is over the time not spent waiting; a bin mostly waiting takes the rate measured after it, or the last second's")
+    @Test("a bin waiting throughout takes the last second's mean rate, and the bytes handed over in it count in the next bin measured")
+    func waitingBinBytesCarried() {
+        var recording = ThroughputRecording()
+        recording.add(time: 0.1, bytes: 12_500)
+        recording.addLatency(start: 0.1, seconds: 0.1)
+        recording.add(time: 0.15, bytes: 15_000)
+        recording.add(time: 0.3, bytes: 27_500)
+        let rates = recording.steps(excludingLatency: true).map(\.bitsPerSecond)
+        // Bin 1: bin 0's 1 Mbit/s; bin 2: 12,500 + 2,500 bytes in 0.1 s.
+        #expect(Self.close(rates, [1e6, 1e6, 1.2e6]), "\(rates)")
+    }
+
+    @Test("with latency, a bin's rate is over the time not spent waiting; a bin waiting throughout takes the rate measured after it, or the last second's")
     func latencyBins() {
         let rates = Self.waiting.steps(excludingLatency: true).map(\.bitsPerSecond)
         // Bins 0 and 1 wait: the first measured rate (bin 2, 1 Mbit/s). Bin 9 waits 40 ms of 100 and
