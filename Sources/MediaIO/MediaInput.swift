@@ -47,18 +47,25 @@ public final class MediaInput {
     ///   - playlistLoaded: for a remote HLS input, receives the URL and whole text of every playlist the
     ///     demuxer reads after opening the input (each media playlist and each live reload; not the input's
     ///     first read), on the reading thread, as FFmpeg closes it.
+    ///   - requestOpened: for a remote input, receives when each successful open of the input or a
+    ///     resource it leads to (playlist, segment, key) began on the monotonic clock and the seconds the
+    ///     open took (for HTTP: connection, request and response head), on the reading thread.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
-        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil
+        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
+        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil
     ) throws(FFmpegError) {
-        try self.init(url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded)
+        try self.init(
+            url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded,
+            requestOpened: requestOpened)
     }
 
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
     init(
         url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?,
-        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil
+        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
+        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil
     ) throws(FFmpegError) {
         self.url = url
         self.interrupter = interrupter
@@ -75,7 +82,9 @@ public final class MediaInput {
             // A remote input: every resource it leads to passes the gate. The HLS demuxer's keep-alive
             // re-requests bypass io_open, so they are turned off: each request is then one open the
             // gate paces and checks.
-            let gate = ResourceGate(interrupter: interrupter, input: url, context: allocated, playlistLoaded: playlistLoaded)
+            let gate = ResourceGate(
+                interrupter: interrupter, input: url, context: allocated, playlistLoaded: playlistLoaded,
+                requestOpened: requestOpened)
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]

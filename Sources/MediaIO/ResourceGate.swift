@@ -15,6 +15,10 @@ import Synchronization
 /// request. The input's first read is not copied: libavformat opens it as the context's own `pb`, probes
 /// it and closes it with `avio_close`, which a wrapped context would not survive.
 ///
+/// With a `requestOpened` observer, every open that succeeded is timed, from the call to FFmpeg's own open
+/// (after the pace's wait) to its return: for HTTP, the connection, the request and the response head
+/// (and any redirect), before the first byte of the body is read. The input's own first open counts too.
+///
 /// FFmpeg calls all of it on the reading thread; the lock only makes that assumption safe.
 final class ResourceGate: Sendable {
     typealias Open = @convention(c) (
@@ -43,6 +47,8 @@ final class ResourceGate: Sendable {
     let input: String
     /// Receives the URL and the whole text of each playlist the HLS demuxer read (see the type's comment).
     let playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)?
+    /// Receives when each successful open began (monotonic clock) and the seconds it took (see the type's comment).
+    let requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)?
     private let state = Mutex(State())
     // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
     // decide whether the input is read as a playlist. Used on the reading thread only.
@@ -53,11 +59,13 @@ final class ResourceGate: Sendable {
     /// A gate for `input`, read through `context` (freshly allocated, not opened yet).
     init(
         interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>,
-        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil
+        playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
+        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil
     ) {
         self.interrupter = interrupter
         self.input = input
         self.playlistLoaded = playlistLoaded
+        self.requestOpened = requestOpened
         self.context = context
         originalOpen = context.pointee.io_open
         originalClose = context.pointee.io_close2
@@ -109,6 +117,8 @@ final class ResourceGate: Sendable {
         if !isInput, interrupter.skipped.contains(where: { $0.url == url }) { return cffmpeg_averror(ETIMEDOUT) }
         guard interrupter.pace(url) else { return cffmpeg_averror_exit() }
         var result: Int32 = 0
+        // Timed after the pace: the wait bufprobe adds is not the network's.
+        let openStarted = ContinuousClock.now
         // Under a request policy, the URL and each of its redirects are checked before they are requested
         // (RequestGuard); the input's own URL was matched against the allow-list by the caller.
         func openChecked() -> Int32 {
@@ -128,6 +138,10 @@ final class ResourceGate: Sendable {
                 }
                 return cffmpeg_averror(ETIMEDOUT)
             }
+        }
+        if result >= 0, let requestOpened {
+            let took = ContinuousClock.now - openStarted
+            requestOpened(openStarted, Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
         }
         // A refusal is recorded already, with its reason.
         if result == cffmpeg_averror(EACCES), interrupter.policy != nil { return result }

@@ -83,6 +83,79 @@ struct ThroughputRecordingTests {
         #expect(!trace.carriesLatency)
     }
 
+    /// 1 Mbit/s while not waiting, over 2 s; requests at 0 s (waiting 0.2 s, nothing arrives), 0.96 s
+    /// (waiting 40 ms, nothing arrives from 0.96 s to 1 s) and 1.52 s and 1.55 s (10 and 30 ms, no pause
+    /// in the bytes: 12,500 bytes in that bin all the same).
+    static var waiting: ThroughputRecording {
+        var recording = ThroughputRecording()
+        recording.addLatency(start: 0, seconds: 0.2)
+        recording.addLatency(start: 0.96, seconds: 0.04)
+        recording.addLatency(start: 1.52, seconds: 0.01)
+        recording.addLatency(start: 1.55, seconds: 0.03)
+        for k in 3...9 { recording.add(time: Double(k) * 0.1, bytes: Int64(12_500 * (k - 2))) }
+        recording.add(time: 0.96, bytes: 95_000)
+        for k in 11...20 { recording.add(time: Double(k) * 0.1, bytes: Int64(95_000 + 12_500 * (k - 10))) }
+        return recording
+    }
+
+    @Test("each step's latency is the mean of the requests begun in it, else the last known (the first before any)")
+    func latencySteps() {
+        let steps = Self.waiting.steps(excludingLatency: true)
+        #expect(steps.count == 20)
+        let latencies = steps.map { $0.latency ?? -1 }
+        #expect(Self.close(Array(latencies[0..<9]), Array(repeating: 0.2, count: 9)))
+        #expect(Self.close(Array(latencies[9..<15]), Array(repeating: 0.04, count: 6)))
+        #expect(Self.close([latencies[15]], [0.02]))
+        #expect(Self.close(Array(latencies[16...]), Array(repeating: 0.02, count: 4)))
+        #expect(ThroughputRecordingTests.recording.steps(excludingLatency: true).allSatisfy { $0.latency == nil })
+    }
+
+    @Test("a bin waiting throughout takes the last second's mean rate, and the bytes handed over in it count in the next bin measured")
+    func waitingBinBytesCarried() {
+        var recording = ThroughputRecording()
+        recording.add(time: 0.1, bytes: 12_500)
+        recording.addLatency(start: 0.1, seconds: 0.1)
+        recording.add(time: 0.15, bytes: 15_000)
+        recording.add(time: 0.3, bytes: 27_500)
+        let rates = recording.steps(excludingLatency: true).map(\.bitsPerSecond)
+        // Bin 1: bin 0's 1 Mbit/s; bin 2: 12,500 + 2,500 bytes in 0.1 s.
+        #expect(Self.close(rates, [1e6, 1e6, 1.2e6]), "\(rates)")
+    }
+
+    @Test("with latency, a bin's rate is over the time not spent waiting; a bin waiting throughout takes the rate measured after it, or the last second's")
+    func latencyBins() {
+        let rates = Self.waiting.steps(excludingLatency: true).map(\.bitsPerSecond)
+        // Bins 0 and 1 wait: the first measured rate (bin 2, 1 Mbit/s). Bin 9 waits 40 ms of 100 and
+        // carries 7,500 bytes: 1 Mbit/s over the 60 ms left. Bin 15 waits 10 + 30 ms and carries 12,500
+        // bytes: 100 kbit over 60 ms.
+        var expected = Array(repeating: 1e6, count: 20)
+        expected[15] = 1e5 / 0.06
+        #expect(Self.close(rates, expected), "\(rates)")
+        // Without latency (Mahimahi's), the waits stay in: bins 0 and 1 carry nothing, bin 9 60 kbit in 0.1 s.
+        let kept = Self.waiting.steps.map(\.bitsPerSecond)
+        #expect(Self.close(Array(kept[0..<3]), [0, 0, 1e6]) && Self.close([kept[9]], [0.6e6]))
+    }
+
+    @Test("the sabre and bufprobe formats carry latency_ms, which simulate --trace reads back")
+    func latencyFormats() throws {
+        let sabre = Self.waiting.render(.sabre, source: "x")
+        #expect(sabre.contains("{\"duration_ms\": 100, \"bandwidth_kbps\": 1000, \"latency_ms\": 200}"))
+        #expect(sabre.contains("\"latency_ms\": 20}"))
+        let directory = try CheckServers.temporaryDirectory("bufprobe-sabre-latency")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("trace.json").path
+        try sabre.write(toFile: path, atomically: true, encoding: .utf8)
+        let trace = try SimulationTraceFile.load(path)
+        #expect(Self.close(trace.steps.map { $0.latency ?? -1 }, Self.waiting.steps(excludingLatency: true).map { $0.latency ?? -1 }))
+        let text = Self.waiting.render(.bufprobe, source: "x")
+        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(rows.first == "0 1 200" && rows[15] == "1.5 1.666667 20", "\(rows)")
+        let columns = try NetworkTrace.parseColumns(text)
+        #expect(Self.close(columns.steps.map { $0.latency ?? -1 }, trace.steps.map { $0.latency ?? -1 }))
+        // Without a request timed, the bufprobe format stays two columns.
+        #expect(Self.recording.render(.bufprobe, source: "x").split(separator: "\n").allSatisfy { $0.split(separator: " ").count == 2 || $0.hasPrefix("#") })
+    }
+
     @Test("the mahimahi format has one whole-millisecond line per 1500 bytes the link carried")
     func mahimahiFormat() {
         let lines = Self.recording.render(.mahimahi, source: "x").split(separator: "\n").compactMap { Int($0) }

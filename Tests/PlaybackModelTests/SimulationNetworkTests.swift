@@ -65,9 +65,17 @@ struct SimulationNetworkTests {
         #expect(trace.period == 5)
     }
 
+    @Test("an optional third column is each row's request latency in milliseconds; rows without it have none")
+    func latencyColumn() throws {
+        let trace = try NetworkTrace.parseColumns("0 1.5 120\n1 3.0\n3 0.5 0\n")
+        #expect(trace.steps.map(\.latency) == [0.12, nil, 0])
+        #expect(trace.carriesLatency)
+        #expect(try !NetworkTrace.parseColumns("0 1\n1 2\n").carriesLatency)
+    }
+
     @Test(
         "malformed two-column traces name the line",
-        arguments: [("0 1\nx y\n", 2), ("0 1\n0 2\n", 2), ("0 -1\n", 1), ("\n# only\n", nil)] as [(String, Int?)])
+        arguments: [("0 1\nx y\n", 2), ("0 1\n0 2\n", 2), ("0 -1\n", 1), ("\n# only\n", nil), ("0 1\n1 2 -5\n", 2), ("0 1 x\n", 1)] as [(String, Int?)])
     func badColumns(text: String, line: Int?) {
         #expect {
             _ = try NetworkTrace.parseColumns(text)

@@ -115,7 +115,7 @@ public struct Check: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write the throughput measured over time to FILE as a trace simulate --trace replays (one input only; the latency is not recorded).",
+            "Write the throughput and request latency measured over time to FILE as a trace simulate --trace replays (one input only; latency: each open through FFmpeg's io_open, to the response head, of the input and its playlists, segments and keys).",
             valueName: "file"),
         completion: .file())
     var recordTrace: String?
@@ -123,7 +123,7 @@ public struct Check: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "--record-trace's format: bufprobe (two columns, seconds Mbit/s), sabre (Sabre's JSON) or mahimahi (one line per 1500-byte delivery, ms) (default bufprobe).",
+            "--record-trace's format: bufprobe (columns seconds Mbit/s latency_ms), sabre (Sabre's JSON, with latency_ms) or mahimahi (one line per 1500-byte delivery, ms; no latency) (default bufprobe).",
             valueName: "format"))
     var traceFormat: ThroughputRecording.Format = .bufprobe
 

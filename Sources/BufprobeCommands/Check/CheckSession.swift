@@ -46,7 +46,8 @@ package final class CheckSession: Sendable {
         var firstPacketTime: Double?
         var lastPacketTime: Double?
         var finished = false
-        /// `--record-trace`: the bytes received over time, and when the player stopped loading.
+        /// `--record-trace`: the bytes received over time, when the player stopped loading, and each
+        /// request's latency.
         var recording: ThroughputRecording?
     }
 
@@ -131,9 +132,17 @@ package final class CheckSession: Sendable {
         let input: MediaInput
         do {
             let (playlists, clock, started) = (self.playlists, self.clock, self.started)
+            // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
+            var requestOpened: (@Sendable (ContinuousClock.Instant, Double) -> Void)?
+            if settings.recordsTrace {
+                requestOpened = { [self] begun, seconds in
+                    shared.withLock { $0.recording?.addLatency(start: (begun - started).seconds, seconds: seconds) }
+                }
+            }
             input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
-                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) })
+                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) },
+                requestOpened: requestOpened)
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }

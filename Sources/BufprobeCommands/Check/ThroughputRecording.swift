@@ -10,12 +10,24 @@ import Foundation
 /// second's worth at once) gave the player nothing in between, and a replay must not either. A bin the
 /// player spent mostly not loading says nothing about the link, so it takes the mean rate of the last
 /// second it was loading.
+///
+/// Each request's latency (`addLatency`: for HTTP, the time from asking to open a resource to its response
+/// head, as the resource gate times it) is kept too. A step's latency is the mean of the requests that
+/// began in it, else the last one known (before the first request, the first one). The formats that carry
+/// latency (Sabre's `latency_ms`, the bufprobe format's third column) are replayed by `simulate` charging
+/// that latency to each request, during which the link carries nothing: so that the wait is not counted
+/// twice, their bins are the bytes over the time not spent waiting for a response head (a fast link with
+/// a long latency then shows its real rate, in short bursts); a bin with less than 10 ms not waiting
+/// takes the mean of the last second loading (before any, the first rate measured after it), and its
+/// bytes count in the next bin measured. Mahimahi's format has no latency, so its bins keep
+/// the waits as time the link carried nothing, as they were measured.
 package struct ThroughputRecording: Sendable {
     /// The formats `--trace-format` writes.
     package enum Format: String, RawValueArgument, Sendable {
-        /// Two columns `seconds Mbit/s`, one row per bin (what `simulate --trace` reads, as Pensieve's).
+        /// Columns `seconds Mbit/s`, one row per bin (what `simulate --trace` reads, as Pensieve's), and a
+        /// third, `latency_ms`, once a request's latency was measured.
         case bufprobe
-        /// Sabre's JSON list of `{duration_ms, bandwidth_kbps}`.
+        /// Sabre's JSON list of `{duration_ms, bandwidth_kbps, latency_ms}` (`latency_ms` once measured).
         case sabre
         /// Mahimahi: one line per 1500-byte packet delivery opportunity, its time in whole milliseconds.
         case mahimahi
@@ -36,6 +48,8 @@ package struct ThroughputRecording: Sendable {
     /// Intervals during which the player did not want data.
     private(set) var idle: [(start: Double, end: Double)] = []
     private var idleSince: Double?
+    /// `(seconds since the check began, seconds)` of each request's latency, in the order they were timed.
+    package private(set) var latencies: [(start: Double, seconds: Double)] = []
 
     /// An empty recording.
     package init() {}
@@ -49,6 +63,12 @@ package struct ThroughputRecording: Sendable {
         } else {
             samples.append((time, max(value, last.bytes)))
         }
+    }
+
+    /// A request began `start` seconds after the check began and waited `seconds` for its response head.
+    package mutating func addLatency(start: Double, seconds: Double) {
+        guard start.isFinite, seconds.isFinite, start >= 0, seconds >= 0 else { return }
+        latencies.append((start, seconds))
     }
 
     /// The player stopped (`false`) or resumed (`true`) asking for data at `time`.
@@ -84,26 +104,61 @@ package struct ThroughputRecording: Sendable {
         return total
     }
 
-    /// The trace as `(duration s, bits per second)` steps up to the last byte received; empty when nothing
-    /// was received.
+    /// Seconds of `[start, end)` spent waiting for a response head.
+    private func waitingTime(from start: Double, to end: Double) -> Double {
+        // Requests are timed one after the other on the reading thread: the waits do not overlap.
+        latencies.reduce(0) { $0 + max(0, min(end, $1.start + $1.seconds) - max(start, $1.start)) }
+    }
+
+    /// The trace as `(duration s, bits per second)` steps up to the last byte received, with the bins'
+    /// waits for response heads left in; empty when nothing was received.
     package var steps: [(duration: Double, bitsPerSecond: Double)] {
+        steps(excludingLatency: false).map { ($0.duration, $0.bitsPerSecond) }
+    }
+
+    /// The trace as steps up to the last byte received, each with its latency (seconds, `nil` when no
+    /// request was timed); empty when nothing was received. `excludingLatency`: each bin's rate is over the
+    /// time not spent waiting for a response head, and a bin with less than `resolution` not waiting takes
+    /// the mean of the last second loading (or, before any, the first rate measured after it), its bytes
+    /// moved to the next bin measured.
+    package func steps(excludingLatency: Bool) -> [(duration: Double, bitsPerSecond: Double, latency: Double?)] {
         guard let end = samples.last?.time, end > 0, (samples.last?.bytes ?? 0) > 0 else { return [] }
-        var steps: [(duration: Double, bitsPerSecond: Double)] = []
+        let excluding = excludingLatency && !latencies.isEmpty
+        var steps: [(duration: Double, bitsPerSecond: Double, latency: Double?)] = []
+        // A bin waiting before any was measured: filled with the first measured after it.
+        var unmeasured: [Int] = []
         var loading: [Double] = []
+        // Bytes of waiting bins, counted in the next bin measured.
+        var carried = 0.0
+        var lastLatency = latencies.first?.seconds
         var index = 0.0
         while index * Self.bin < end {
             // Bin edges as multiples, not sums: no drift over hours of bins.
             let start = index * Self.bin
             let stop = min((index + 1) * Self.bin, end)
             let width = stop - start
-            var rate = (bytes(at: stop) - bytes(at: start)) * 8 / width
-            if idleTime(from: start, to: stop) > width / 2, !loading.isEmpty {
-                rate = loading.reduce(0, +) / Double(loading.count)
+            let waiting = excluding ? min(waitingTime(from: start, to: stop), width) : 0
+            let began = latencies.filter { $0.start >= start && $0.start < stop }.map(\.seconds)
+            if !began.isEmpty { lastLatency = began.reduce(0, +) / Double(began.count) }
+            var rate = 0.0
+            let received = bytes(at: stop) - bytes(at: start)
+            let waitingBin = excluding && waiting > width / 2 && width - waiting < Self.resolution
+            if waitingBin || (idleTime(from: start, to: stop) > width / 2 && !loading.isEmpty) {
+                if waitingBin { carried += received }
+                if loading.isEmpty {
+                    unmeasured.append(steps.count)
+                } else {
+                    rate = loading.reduce(0, +) / Double(loading.count)
+                }
             } else {
+                rate = (received + carried) * 8 / (width - waiting)
+                carried = 0
                 loading.append(rate)
                 if loading.count > Self.idleWindow { loading.removeFirst() }
+                for earlier in unmeasured { steps[earlier].bitsPerSecond = rate }
+                unmeasured = []
             }
-            steps.append((width, rate))
+            steps.append((width, rate, lastLatency))
             index += 1
         }
         return steps
@@ -111,18 +166,27 @@ package struct ThroughputRecording: Sendable {
 
     /// The trace file's text in `format`, `source` named in a comment where the format has comments.
     package func render(_ format: Format, source: String) -> String {
-        let steps = self.steps
+        // Mahimahi cannot carry latency: its bins keep the waits (see the type's comment).
+        let steps = self.steps(excludingLatency: format != .mahimahi)
         switch format {
         case .bufprobe:
             var text = "# bufprobe check --record-trace \(source.replacingOccurrences(of: "\n", with: " "))\n"
-            text += "# seconds Mbit/s, the throughput measured in \(Self.bin) s bins\n"
+            if latencies.isEmpty {
+                text += "# seconds Mbit/s, the throughput measured in \(Self.bin) s bins\n"
+            } else {
+                text += "# seconds Mbit/s latency_ms, the throughput measured in \(Self.bin) s bins (over the time not"
+                text += " spent waiting for a response head) and the latency of the requests begun in each\n"
+            }
             for (index, step) in steps.enumerated() {
-                text += "\(Self.number(Double(index) * Self.bin)) \(Self.number(step.bitsPerSecond / 1e6))\n"
+                text += "\(Self.number(Double(index) * Self.bin)) \(Self.number(step.bitsPerSecond / 1e6))"
+                if let latency = step.latency { text += " \(Self.number(latency * 1000))" }
+                text += "\n"
             }
             return text
         case .sabre:
             let rows = steps.map { step in
-                "  {\"duration_ms\": \(Self.number(step.duration * 1000)), \"bandwidth_kbps\": \(Self.number(step.bitsPerSecond / 1000))}"
+                let latency = step.latency.map { ", \"latency_ms\": \(Self.number($0 * 1000))" } ?? ""
+                return "  {\"duration_ms\": \(Self.number(step.duration * 1000)), \"bandwidth_kbps\": \(Self.number(step.bitsPerSecond / 1000))\(latency)}"
             }
             return "[\n" + rows.joined(separator: ",\n") + "\n]\n"
         case .mahimahi:

@@ -42,6 +42,7 @@ public struct Simulate: AsyncParsableCommand {
               # - { at: 5s, play }
 
             Traces (--trace or network.trace): two columns "seconds Mbit/s" per line (Pensieve, FCC, HSDPA), \
+            and an optional third, the latency_ms of a request begun in that row (check --record-trace), \
             or Sabre's JSON list of {duration_ms, bandwidth_kbps, latency_ms}; looped when shorter than the \
             session.
 

@@ -3,7 +3,8 @@ package import PlaybackModel
 
 /// Reads a bandwidth trace file in either research format: Sabre's JSON list of
 /// `{"duration_ms", "bandwidth_kbps", "latency_ms"}` objects (detected by a leading `[`), or the
-/// two-column `seconds Mbit/s` text of Pensieve and the FCC/HSDPA datasets.
+/// two-column `seconds Mbit/s` text of Pensieve and the FCC/HSDPA datasets (with an optional third column,
+/// `latency_ms`, as `check --record-trace` writes it).
 package enum SimulationTraceFile {
     /// One Sabre trace entry.
     private struct SabreStep: Decodable {

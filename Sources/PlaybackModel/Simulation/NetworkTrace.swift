@@ -69,9 +69,11 @@ public struct NetworkTrace: Sendable, Hashable {
     /// Parses the two-column text format: one `time bandwidth` pair per line, time in seconds since the
     /// trace began (rows in increasing time) and bandwidth in Mbit/s, separated by spaces, tabs or a comma.
     /// Each row's bandwidth holds until the next row's time; the last row lasts as long as the row before it
-    /// (1 s when there is only one). Blank lines and lines starting with `#` are skipped.
+    /// (1 s when there is only one). A third column, when present, is the latency in milliseconds of a
+    /// request begun during the row (the step's `latency`); two-column files carry none. Blank lines and
+    /// lines starting with `#` are skipped.
     public static func parseColumns(_ text: String) throws(NetworkTraceError) -> NetworkTrace {
-        var rows: [(line: Int, time: Double, mbps: Double)] = []
+        var rows: [(line: Int, time: Double, mbps: Double, latency: Double?)] = []
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -86,11 +88,21 @@ public struct NetworkTrace: Sendable, Hashable {
             guard mbps >= 0 else {
                 throw NetworkTraceError(line: lineNumber, reason: "line \(lineNumber) has a negative bandwidth")
             }
+            // An optional third column, the latency in milliseconds of a request begun during the row
+            // (what `check --record-trace` writes once it measured one).
+            var latency: Double?
+            if line.count >= 3 {
+                guard let milliseconds = Double(line[2]), milliseconds.isFinite, milliseconds >= 0 else {
+                    throw NetworkTraceError(
+                        line: lineNumber, reason: "line \(lineNumber)'s third column is not a latency in milliseconds")
+                }
+                latency = milliseconds / 1000
+            }
             if let previous = rows.last, time <= previous.time {
                 throw NetworkTraceError(
                     line: lineNumber, reason: "line \(lineNumber) does not come later than the line before it")
             }
-            rows.append((lineNumber, time, mbps))
+            rows.append((lineNumber, time, mbps, latency))
         }
         guard !rows.isEmpty else { throw NetworkTraceError(line: nil, reason: "the trace has no rows") }
         var steps: [Step] = []
@@ -100,7 +112,7 @@ public struct NetworkTrace: Sendable, Hashable {
                 index + 1 < rows.count
                 ? rows[index + 1].time - rows[index].time
                 : (index > 0 ? rows[index].time - rows[index - 1].time : 1)
-            steps.append(Step(duration: duration, bitsPerSecond: rows[index].mbps * 1e6))
+            steps.append(Step(duration: duration, bitsPerSecond: rows[index].mbps * 1e6, latency: rows[index].latency))
         }
         return try NetworkTrace(steps: steps)
     }

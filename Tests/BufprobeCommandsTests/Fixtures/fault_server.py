@@ -17,6 +17,9 @@ of stdout, then serves files under --root according to the first path component:
                                   <name> stands for '/', so low:seg000.ts is only hls/low/seg000.ts
   /requires/<header>/<value>/<path>  serves <path> like /file/ only to requests carrying that header
                                   value, else 403 (playlist segments keep the prefix, so they need it too)
+  /slowhead/<ms>/<path>           serves <path> like /file/, each response's head sent <ms> ms after the
+                                  request arrived (relative URIs in a playlist keep the prefix, so every
+                                  segment's request waits too): a request latency the tests know
   /live/<dir>/index.m3u8          a live HLS media playlist over <dir>/seg000.ts...seg004.ts (2 s each):
                                   three segments when first asked for, one more every 2 s after, a
                                   sliding window of three, no EXT-X-ENDLIST until the last segment is
@@ -70,6 +73,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.send_live_playlist(os.path.dirname(rest))
                 else:
                     self.send_file(rest)
+            elif mode == "slowhead":
+                time.sleep(int(parts[1]) / 1000)
+                self.send_file("/".join(parts[2:]))
             elif mode == "missing":
                 rest = "/".join(parts[2:])
                 missing = parts[1].replace(":", "/")
