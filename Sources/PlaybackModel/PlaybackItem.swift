@@ -23,7 +23,7 @@ public struct PlaybackItem: Sendable, Hashable {
     public var isRebuffering: Bool { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// Stalls since playback started or the last seek, the current one included: the resume threshold
     /// in force is `policy.resumeThreshold(afterStall:)` of it (a growing threshold starts over on a seek,
-    /// as Chromium's does when a seek flushes its audio queue).
+    /// as Chromium's source reads: a seek flushes its audio queue; read there, not measured).
     public var stallsSinceSeek: Int = 0 { didSet { if !defersStallFlag { updateStallFlag() } } }
     /// The seconds buffered ahead that make playback likely to keep up under the threshold rule now: the
     /// resume threshold for this stall while rebuffering, else the start threshold.

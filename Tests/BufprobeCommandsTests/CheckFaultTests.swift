@@ -149,7 +149,7 @@ struct CheckFaultTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", CheckServers.fixtures.appendingPathComponent("pty_interrupt.py").path, "--after", "5", "--when", "Loading",
+            "python3", FixtureServer.fixtures.appendingPathComponent("pty_interrupt.py").path, "--after", "5", "--when", "Loading",
             BufprobeProcess.executable.path, "check", "--timeout", "60", server.url("silent/\(Self.file)"),
         ]
         var environment = ProcessInfo.processInfo.environment

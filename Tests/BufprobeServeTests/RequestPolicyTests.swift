@@ -6,44 +6,13 @@ import TestSupport
 /// manifests and redirects lead to another server, and which counts every request it receives.
 final class OriginServer {
     let host: String
-    let port: Int
-    private let process: Process
-    private let input: Pipe
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
+    private let server: FixtureServer
+    /// The port it listens on.
+    var port: Int { server.port }
 
     init(host: String) throws {
-        let script = BufprobeProcess.packageRoot.appendingPathComponent("Tests/BufprobeCommandsTests/Fixtures/origin_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--root", CheckServers.samples, "--host", host]
-        let output = Pipe()
-        let input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-            line.append(first)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            throw Failure(description: "origin_server.py on \(host) did not report its port (got '\(text)')")
-        }
         self.host = host
-        self.port = port
-        self.process = process
-        self.input = input
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        server = try FixtureServer(script: "origin_server.py", arguments: ["--root", CheckServers.samples, "--host", host])
     }
 
     /// `http://host:port/path`.
