@@ -3,15 +3,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The README's Monitoring section stays true: it lists every metric the exporter answers, and its
-/// Prometheus configuration and alert rules pass Prometheus's own checker (`promtool`).
-@Suite("serve: the README's Monitoring section")
+/// The monitoring guide (`docs/monitoring.md`, once the README's Monitoring section) stays true: it lists
+/// every metric the exporter answers, and its Prometheus configuration and alert rules pass Prometheus's own
+/// checker (`promtool`).
+@Suite("serve: the monitoring guide, docs/monitoring.md")
 struct MonitoringReadmeTests {
+    /// The whole guide, from its `# Monitoring` title on.
     static func section() throws -> Substring {
-        let readme = try String(contentsOf: BufprobeProcess.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "\n## Monitoring\n"))
-        let rest = readme[start.upperBound...]
-        return rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)]
+        let guide = try String(contentsOf: BufprobeProcess.packageRoot.appendingPathComponent("docs/monitoring.md"), encoding: .utf8)
+        let start = try #require(guide.range(of: "# Monitoring\n"), "docs/monitoring.md starts with its title")
+        return guide[start.upperBound...]
     }
 
     @Test("it names every metric /probe and /metrics answer")
@@ -25,7 +26,7 @@ struct MonitoringReadmeTests {
             + ["bufprobe_exporter_config_last_reload_successful", "bufprobe_exporter_config_last_reload_success_timestamp_seconds",
                "bufprobe_exporter_config_reload_failures_total"]
         for name in names {
-            #expect(section.contains("`\(name)"), "README's Monitoring section does not list \(name)")
+            #expect(section.contains("`\(name)"), "docs/monitoring.md does not list \(name)")
         }
     }
 
@@ -54,10 +55,10 @@ struct MonitoringReadmeTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "promtool check \(check) \(name): \(text)")
         }
-        let modules = try #require(all.first { $0.hasPrefix("modules:") }, "the README shows a --config.file example")
+        let modules = try #require(all.first { $0.hasPrefix("modules:") }, "docs/monitoring.md shows a --config.file example")
         let file = directory.appendingPathComponent("modules.yml")
         try modules.write(to: file, atomically: true, encoding: .utf8)
         let checked = try BufprobeProcess.run(["serve", "--config.file", file.path, "--config.check"])
-        #expect(checked.status == 0, "serve --config.check on the README's modules: \(checked.stderr)")
+        #expect(checked.status == 0, "serve --config.check on docs/monitoring.md's modules: \(checked.stderr)")
     }
 }
