@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.25.0"),
         // `serve --web.config.file` only: bcrypt for basic_auth_users (HummingbirdBcrypt, a small C library).
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
+        // `swift package generate-documentation` (scripts/check-docs.sh) only: the DocC catalogs of the
+        // library targets. A command plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System library over FFmpeg; only MediaIO imports it.

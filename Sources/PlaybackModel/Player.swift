@@ -67,11 +67,16 @@ public struct Player: Sendable {
     /// Creates a player for media of `duration` starting at media time `mediaStart`, created at clock time
     /// `now`, in `loading`. Call `advance(to:)` (or any event) to get the first `startLoading`.
     /// - Parameters:
+    ///   - duration: how long the media is (finite, unknown, or unbounded for live).
+    ///   - policy: the thresholds that decide when playback starts, resumes and loading stops.
+    ///   - mediaStart: media time of the first instant of the media; progress is measured from here.
     ///   - startPosition: where the playhead starts; `mediaStart` when `nil`.
     ///   - loaded: data already loaded (e.g. from a cache); none by default.
+    ///   - rate: the playback rate, media seconds per clock second (1 = normal speed).
     ///   - autoplay: whether playback is wanted from the start (as after `AVPlayer.play()`); when false the
     ///     player starts `paused`.
     ///   - timeObserverInterval: clock seconds between periodic events, 0.5 s as in the seed article.
+    ///   - now: the clock time the player is created at, in seconds on the caller's clock.
     public init(
         duration: MediaDuration, policy: BufferPolicy = .default, mediaStart: Double = 0,
         startPosition: Double? = nil, loaded: TimeRanges? = nil, rate: Double = 1, autoplay: Bool = true,
