@@ -12,6 +12,7 @@ extension MediaInput {
     ///   - bytes: the whole input.
     ///   - name: names the input in `url` and messages; no file of that name is opened.
     ///   - options: libavformat AVOptions; `protocol_whitelist` defaults to `memoryProtocolWhitelist`.
+    ///   - interrupter: enforces timeouts and cancellation on every blocking call.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
         bytes: [UInt8], name: String, options: [String: String] = [:], interrupter: Interrupter? = nil

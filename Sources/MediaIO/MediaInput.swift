@@ -43,6 +43,8 @@ public final class MediaInput {
     /// `headers`, `rw_timeout`) and reads enough to know its streams.
     ///
     /// - Parameters:
+    ///   - url: a file path or any URL libavformat accepts.
+    ///   - options: libavformat AVOptions for the protocol and the demuxer.
     ///   - interrupter: enforces timeouts and cancellation on every blocking call.
     ///   - playlistLoaded: for a remote HLS input, receives the URL and whole text of every playlist the
     ///     demuxer reads after opening the input (each media playlist and each live reload; not the input's

@@ -1,5 +1,5 @@
-/// Bounds on what a remote peer can make bufprobe do for one input (documented in the README's
-/// "Limits and safety").
+/// Bounds on what a remote peer can make bufprobe do for one input (documented in
+/// `docs/limits-and-safety.md`).
 public enum ResourceLimits {
     /// The most bytes read as one playlist (HLS or DASH, by FFmpeg or by bufprobe): 16 MiB. The largest
     /// real playlists (a day of 1 s segments) are a few MiB; a body that never ends is refused here.

@@ -16,8 +16,12 @@ public final class ResourceReader {
     /// Opens `url` for reading with protocol `options` (`user_agent`, `headers`...).
     /// - Throws: `FFmpegError` from `avio_open2` (HTTP errors map to `httpStatus`); `EACCES` for a protocol
     ///   off the whitelist, `ETIMEDOUT` for a resource that sent nothing.
-    /// - Parameter offset: the first byte to read (a sub-range of the resource, as `#EXT-X-BYTERANGE` names
-    ///   one): HTTP asks for it with a `Range` request, other protocols seek to it.
+    /// - Parameters:
+    ///   - url: the resource, as the input leads to it.
+    ///   - options: protocol AVOptions (`user_agent`, `headers`...).
+    ///   - interrupter: enforces timeouts and cancellation on every blocking call.
+    ///   - offset: the first byte to read (a sub-range of the resource, as `#EXT-X-BYTERANGE` names
+    ///     one): HTTP asks for it with a `Range` request, other protocols seek to it.
     public init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil, offset: Int64 = 0
     ) throws(FFmpegError) {

@@ -3,7 +3,7 @@
 ///
 /// Each case's `policy` is built from the player's published defaults; where a player measures
 /// something else (mpv counts only its demuxer queue, Chromium its decoded audio queue) or publishes no
-/// number (AVPlayer), `source` says so. The README's "Player presets" table cites each value.
+/// number (AVPlayer), `source` says so. The "Player presets" table of `docs/model.md` cites each value.
 public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     /// mpv 0.35+ with its defaults: `--cache-pause-initial=no`, `--cache-pause-wait=1`,
     /// `--cache-secs` 1000 h (so `--demuxer-max-bytes`, 150 MiB, is the real bound).
