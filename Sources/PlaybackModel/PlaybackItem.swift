@@ -2,42 +2,34 @@
 /// loaded time ranges and the playhead. A plain value: the `Player` owns one and moves its playhead.
 public struct PlaybackItem: Sendable, Hashable {
     /// How long the media is.
-    public var duration: MediaDuration { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var duration: MediaDuration
     /// Media time of the first instant of the media (0 for most files; the container's start time for
     /// MPEG-TS and the like); progress is measured from here.
-    public var mediaStart: Double { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var mediaStart: Double
     /// The playhead, in media seconds.
-    public var currentTime: Double { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var currentTime: Double
     /// The media time loaded and playable.
-    public var loadedTimeRanges: TimeRanges { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var loadedTimeRanges: TimeRanges
     /// The thresholds the buffer flags use.
-    public var policy: BufferPolicy { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var policy: BufferPolicy
     /// Playback rate (1 = normal speed); only the predictive keep-up rule uses it.
-    public var rate: Double { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var rate: Double
     /// The network estimate for predictive keep-up; `nil` when unknown.
-    public var network: NetworkEstimate? { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var network: NetworkEstimate?
     /// Whether loading has finished: nothing more will arrive, so the end of the loaded data is the end.
-    public var isEndOfStream: Bool { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var isEndOfStream: Bool
     /// Whether the player is recovering from a stall, so keep-up needs the resume threshold rather than
     /// the start threshold.
-    public var isRebuffering: Bool { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var isRebuffering: Bool
     /// Stalls since playback started or the last seek, the current one included: the resume threshold
     /// in force is `policy.resumeThreshold(afterStall:)` of it (a growing threshold starts over on a seek,
     /// as Chromium's source reads: a seek flushes its audio queue; read there, not measured).
-    public var stallsSinceSeek: Int = 0 { didSet { if !defersStallFlag { updateStallFlag() } } }
+    public var stallsSinceSeek: Int = 0
     /// The seconds buffered ahead that make playback likely to keep up under the threshold rule now: the
     /// resume threshold for this stall while rebuffering, else the start threshold.
     public var keepUpThreshold: Double {
         isRebuffering ? policy.resumeThreshold(afterStall: stallsSinceSeek) : policy.startThreshold
     }
-    /// The seed article's `isStall`, derived exactly as it derives it from the three flags: it becomes true
-    /// when `isPlaybackBufferEmpty` is true, false when `isPlaybackBufferFull` or
-    /// `isPlaybackLikelyToKeepUp` is true, and otherwise keeps its value. It is a buffering indicator
-    /// (a spinner); the player's `stalled` state is the QoE stall.
-    public private(set) var isStalled: Bool
-    /// Set by `Player` on the item it owns: it updates `isStalled` once per event it settles rather than
-    /// on every property write (the flag is then exactly as the player's transitions saw it).
-    var defersStallFlag = false
 
     /// Creates an item with its playhead at `mediaStart` and the given loaded ranges (none by default,
     /// merged with `TimeRanges.defaultTolerance`).
@@ -54,8 +46,6 @@ public struct PlaybackItem: Sendable, Hashable {
         self.network = nil
         self.isEndOfStream = false
         self.isRebuffering = false
-        self.isStalled = false
-        updateStallFlag()
     }
 
     /// The media time at which the media ends, when the duration is finite.
@@ -155,19 +145,5 @@ public struct PlaybackItem: Sendable, Hashable {
         guard let seconds = duration.seconds, seconds > 0, seconds.isFinite else { return 0 }
         let value = (time - mediaStart) / seconds
         return value.isNaN ? 0 : Swift.min(Swift.max(value, 0), 1)
-    }
-
-    /// Applies the seed article's rule to the current flags.
-    mutating func updateStallFlag() {
-        updateStallFlag(status)
-    }
-
-    /// Applies the seed article's rule to flags already computed.
-    mutating func updateStallFlag(_ status: Status) {
-        if status.isEmpty {
-            if !isStalled { isStalled = true }
-        } else if isStalled, status.isFull || status.isLikelyToKeepUp {
-            isStalled = false
-        }
     }
 }

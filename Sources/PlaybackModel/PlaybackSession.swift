@@ -13,7 +13,9 @@
 ///   start with no data under it moves to the first playable data (at or after it, else the earliest), as
 ///   players start at the first frame they have. A start the viewer chose (a seek before starting) stays.
 /// - Presentation origin: `origin` is the playable start, the media time shown as 0 everywhere a user sees
-///   a time (`presentationTime(_:)`); absolute media times appear only where a field says so.
+///   a time; this type is the one place that shift is made (`presentationTime(_:)`, `presented(_:)`,
+///   `presentedReceived`, `presentedLoaded`, `presentedCurrentTime`, `presentationDuration`, `report`);
+///   absolute media times appear only where a field says so.
 /// - Play-out: after `endOfStream`, `playOut()` runs the player on its own deadlines to its end.
 public struct PlaybackSession: Sendable {
     /// The player being driven.
@@ -48,6 +50,24 @@ public struct PlaybackSession: Sendable {
 
     /// `mediaTime` counted from the playable start.
     public func presentationTime(_ mediaTime: Double) -> Double { mediaTime - origin }
+
+    /// `range` (media time) counted from the playable start.
+    public func presented(_ range: TimeRange) -> TimeRange {
+        TimeRange(start: range.start - origin, end: range.end - origin)
+    }
+
+    /// `ranges` (media time) counted from the playable start: every range moved back by `origin`, none
+    /// merged or dropped.
+    public func presented(_ ranges: TimeRanges) -> TimeRanges { ranges.shifted(back: origin) }
+
+    /// Every playable range received (`received`), counted from the playable start.
+    public var presentedReceived: TimeRanges { presented(received) }
+
+    /// The player's loaded ranges, counted from the playable start.
+    public var presentedLoaded: TimeRanges { presented(player.item.loadedTimeRanges) }
+
+    /// The playhead, counted from the playable start.
+    public var presentedCurrentTime: Double { presentationTime(player.currentTime) }
 
     /// The end of the media counted from the playable start, when the duration is known.
     public var presentationDuration: Double? { player.item.mediaEnd.map { $0 - origin } }

@@ -35,34 +35,36 @@ public struct Player: Sendable {
     public static let maxPendingEvents = 100_000
 
     /// The media being played, with the playhead and loaded ranges.
-    public var item: PlaybackItem {
-        var item = current
-        item.defersStallFlag = false
-        return item
-    }
-    private var current: PlaybackItem
+    public internal(set) var item: PlaybackItem
     /// The current state.
-    public private(set) var state: PlayerState
+    public internal(set) var state: PlayerState
     /// The latest clock time the player was advanced to.
-    public private(set) var clock: Double
+    public internal(set) var clock: Double
     /// The clock time the player was created at.
     public let startClock: Double
     /// Whether the user wants playback (play, or a positive rate) rather than pause.
-    public private(set) var wantsToPlay: Bool
+    public internal(set) var wantsToPlay: Bool
     /// Whether the player last asked for loading (`startLoading`) rather than `stopLoading`.
-    public private(set) var isLoading = false
+    public internal(set) var isLoading = false
     /// Clock seconds between periodic time events; `nil` for none.
     public let timeObserverInterval: Double?
     /// Whether events collect in the outbox for `takeEvents()`; off by default. Drivers act on the returned
     /// actions; turn it on to watch the periodic time and state changes too (every event copies the item,
     /// and millions of them cost more than the model itself).
     public var recordsEvents = false
-    private var hasStarted = false
-    private var isSettled = false
-    private var nextTickIndex = 1
-    private var outbox: [PlayerEvent] = []
-    private var outboxStart = 0
-    private var accounting = QoEReport()
+    // Internal rather than private, like the setters above: Player+Transitions.swift moves them.
+    /// Whether playback ever started (a seek before it only moves the start).
+    var hasStarted = false
+    /// Whether the player settled since it was made (every event ends settled).
+    var isSettled = false
+    /// The index of the next periodic time event.
+    var nextTickIndex = 1
+    /// Observation events not yet taken, from `outboxStart` on.
+    var outbox: [PlayerEvent] = []
+    /// Where the undrained events start in `outbox`.
+    var outboxStart = 0
+    /// The QoE figures so far, ongoing stalls and seeks not yet counted up to `clock`.
+    var accounting = QoEReport()
 
     /// Creates a player for media of `duration` starting at media time `mediaStart`, created at clock time
     /// `now`, in `loading`. Call `advance(to:)` (or any event) to get the first `startLoading`.
@@ -86,9 +88,7 @@ public struct Player: Sendable {
         if let loaded { item.loadedTimeRanges.formUnion(loaded) }
         item.currentTime = Self.clamp(startPosition ?? mediaStart, in: item)
         item.rate = rate > 0 && rate.isFinite ? rate : 1
-        item.defersStallFlag = true
-        item.updateStallFlag()
-        self.current = item
+        self.item = item
         self.clock = now
         self.startClock = now
         self.wantsToPlay = autoplay
@@ -99,16 +99,16 @@ public struct Player: Sendable {
     // MARK: Queries
 
     /// The playback rate, media seconds per clock second.
-    public var rate: Double { current.rate }
+    public var rate: Double { item.rate }
 
     /// The playhead (`item.currentTime` without copying the item, for per-packet drivers).
-    public var currentTime: Double { current.currentTime }
+    public var currentTime: Double { item.currentTime }
 
     /// The buffer policy in force.
-    public var policy: BufferPolicy { current.policy }
+    public var policy: BufferPolicy { item.policy }
 
     /// Whether the player wants data now (the rule `startLoading`/`stopLoading` follow).
-    public var wantsMoreData: Bool { computeWantsMoreData(current.status, refillDue: false) }
+    public var wantsMoreData: Bool { computeWantsMoreData(item.status, refillDue: false) }
 
     /// The clock time of the next change that happens with no further input: the playhead reaching the end
     /// of the loaded range holding it or the end of the media (a stall or the end), or, while loading is
@@ -116,7 +116,7 @@ public struct Player: Sendable {
     /// change without input. Always later than `clock`. An event-driven simulation can jump straight to it.
     public var nextDeadline: Double? {
         guard case .playing = state else { return nil }
-        var deadline = clock + (playLimit - current.currentTime) / current.rate
+        var deadline = clock + (playLimit - item.currentTime) / item.rate
         if let refill = refillDeadline { deadline = Swift.min(deadline, refill) }
         return deadline > clock ? deadline : clock.nextUp
     }
@@ -159,12 +159,12 @@ public struct Player: Sendable {
     /// Data for `range` arrived (media time); data behind the playhead is accepted and evicted by the
     /// back-buffer rule.
     public mutating func loaded(_ range: TimeRange, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.current.loadedTimeRanges.insert(range) }
+        event(now) { player, _ in player.item.loadedTimeRanges.insert(range) }
     }
 
     /// Data for every range of `ranges` arrived (e.g. a `LoadedRangeTracker`'s `playable`).
     public mutating func loaded(_ ranges: TimeRanges, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.current.loadedTimeRanges.formUnion(ranges) }
+        event(now) { player, _ in player.item.loadedTimeRanges.formUnion(ranges) }
     }
 
     /// The user asks for playback.
@@ -174,7 +174,7 @@ public struct Player: Sendable {
             guard case .paused = player.state else { return }
             if !player.hasStarted {
                 player.transition(to: .loading(since: player.clock), into: &actions)
-            } else if player.current.bufferedAhead > 0 || player.current.isAtEnd {
+            } else if player.item.bufferedAhead > 0 || player.item.isAtEnd {
                 player.transition(to: .playing(since: player.clock), into: &actions)
             } else {
                 player.beginStall(into: &actions)
@@ -205,8 +205,8 @@ public struct Player: Sendable {
         event(now) { player, actions in
             guard !target.isNaN else { return }
             if case .failed = player.state { return }
-            let to = Self.clamp(target, in: player.current)
-            var from = player.current.currentTime
+            let to = Self.clamp(target, in: player.item)
+            var from = player.item.currentTime
             var since = player.clock
             switch player.state {
             case .stalled:
@@ -219,10 +219,10 @@ public struct Player: Sendable {
             default:
                 break
             }
-            player.current.currentTime = to
-            player.current.isRebuffering = false
-            player.current.stallsSinceSeek = 0
-            let isLoadedThere = player.current.loadedTimeRanges.contains(to) || player.current.isAtEnd
+            player.item.currentTime = to
+            player.item.isRebuffering = false
+            player.item.stallsSinceSeek = 0
+            let isLoadedThere = player.item.loadedTimeRanges.contains(to) || player.item.isAtEnd
             if !isLoadedThere, player.canLoad {
                 player.isLoading = true
                 player.emit(.startLoading(from: to), into: &actions)
@@ -246,14 +246,14 @@ public struct Player: Sendable {
     public mutating func setRate(_ rate: Double, now: Double) -> [PlayerAction] {
         guard rate >= 0, rate.isFinite else { return advance(to: now) }
         if rate == 0 { return pause(now: now) }
-        var actions = event(now) { player, _ in player.current.rate = rate }
+        var actions = event(now) { player, _ in player.item.rate = rate }
         if !wantsToPlay { actions += play(now: now) }
         return actions
     }
 
     /// Loading finished: no more data will arrive, so the end of the loaded data is the end.
     public mutating func endOfStream(now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.current.isEndOfStream = true }
+        event(now) { player, _ in player.item.isEndOfStream = true }
     }
 
     /// Playback failed for `reason`; a stall in progress ends here.
@@ -273,318 +273,6 @@ public struct Player: Sendable {
 
     /// Sets the network estimate the predictive keep-up rule uses.
     public mutating func updateNetwork(_ estimate: NetworkEstimate?, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.current.network = estimate }
-    }
-
-    /// Replaces the buffer policy (e.g. the network became constrained).
-    public mutating func updatePolicy(_ policy: BufferPolicy, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.current.policy = policy }
-    }
-
-    /// Sets the duration once it becomes known (or changes, for a growing stream).
-    public mutating func updateDuration(_ duration: MediaDuration, now: Double) -> [PlayerAction] {
-        event(now) { player, _ in player.current.duration = duration }
-    }
-
-    // MARK: Machinery
-
-    /// Advances to `now`, applies `change`, then settles the state and loading.
-    private mutating func event(
-        _ now: Double, _ change: (inout Player, inout [PlayerAction]) -> Void
-    ) -> [PlayerAction] {
-        var actions: [PlayerAction] = []
-        advance(to: now, into: &actions)
-        change(&self, &actions)
-        settle(refillDue: false, into: &actions)
-        return actions
-    }
-
-    private mutating func advance(to now: Double, into actions: inout [PlayerAction]) {
-        // Every event ends settled; only a new player has not settled yet.
-        if !isSettled { settle(refillDue: false, into: &actions) }
-        let target = now.isNaN ? clock : now
-        while clock < target {
-            var end = target
-            var hitsLimit = false
-            var refillDue = false
-            let tick = nextTick
-            if let tick, tick < end { end = tick }
-            if case .playing = state {
-                let limitTime = clock + (playLimit - current.currentTime) / current.rate
-                if limitTime <= end {
-                    end = limitTime
-                    hitsLimit = true
-                }
-                if let refill = refillDeadline, refill <= end {
-                    end = refill
-                    refillDue = true
-                    hitsLimit = hitsLimit && refill == limitTime
-                }
-            }
-            // A segment that rounds to no time at all would never move the clock.
-            if end <= clock { end = Swift.min(target, clock.nextUp) }
-            let wasPlaying = state == .playing(since: state.since)
-            accrue(until: end, hitsLimit: hitsLimit)
-            // Outside playing, time passing changes no buffer fact, so there is nothing to settle.
-            if wasPlaying || refillDue { settle(refillDue: refillDue, into: &actions) }
-            if let tick, tick <= clock {
-                if !state.isTerminal { record(.periodic) }
-                nextTickIndex += 1
-            }
-        }
-    }
-
-    /// Lets `clock` reach `end` in the current state, moving the playhead while playing.
-    private mutating func accrue(until end: Double, hitsLimit: Bool) {
-        let elapsed = end - clock
-        switch state {
-        case .loading: accounting.startupDelay += elapsed
-        case .paused: accounting.pausedTime += elapsed
-        case .stalled: accounting.stallTime += elapsed
-        case .seeking: accounting.seekWaitTime += elapsed
-        case .ended, .failed: accounting.idleTime += elapsed
-        case .playing:
-            accounting.playedWallTime += elapsed
-            let limit = playLimit
-            let position = hitsLimit ? limit : Swift.min(current.currentTime + elapsed * current.rate, limit)
-            accounting.played += position - current.currentTime
-            current.currentTime = position
-        }
-        clock = end
-    }
-
-    /// Applies every transition the current buffer allows, then evicts and updates loading.
-    private mutating func settle(refillDue: Bool, into actions: inout [PlayerAction]) {
-        isSettled = true
-        // Each step changes the state; a handful covers every chain (stalled -> playing -> ended).
-        var steps = 0
-        snapPlayheadToNearbyData()
-        var buffer = current.status
-        while steps < 8, step(buffer, into: &actions) {
-            steps += 1
-            snapPlayheadToNearbyData()
-            buffer = current.status
-        }
-        // Eviction never touches the range holding the playhead, so `buffer` stays true.
-        evictBackBuffer()
-        let wants = computeWantsMoreData(buffer, refillDue: refillDue)
-        if wants != isLoading {
-            isLoading = wants
-            emit(wants ? .startLoading(from: loadPosition) : .stopLoading, into: &actions)
-        }
-        current.updateStallFlag(buffer)
-    }
-
-    /// One transition, if the buffer allows one; returns whether the state changed.
-    private mutating func step(_ buffer: PlaybackItem.Status, into actions: inout [PlayerAction]) -> Bool {
-        let isEndOfStream = current.isEndOfStream
-        switch state {
-        case .loading:
-            if buffer.isAtEnd {
-                end(into: &actions)
-            } else if buffer.isLikelyToKeepUp || (isEndOfStream && buffer.bufferedAhead > 0) {
-                hasStarted = true
-                accounting.started = true
-                emit(.started(startupDelay: accounting.startupDelay), into: &actions)
-                transition(to: .playing(since: clock), into: &actions)
-            } else if isEndOfStream, !skipGap(into: &actions) {
-                end(into: &actions)
-            } else {
-                return false
-            }
-        case .playing:
-            if buffer.isAtEnd {
-                end(into: &actions)
-            } else if buffer.bufferedAhead <= 0 {
-                if isEndOfStream {
-                    if !skipGap(into: &actions) { end(into: &actions) }
-                } else if jumpableGap(needing: 0) != nil {
-                    // Still playing: the next pass sees the data after the hole.
-                    _ = skipGap(into: &actions)
-                } else {
-                    beginStall(into: &actions)
-                }
-            } else {
-                return false
-            }
-        case .stalled:
-            if buffer.isAtEnd {
-                endStall(into: &actions)
-                end(into: &actions)
-            } else if buffer.isLikelyToKeepUp || buffer.isFull
-                || (isEndOfStream && buffer.bufferedAhead > 0)
-            {
-                endStall(into: &actions)
-                transition(to: .playing(since: clock), into: &actions)
-            } else if jumpableGap(needing: current.keepUpThreshold) != nil {
-                endStall(into: &actions)
-                _ = skipGap(into: &actions)
-                transition(to: .playing(since: clock), into: &actions)
-            } else if isEndOfStream {
-                endStall(into: &actions)
-                if skipGap(into: &actions) {
-                    transition(to: .playing(since: clock), into: &actions)
-                } else {
-                    end(into: &actions)
-                }
-            } else {
-                return false
-            }
-        case .seeking(let from, let to, let since):
-            let isLoaded = buffer.bufferedAhead > 0 || buffer.isAtEnd
-            let isReady =
-                wantsToPlay
-                ? buffer.isLikelyToKeepUp || (isEndOfStream && isLoaded) : isLoaded
-            guard isReady || isEndOfStream else { return false }
-            let latency = clock - since
-            accounting.seeks[accounting.seeks.count - 1].latency = latency
-            emit(.seekCompleted(from: from, to: to, latency: latency), into: &actions)
-            resumeAfterSeek(into: &actions)
-        case .paused, .ended, .failed:
-            return false
-        }
-        return true
-    }
-
-    /// Back to playing or paused after a completed seek, keeping the state (and its start) when unchanged.
-    private mutating func resumeAfterSeek(into actions: inout [PlayerAction]) {
-        switch (wantsToPlay, state) {
-        case (true, .playing), (false, .paused): break
-        case (true, _): transition(to: .playing(since: clock), into: &actions)
-        case (false, _): transition(to: .paused(since: clock), into: &actions)
-        }
-    }
-
-    private mutating func beginStall(into actions: inout [PlayerAction]) {
-        let position = current.currentTime
-        current.stallsSinceSeek += 1
-        current.isRebuffering = true
-        accounting.stalls.append(.init(position: position, start: clock, duration: 0))
-        emit(.stallBegan(position: position), into: &actions)
-        transition(to: .stalled(position: position, since: clock), into: &actions)
-    }
-
-    private mutating func endStall(into actions: inout [PlayerAction]) {
-        guard case .stalled(let position, let since) = state else { return }
-        let duration = clock - since
-        accounting.stalls[accounting.stalls.count - 1].duration = duration
-        current.isRebuffering = false
-        emit(.stallEnded(position: position, duration: duration), into: &actions)
-    }
-
-    private mutating func end(into actions: inout [PlayerAction]) {
-        if case .ended = state { return }
-        emit(.ended(position: current.currentTime), into: &actions)
-        transition(to: .ended(since: clock), into: &actions)
-    }
-
-    /// The hole the playhead sits in, when the data after it is loaded and it is small enough to jump
-    /// while more data may still come (`maxGapJump`): at least `needing` seconds of it (or all of it to
-    /// the end of the media).
-    private func jumpableGap(needing: Double) -> TimeRange? {
-        let ranges = current.loadedTimeRanges
-        let time = current.currentTime
-        guard let next = ranges.firstRange(startingAtOrAfter: time), next.start > time,
-            next.start - time <= Self.maxGapJump
-        else { return nil }
-        let mediaEnd = current.mediaEnd ?? .infinity
-        guard next.start < mediaEnd else { return nil }
-        guard next.end - next.start >= needing || next.end >= mediaEnd else { return nil }
-        return TimeRange(start: time, end: next.start)
-    }
-
-    /// Jumps the playhead to the next loaded range, if there is one (a hole after the end of stream, or a
-    /// `jumpableGap`).
-    private mutating func skipGap(into actions: inout [PlayerAction]) -> Bool {
-        guard let next = current.loadedTimeRanges.firstRange(startingAtOrAfter: current.currentTime),
-            next.start < current.mediaEnd ?? .infinity
-        else { return false }
-        emit(.skippedGap(TimeRange(start: current.currentTime, end: next.start)), into: &actions)
-        current.currentTime = next.start
-        return true
-    }
-
-    /// A playhead just before a range (by less than the merge tolerance, e.g. a first packet at 0.02 s)
-    /// moves onto it, as players skip such slivers; larger holes are real and wait for data.
-    private mutating func snapPlayheadToNearbyData() {
-        let ranges = current.loadedTimeRanges
-        guard !ranges.contains(current.currentTime),
-            let next = ranges.firstRange(startingAtOrAfter: current.currentTime),
-            next.start - current.currentTime <= ranges.tolerance
-        else { return }
-        current.currentTime = Self.clamp(next.start, in: current)
-    }
-
-    private mutating func evictBackBuffer() {
-        let keepFrom = current.currentTime - current.policy.backBuffer
-        if let start = current.loadedTimeRanges.start, start < keepFrom {
-            current.loadedTimeRanges.removeAll(before: keepFrom)
-        }
-    }
-
-    private mutating func transition(to newState: PlayerState, into actions: inout [PlayerAction]) {
-        let old = state
-        state = newState
-        if old != newState { record(.stateChanged(from: old)) }
-    }
-
-    private mutating func emit(_ action: PlayerAction, into actions: inout [PlayerAction]) {
-        actions.append(action)
-        record(.action(action))
-    }
-
-    private mutating func record(_ kind: PlayerEvent.Kind) {
-        guard recordsEvents else { return }
-        if outbox.count - outboxStart >= Self.maxPendingEvents {
-            outboxStart += 1
-            if outboxStart > Self.maxPendingEvents / 2 {
-                outbox.removeFirst(outboxStart)
-                outboxStart = 0
-            }
-        }
-        outbox.append(PlayerEvent(kind: kind, clockTime: clock, state: state, item: item))
-    }
-
-    private var canLoad: Bool { !current.isEndOfStream && !state.isTerminal }
-
-    private func computeWantsMoreData(_ buffer: PlaybackItem.Status, refillDue: Bool) -> Bool {
-        guard canLoad else { return false }
-        guard !buffer.isLoadedThroughEnd else { return false }
-        if refillDue { return true }
-        let ahead = buffer.bufferedAhead
-        if case .playing = state { return ahead <= current.policy.forwardTarget }
-        return ahead < current.policy.forwardTarget
-    }
-
-    /// Where loading should continue: the end of the range holding the playhead, or the playhead.
-    private var loadPosition: Double {
-        current.loadedTimeRanges.range(containing: current.currentTime)?.end ?? current.currentTime
-    }
-
-    /// How far the playhead can move without new data: the end of the range holding it, capped at the end
-    /// of the media.
-    private var playLimit: Double {
-        let end = current.loadedTimeRanges.range(containing: current.currentTime)?.end ?? current.currentTime
-        return Swift.max(current.currentTime, Swift.min(end, current.mediaEnd ?? .infinity))
-    }
-
-    /// While playing with loading stopped, when `bufferedAhead` falls back to the forward target.
-    private var refillDeadline: Double? {
-        guard case .playing = state, !isLoading, canLoad else { return nil }
-        let buffer = current.status
-        guard !buffer.isLoadedThroughEnd else { return nil }
-        let excess = buffer.bufferedAhead - current.policy.forwardTarget
-        return excess > 0 ? clock + excess / current.rate : nil
-    }
-
-    private var nextTick: Double? {
-        timeObserverInterval.map { startClock + Double(nextTickIndex) * $0 }
-    }
-
-    private static func clamp(_ time: Double, in item: PlaybackItem) -> Double {
-        var time = time
-        if let end = item.mediaEnd { time = Swift.min(time, end) }
-        if item.duration.seconds != nil { time = Swift.max(time, item.mediaStart) }
-        return time
+        event(now) { player, _ in player.item.network = estimate }
     }
 }

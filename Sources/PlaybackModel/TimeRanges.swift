@@ -168,6 +168,13 @@ public struct TimeRanges: Sendable, Hashable {
         if let last = ranges.last, last.end > t { ranges[ranges.count - 1].end = t }
     }
 
+    /// The same ranges `offset` seconds earlier: a change of time origin, so nothing merges or drops.
+    func shifted(back offset: Double) -> TimeRanges {
+        var shifted = self
+        shifted.ranges = ranges.map { TimeRange(start: $0.start - offset, end: $0.end - offset) }
+        return shifted
+    }
+
     /// The holes between consecutive ranges, in order.
     public var gaps: [TimeRange] {
         zip(ranges, ranges.dropFirst()).map { TimeRange(start: $0.end, end: $1.start) }

@@ -66,20 +66,6 @@ struct PlaybackItemTests {
         #expect(item.isPlaybackBufferFull)
     }
 
-    @Test("isStalled latches on empty and clears only on likely-to-keep-up or full, as the seed article derives it")
-    func stallLatch() {
-        var item = PlaybackItem(duration: .finite(100))
-        #expect(item.isStalled)  // empty at the start
-        item.loadedTimeRanges.insert(start: 0, end: 0.5)
-        #expect(item.isStalled)  // no longer empty, but neither likely nor full: keeps its value
-        item.loadedTimeRanges.insert(start: 0.5, end: 1)
-        #expect(!item.isStalled)  // likely to keep up
-        item.currentTime = 0.8
-        #expect(!item.isStalled)  // not empty, not likely: keeps its value
-        item.currentTime = 1
-        #expect(item.isStalled)  // empty
-    }
-
     @Test("predictive keep-up uses bitrate for a horizon and falls back to the threshold without an estimate")
     func predictive() {
         var item = item([(0, 0.5)], at: 0)

@@ -48,6 +48,24 @@ struct PlaybackSessionTests {
         #expect(session.report.stalls.map(\.position) == [3])
     }
 
+    @Test("presented times and ranges count from the playable start, the one place the origin shift is made")
+    func presented() {
+        var session = PlaybackSession(playableStreams: [0], duration: .finite(10), mediaStart: 1.4, now: 0)
+        _ = session.receive(Self.packet(0, 2.0, 3), now: 0)
+        _ = session.receive(Self.packet(0, 6.0, 1), now: 0)
+        #expect(session.origin == 2.0)
+        #expect(session.presentedReceived.ranges == [TimeRange(start: 0, end: 3), TimeRange(start: 4, end: 5)])
+        #expect(session.presentedLoaded.ranges == session.presentedReceived.ranges)
+        #expect(session.presented(TimeRange(start: 2.5, end: 4)) == TimeRange(start: 0.5, end: 2))
+        #expect(session.presentedCurrentTime == 0)
+        _ = session.advance(to: 1.5)
+        #expect(session.presentedCurrentTime == 1.5)
+        // Moved, not rebuilt: the set keeps its tolerance and its gaps.
+        let sparse = TimeRanges([TimeRange(start: 2, end: 3), TimeRange(start: 3.5, end: 4)], tolerance: 0)
+        #expect(session.presented(sparse).ranges == [TimeRange(start: 0, end: 1), TimeRange(start: 1.5, end: 2)])
+        #expect(session.presented(sparse).tolerance == 0)
+    }
+
     @Test("a start the viewer chose is kept: a seek before playback starts is not undone by data elsewhere")
     func chosenStartKept() {
         var session = PlaybackSession(playableStreams: [0], duration: .finite(10), now: 0)

@@ -354,7 +354,7 @@ public struct Simulate: AsyncParsableCommand {
             var quit = false
             if let keyboard {
                 for key in keyboard.keys(waitingAtMost: 0) {
-                    let position = engine.session.presentationTime(engine.player.item.currentTime)
+                    let position = engine.session.presentedCurrentTime
                     switch key {
                     case .back: engine.perform(.seek(max(0, position - 10)))
                     case .forward: engine.perform(.seek(min(engine.media.duration, position + 10)))

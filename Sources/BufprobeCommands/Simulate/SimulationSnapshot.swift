@@ -3,13 +3,12 @@ import ProgressLine
 
 /// What the live line shows of a running simulation: the player's state, playhead, loaded ranges and
 /// buffer, the simulated bandwidth, and markers for the stalls and seeks so far. Times are relative to
-/// the playable start (the session's origin), so the bar runs from 0 to the duration; the events' positions
-/// already are. With a ladder (`--abr`) the bar is segmented: each loaded segment in its variant's look,
-/// the segment being fetched in the look of its variant, and the legend naming that variant.
+/// the playable start (the session's `presented...` values), so the bar runs from 0 to the duration; the
+/// events' positions already are. With a ladder (`--abr`) the bar is segmented: each loaded segment in its
+/// variant's look, the segment being fetched in the look of its variant, and the legend naming that variant.
 enum SimulationSnapshot {
     static func make(_ engine: SimulationEngine, title: String, speed: Double) -> ProgressSnapshot {
-        let item = engine.player.item
-        let origin = engine.session.origin
+        let session = engine.session
         var markers: [ProgressMarker] = []
         for event in engine.events {
             switch event.kind {
@@ -23,7 +22,7 @@ enum SimulationSnapshot {
         if let ladder = engine.ladder {
             var starts: [Double] = []
             starts.reserveCapacity(ladder.durations.count)
-            var time = ladder.startTime - origin
+            var time = session.presentationTime(ladder.startTime)
             for duration in ladder.durations {
                 starts.append(time)
                 time += duration
@@ -36,10 +35,10 @@ enum SimulationSnapshot {
         return ProgressSnapshot(
             state: PlaybackStateWord(engine.player.state),
             title: title,
-            currentTime: item.currentTime - origin,
+            currentTime: session.presentedCurrentTime,
             duration: engine.media.duration,
-            loaded: item.loadedTimeRanges.map { ($0.start - origin)..<($0.end - origin) },
-            bufferedAhead: item.bufferedAhead,
+            loaded: session.presentedLoaded.map { $0.start..<$0.end },
+            bufferedAhead: session.player.item.bufferedAhead,
             throughputBitsPerSecond: engine.network.bandwidth(at: engine.clock),
             realtimeFactor: speed,
             markers: markers,

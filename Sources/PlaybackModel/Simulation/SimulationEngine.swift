@@ -37,6 +37,10 @@
 /// - End of stream is announced when the last unit arrives and the loaded data does not reach the end of
 ///   the media by itself (a hole, or streams ending at slightly different times), so the player can skip
 ///   the hole or end; otherwise seeks after the download can still ask for evicted data again.
+///
+/// The engine composes three machines, a script queue, a downloader (per-state data in its states'
+/// payloads) and, over a ladder, the variant selection (the rule and abandonment): it routes the player's
+/// actions to the downloader, the downloader's arrivals to the session, and records the timeline.
 public struct SimulationEngine: Sendable {
     /// The media being downloaded.
     public let media: SimulationMedia
@@ -55,88 +59,33 @@ public struct SimulationEngine: Sendable {
     /// Whether the session is over (ended with no script step left, or nothing can happen any more).
     public private(set) var isFinished = false
     /// Bytes received so far (every request, including bytes of abandoned requests that arrived).
-    public private(set) var bytesReceived: Int64 = 0
+    public var bytesReceived: Int64 { downloader.bytesReceived }
     /// Requests sent so far.
-    public private(set) var requests = 0
-
-    private var queue: [Scheduled] = []
-    private var queueIndex = 0
-    /// `network`, shared by every transfer.
-    private let sharedNetwork: NetworkModel.Shared
-    /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
-    private var units: SimulationMedia.UnitReader
-
-    // Download state.
-    private var isDownloading = false
-    private var connectionOpen = false
-    private var nextUnit = 0
-    private var requestOrigin: Int64 = 0
-    private var deliveredEnd: Int64 = 0
-    private var transfer: NetworkModel.Transfer?
-    private var transferAtLastCompletion: NetworkModel.Transfer?
-    private var pendingCompletion: Double?
-    private var sequenceStart: Double
-    private var announcedEndOfStream = false
-    private var indexArrived = false
-    /// Per variant (ascending; one entry without a ladder), its initialization segment's bytes (0: none).
-    private let initializationBytes: [Int64]
-    /// Per variant, whether its initialization segment has arrived (or it has none).
-    private var initialized: [Bool]
-    /// The bytes of the initialization segment being fetched, when the request in flight is for one.
-    private var fetchingInitialization: Int64?
-    /// Range requests of a file whose index follows the media still to make before its media: the head's
-    /// bytes, then the index's (empty once both are in, and for every other file).
-    private var preludeFetches: [Int64]
-    /// Where the media request goes once the prelude is in.
-    private var preludeOrigin: Int64 = 0
-    /// The first packet's byte offset: the head request brings every byte before it.
-    private let headEnd: Int64
-
-    // Adaptive bit rate (a ladder); all empty or nil for one variant.
-    /// Per variant (ascending), its units; empty without a ladder.
-    private let variantUnits: [[SimulationMedia.Unit]]
-    private var abr: AbrController?
-    /// The variant of the segment being requested (ascending ladder index).
-    private var inFlightVariant = 0
-    private var lastVariant: Int?
-    private var requestSentAt: Double = 0
-    /// Whether a segment that will not arrive before the buffer runs dry is abandoned for a lower variant.
-    private var abandons = false
-    /// Session time of the next abandonment check of the segment in flight (`infinity`: none).
-    private var abandonCheck = Double.infinity
-    private var firstByteAt: Double = 0
-    /// Seconds between abandonment checks, and before the first one after the first byte (dash.js's
-    /// AbandonRequestsRule waits 500 ms of a download before judging it).
-    static let abandonInterval = 0.5
-    /// The buffer size BOLA works with (`AbrController.bolaBufferTarget`), or `nil` without BOLA.
-    public var bolaBufferTarget: Double? { abr?.bolaBufferTarget }
+    public var requests: Int { downloader.requests }
     /// The ladder simulated, or `nil` for one variant.
     public let ladder: SimulationLadder?
+    /// The buffer size BOLA works with (`AbrController.bolaBufferTarget`), or `nil` without BOLA.
+    public var bolaBufferTarget: Double? { selection?.controller.bolaBufferTarget }
     /// Segment requests abandoned for a lower variant (`abandon`).
-    public private(set) var abandonedRequests = 0
+    public var abandonedRequests: Int { selection?.abandonedRequests ?? 0 }
     /// Every change of variant, in order.
-    public private(set) var switches: [AbrSwitch] = []
+    public var switches: [AbrSwitch] { selection?.switches ?? [] }
     /// Per segment, the ascending ladder index of the copy last delivered to the player (-1: none yet).
-    public private(set) var deliveredVariants: [Int] = []
+    public var deliveredVariants: [Int] { selection?.deliveredVariants ?? [] }
     /// Per variant (ascending), segments and bytes delivered whole (bytes with the variant's
     /// initialization segment).
-    public private(set) var deliveredPerVariant: [(segments: Int, bytes: Int64)] = []
+    public var deliveredPerVariant: [(segments: Int, bytes: Int64)] { selection?.deliveredPerVariant ?? [] }
     /// The variant of the segment being (or about to be) downloaded: the live line's colour.
-    public var currentVariant: Int { inFlightVariant }
+    public var currentVariant: Int { downloader.variant }
     /// The unit (a segment, for HLS) being or next to be downloaded; `media.unitCount` once all are in.
-    public var currentUnit: Int { nextUnit }
+    public var currentUnit: Int { downloader.nextUnit }
 
-    /// A script step placed on the engine's queue.
-    private struct Scheduled: Sendable {
-        enum Kind: Sendable {
-            case step(SimulationStep.Action)
-            case resume
-            case outageEnd
-        }
-        var time: Double
-        var order: Int
-        var kind: Kind
-    }
+    private var script: SimulationScriptQueue
+    private var downloader: SimulationDownloader
+    /// The adaptive choices, over a ladder; `nil` for one variant.
+    private var selection: VariantSelection?
+    /// Whether the end of stream was announced to the session.
+    private var announcedEndOfStream = false
 
     /// Prepares a session at clock 0. Bandwidth, outage and latency steps are applied to `network` here;
     /// seek, pause, play and rate steps act on the player at their time. Steps at the same time run in the
@@ -149,7 +98,9 @@ public struct SimulationEngine: Sendable {
         media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
         autoplay: Bool = true
     ) {
-        self.init(media: media, ladder: nil, rule: nil, network: network, policy: policy, steps: steps, autoplay: autoplay)
+        self.init(
+            media: media, ladder: nil, rule: nil, network: network, policy: policy, steps: steps, autoplay: autoplay,
+            abandon: false)
     }
 
     /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
@@ -168,65 +119,39 @@ public struct SimulationEngine: Sendable {
     ) {
         self.init(
             media: ladder.media(variant: 0), ladder: ladder, rule: rule, network: network, policy: policy,
-            steps: steps, autoplay: autoplay)
-        abandons = abandon
+            steps: steps, autoplay: autoplay, abandon: abandon)
     }
 
     private init(
         media: SimulationMedia, ladder: SimulationLadder?, rule: AbrRule?, network: NetworkModel,
-        policy: BufferPolicy, steps: [SimulationStep], autoplay: Bool
+        policy: BufferPolicy, steps: [SimulationStep], autoplay: Bool, abandon: Bool
     ) {
         self.media = media
         self.ladder = ladder
+        self.policy = policy
+        var variantUnits: [[SimulationMedia.Unit]] = []
+        var selection: VariantSelection?
         if let ladder, let rule {
             variantUnits = ladder.variants.indices.map { ladder.media(variant: $0).units }
-            abr = AbrController(
-                rule: rule, bitRates: ladder.bitRates, segmentDuration: ladder.segmentDuration,
-                forwardTarget: policy.forwardTarget)
-            deliveredVariants = Array(repeating: -1, count: media.unitCount)
-            deliveredPerVariant = Array(repeating: (0, 0), count: ladder.variants.count)
-        } else {
-            variantUnits = []
+            selection = VariantSelection(
+                ladder: ladder, rule: rule, forwardTarget: policy.forwardTarget, variantUnits: variantUnits,
+                segmentCount: media.unitCount)
         }
-        let initialization = ladder.map { $0.variants.map(\.initializationBytes) } ?? [media.initializationBytes]
-        initializationBytes = initialization
-        initialized = initialization.map { $0 <= 0 }
-        var units = media.makeReader()
-        if media.layout == .progressive, media.download.fetchesIndexByRange, media.unitCount > 0 {
-            headEnd = max(units.unit(0).byteStart, 0)
-            preludeFetches = [headEnd, media.download.extraBytes]
-        } else {
-            headEnd = 0
-            preludeFetches = []
-        }
-        self.units = units
-        self.policy = policy
+        self.selection = selection
         var network = network
-        var queue: [Scheduled] = []
-        for (order, step) in steps.enumerated() {
-            switch step.action {
-            case .bandwidth(let bitsPerSecond): network.setBandwidth(bitsPerSecond, at: step.time)
-            case .outage(let duration):
-                network.addOutage(at: step.time, duration: duration)
-                queue.append(Scheduled(time: step.time + duration, order: order, kind: .outageEnd))
-            case .latency(let latency): network.setLatency(latency, at: step.time)
-            case .pause(let duration):
-                queue.append(Scheduled(time: step.time + duration, order: order, kind: .resume))
-            case .seek, .rate, .play: break
-            }
-            queue.append(Scheduled(time: step.time, order: order, kind: .step(step.action)))
-        }
-        // Ends of pauses and outages sort after steps written at the same time.
-        queue.sort { ($0.time, $0.order) < ($1.time, $1.order) }
-        self.queue = queue
+        script = SimulationScriptQueue(steps: steps, network: &network)
         self.network = network
-        self.sharedNetwork = NetworkModel.Shared(network)
-        self.sequenceStart = media.startTime
-        self.session = PlaybackSession(
+        downloader = SimulationDownloader(
+            media: media, network: network, variantUnits: variantUnits,
+            initializationBytes: ladder.map { $0.variants.map(\.initializationBytes) } ?? [media.initializationBytes])
+        session = PlaybackSession(
             playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
             mediaStart: media.startTime, autoplay: autoplay, now: 0)
         record(.session, value: nil)
         handle(session.advance(to: 0))
+        // Abandonment applies from here on: the request sent at clock 0 above (the first segment, at
+        // startup, with nothing buffered) is never checked, as the engine has always done.
+        if selection != nil, abandon { downloader.abandonDelay = VariantSelection.abandonInterval }
     }
 
     /// What the session produced so far.
@@ -250,10 +175,10 @@ public struct SimulationEngine: Sendable {
     /// `limit` when the session goes on past it: a live display calls this with the scaled wall clock.
     public mutating func run(until limit: Double = .infinity) {
         while !isFinished {
-            let completion = isDownloading ? completionTime() : .infinity
-            let step = queueIndex < queue.count ? queue[queueIndex].time : .infinity
+            let completion = downloader.completionTime
+            let step = script.nextTime
             let deadline = session.player.nextDeadline ?? .infinity
-            let check = isDownloading ? abandonCheck : .infinity
+            let check = downloader.abandonCheckTime
             var next = min(completion, step, deadline, check)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
@@ -272,28 +197,28 @@ public struct SimulationEngine: Sendable {
             }
             clock = max(clock, next)
             if completion <= next {
-                completeUnit()
-            } else if step <= next {
-                performStep(queue[queueIndex])
-                queueIndex += 1
+                completeDownload()
+            } else if step <= next, let entry = script.popNext() {
+                perform(entry)
             } else if check <= next {
                 checkAbandonment()
             } else {
                 handle(session.advance(to: clock))
             }
-            if session.player.state.isTerminal, !hasPendingViewerStep {
+            // A seek still to come takes an ended session on; a failed one is over.
+            if case .failed = session.player.state {
+                isFinished = true
+            } else if session.player.state.isTerminal, !script.hasPendingSeek {
                 isFinished = true
             }
         }
     }
 
-    private var hasPendingViewerStep: Bool {
-        if case .failed = session.player.state { return false }
-        for index in queueIndex..<queue.count {
-            if case .step(.seek) = queue[index].kind { return true }
-        }
-        return false
-    }
+    // MARK: Viewer and script
+
+    /// Where an action comes from: the script (network steps are recorded at their time, a pause's end is
+    /// already queued) or a viewer (network actions are ignored: the network is fixed when the engine is made).
+    private enum ActionSource { case script, viewer }
 
     /// Applies a viewer action now, at `clock` (an interactive session: keys and clicks rather than a
     /// script). `.pause(.infinity)` pauses until a later `.play`; network actions are ignored here, as the
@@ -301,65 +226,47 @@ public struct SimulationEngine: Sendable {
     public mutating func perform(_ action: SimulationStep.Action) {
         guard !isFinished else { return }
         handle(session.advance(to: clock))
-        switch action {
-        case .seek(let offset):
-            seek(to: offset)
-        case .pause(let duration):
-            record(.pause, value: duration.isFinite ? duration : nil)
-            handle(session.pause(now: clock))
-            if duration.isFinite {
-                let resume = Scheduled(time: clock + duration, order: Int.max, kind: .resume)
-                let index = queue[queueIndex...].firstIndex { ($0.time, $0.order) > (resume.time, resume.order) }
-                queue.insert(resume, at: index ?? queue.count)
-            }
-        case .play:
-            record(.play, value: nil)
-            handle(session.play(now: clock))
-        case .rate(let rate):
-            record(.rate, value: rate)
-            handle(session.setRate(rate, now: clock))
-        case .bandwidth, .outage, .latency:
-            break
-        }
+        apply(action, from: .viewer)
     }
 
-    /// Seeks to `offset` seconds from the playable start, clamped to the media; the event shows the
-    /// target on the same scale.
-    private mutating func seek(to offset: Double) {
-        let target = min(max(media.startTime + offset, media.startTime), media.endTime)
-        record(.seek, value: session.presentationTime(target))
-        handle(session.seek(to: target, now: clock))
-    }
-
-    // MARK: Script
-
-    private mutating func performStep(_ scheduled: Scheduled) {
-        switch scheduled.kind {
+    /// Runs a script entry that came due.
+    private mutating func perform(_ entry: SimulationScriptQueue.Entry) {
+        handle(session.advance(to: clock))
+        switch entry.kind {
         case .resume:
-            handle(session.advance(to: clock))
             record(.resume, value: nil)
             handle(session.play(now: clock))
         case .outageEnd:
-            handle(session.advance(to: clock))
             record(.outageEnd, value: nil)
         case .step(let action):
-            handle(session.advance(to: clock))
-            switch action {
-            case .bandwidth(let bitsPerSecond): record(.bandwidth, value: bitsPerSecond)
-            case .outage(let duration): record(.outageStart, value: duration)
-            case .latency(let latency): record(.latency, value: latency)
-            case .seek(let offset):
-                seek(to: offset)
-            case .pause(let duration):
-                record(.pause, value: duration)
-                handle(session.pause(now: clock))
-            case .rate(let rate):
-                record(.rate, value: rate)
-                handle(session.setRate(rate, now: clock))
-            case .play:
-                record(.play, value: nil)
-                handle(session.play(now: clock))
-            }
+            apply(action, from: .script)
+        }
+    }
+
+    /// The one place a step's action acts on the session.
+    private mutating func apply(_ action: SimulationStep.Action, from source: ActionSource) {
+        switch action {
+        case .bandwidth(let bitsPerSecond):
+            if source == .script { record(.bandwidth, value: bitsPerSecond) }
+        case .outage(let duration):
+            if source == .script { record(.outageStart, value: duration) }
+        case .latency(let latency):
+            if source == .script { record(.latency, value: latency) }
+        case .seek(let offset):
+            // Clamped to the media; the event shows the target from the playable start.
+            let target = min(max(media.startTime + offset, media.startTime), media.endTime)
+            record(.seek, value: session.presentationTime(target))
+            handle(session.seek(to: target, now: clock))
+        case .pause(let duration):
+            record(.pause, value: source == .script || duration.isFinite ? duration : nil)
+            handle(session.pause(now: clock))
+            if source == .viewer, duration.isFinite { script.scheduleResume(at: clock + duration) }
+        case .rate(let rate):
+            record(.rate, value: rate)
+            handle(session.setRate(rate, now: clock))
+        case .play:
+            record(.play, value: nil)
+            handle(session.play(now: clock))
         }
     }
 
@@ -369,7 +276,7 @@ public struct SimulationEngine: Sendable {
         for action in actions {
             switch action {
             case .startLoading(let from): startLoading(from: from)
-            case .stopLoading: stopLoading()
+            case .stopLoading: downloader.stop(at: clock)
             case .started(let delay): record(.startup, value: delay)
             case .stallBegan(let position): record(.stallStart, position: position, value: nil)
             case .stallEnded(let position, let duration): record(.stallEnd, position: position, value: duration)
@@ -389,310 +296,98 @@ public struct SimulationEngine: Sendable {
             SimulationEvent(time: clock, kind: kind, position: session.presentationTime(mediaTime), value: value))
     }
 
-    // MARK: Downloader
+    // MARK: Downloading
 
-    /// Unit `index` of the media, at the in-flight variant for a ladder.
-    private mutating func unit(_ index: Int) -> SimulationMedia.Unit {
-        guard !variantUnits.isEmpty else { return units.unit(index) }
-        return variantUnits[inFlightVariant][index]
+    /// The player wants data from `position`: the request in flight carries on when its data has reached
+    /// there; otherwise it is dropped and a new one goes out from the seek point's bytes.
+    private mutating func startLoading(from position: Double) {
+        if downloader.continues(from: position, deliveredPlayableEnd: session.deliveredPlayableEnd) {
+            guard !downloader.isLoading else { return }
+            if media.layout == .segmented {
+                chooseVariant()
+                downloader.requestSegment(at: clock)
+            } else {
+                downloader.resume(at: clock)
+            }
+            return
+        }
+        let unit = media.restartUnit(for: position)
+        guard unit < media.unitCount else { return }
+        downloader.move(to: unit, position: position, at: clock)
+        session.restartDelivery()
+        if media.layout == .segmented {
+            selection?.noteSeek(segment: unit)
+            chooseVariant()
+        }
+        let origin = downloader.requestFromNextUnit(at: clock)
+        record(.request, value: Double(origin))
     }
 
-    /// Asks the rule for the variant of segment `nextUnit`, before its request goes out.
+    /// Asks the rule for the variant of the next segment, before its request goes out.
     private mutating func chooseVariant() {
-        guard var controller = abr else { return }
-        let decision = controller.choose(
-            buffer: session.player.item.bufferedAhead, segment: nextUnit, segmentCount: media.unitCount)
-        abr = controller
-        let chosen = min(max(decision.variant, 0), variantUnits.count - 1)
-        if let lastVariant, lastVariant != chosen {
-            switches.append(
-                AbrSwitch(time: clock, segment: nextUnit, from: lastVariant, to: chosen, reason: decision.reason))
-            record(.variantSwitch, value: ladder?.variants[chosen].bitRate)
-        }
-        lastVariant = chosen
-        inFlightVariant = chosen
+        guard
+            let choice = selection?.choose(
+                buffer: session.player.item.bufferedAhead, segment: downloader.nextUnit,
+                segmentCount: media.unitCount, at: clock)
+        else { return }
+        if choice.switched { record(.variantSwitch, value: ladder?.variants[choice.variant].bitRate) }
+        downloader.variant = choice.variant
     }
 
     /// Drops the segment in flight for a lower variant when, at this request's rate so far, its bytes left
     /// would arrive after the buffer runs dry (see `init(ladder:...)`).
     private mutating func checkAbandonment() {
         handle(session.advance(to: clock))
-        abandonCheck = clock + Self.abandonInterval
-        guard isDownloading, inFlightVariant > 0, let snapshot = transferAtLastCompletion, !variantUnits.isEmpty,
-            nextUnit < media.unitCount
-        else {
-            abandonCheck = .infinity
+        guard selection != nil,
+            let progress = downloader.abandonmentProgress(
+                at: clock, nextCheck: clock + VariantSelection.abandonInterval),
+            progress.elapsed > 0
+        else { return }
+        let segment = downloader.nextUnit
+        let from = downloader.variant
+        guard
+            let abandonment = selection?.abandonment(
+                of: progress, variant: from, segment: segment, buffer: session.player.item.bufferedAhead)
+        else { return }
+        downloader.abandon(at: clock)
+        selection?.noteAbandoned(abandonment, from: from, segment: segment, progress: progress, at: clock)
+        record(.variantSwitch, value: ladder?.variants[abandonment.variant].bitRate)
+        downloader.variant = abandonment.variant
+        downloader.requestSegment(at: clock)
+    }
+
+    /// The unit in flight arrived: it goes to the session, and the download goes on.
+    private mutating func completeDownload() {
+        switch downloader.complete(at: clock) {
+        case nil, .prelude:
             return
-        }
-        let elapsed = clock - firstByteAt
-        guard elapsed > 0 else { return }
-        let arrived = snapshot.bits(deliveredBy: clock)
-        let current = unit(nextUnit)
-        let total = Double(current.byteEnd - requestOrigin) * 8
-        let rate = arrived / elapsed
-        let buffer = session.player.item.bufferedAhead
-        let left = rate > 0 ? (total - arrived) / rate : .infinity
-        guard left > buffer else { return }
-        var lower = 0
-        for candidate in stride(from: inFlightVariant - 1, through: 1, by: -1) {
-            let bits = Double(variantUnits[candidate][nextUnit].byteEnd - variantUnits[candidate][nextUnit].byteStart) * 8
-            if rate > 0, bits / rate <= buffer {
-                lower = candidate
-                break
+        case .initialization(let variant, let bytes):
+            selection?.noteInitialization(variant: variant, bytes: bytes)
+            return
+        case .unit(let index, let unit, let bytes, let transfer, let latency):
+            switch media.layout {
+            case .segmented:
+                selection?.noteDelivered(
+                    segment: index, variant: downloader.variant, bytes: bytes, transfer: transfer, latency: latency)
+                handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
+                if downloader.nextUnit < media.unitCount, downloader.isLoading {
+                    chooseVariant()
+                    downloader.requestSegment(at: clock)
+                }
+            case .progressive:
+                if let stream = unit.stream {
+                    handle(
+                        session.receive(
+                            MediaPacket(
+                                stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0,
+                                position: nil, isKeyframe: unit.isKeyframe),
+                            now: clock))
+                }
+                downloader.continueAfterDelivery(at: clock)
             }
         }
-        let from = inFlightVariant
-        noteAbandonedBytes()
-        if arrived.isFinite, arrived >= 8, arrived < 8e18 {
-            abr?.recordDownload(bytes: Int64(arrived / 8), transfer: elapsed, latency: firstByteAt - requestSentAt)
-        }
-        let reason =
-            "abandoned: \(Seconds((left * 1000).rounded() / 1000).description) left at \(BitRate(bitsPerSecond: rate).description) > \(Seconds((buffer * 1000).rounded() / 1000).description) buffered"
-        switches.append(AbrSwitch(time: clock, segment: nextUnit, from: from, to: lower, reason: reason))
-        record(.variantSwitch, value: ladder?.variants[lower].bitRate)
-        inFlightVariant = lower
-        lastVariant = lower
-        abandonedRequests += 1
-        requestSegment()
-    }
-
-    /// Books a whole segment handed to the player, and the throughput its request measured.
-    private mutating func noteSegmentDelivered(_ index: Int, bytes: Int64) {
-        guard abr != nil, deliveredVariants.indices.contains(index) else { return }
-        deliveredVariants[index] = inFlightVariant
-        deliveredPerVariant[inFlightVariant].segments += 1
-        deliveredPerVariant[inFlightVariant].bytes += bytes
-        abr?.recordDownload(bytes: bytes, transfer: clock - firstByteAt, latency: firstByteAt - requestSentAt)
-    }
-
-    /// Where the current request's data reaches in media time: loading from there continues it.
-    private mutating func sequenceFrontier() -> Double {
-        switch media.layout {
-        case .segmented:
-            return nextUnit < media.unitCount ? unit(nextUnit).start : media.endTime
-        case .progressive:
-            return max(sequenceStart, session.deliveredPlayableEnd)
-        }
-    }
-
-    private mutating func startLoading(from position: Double) {
-        let tolerance = TimeRanges.defaultTolerance
-        // The request carries on only when the position needed is where its data has reached: earlier
-        // data was delivered already (so it was evicted), later data is a jump. Once the last unit is in,
-        // any new need is for evicted data. Each of those takes a new request.
-        let continues = nextUnit < media.unitCount && abs(position - sequenceFrontier()) <= tolerance
-        if continues {
-            guard !isDownloading else { return }
-            isDownloading = true
-            if media.layout == .progressive, connectionOpen {
-                // The open connection carries on from the bytes already here.
-                transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock)
-                transferAtLastCompletion = transfer
-                requestOrigin = deliveredEnd
-                pendingCompletion = nil
-            } else if media.layout == .segmented {
-                chooseVariant()
-                requestSegment()
-            } else {
-                sendProgressiveRequest(from: deliveredEnd)
-            }
-            return
-        }
-        // A new position: abandon the current request and ask for the seek point's bytes.
-        let unit = media.restartUnit(for: position)
-        guard unit < media.unitCount else { return }
-        if isDownloading { noteAbandonedBytes() }
-        nextUnit = unit
-        sequenceStart = position
-        session.restartDelivery()
-        isDownloading = true
-        if media.layout == .segmented {
-            abr?.noteSeek(segment: unit)
-            chooseVariant()
-        }
-        let origin = self.unit(unit).byteStart
-        deliveredEnd = origin
-        record(.request, value: Double(origin))
-        if media.layout == .segmented {
-            requestSegment()
-        } else {
-            sendProgressiveRequest(from: origin)
-        }
-    }
-
-    /// Sends the media request of a progressive file from `origin`, after the range requests for its head
-    /// and index when those are not in yet.
-    private mutating func sendProgressiveRequest(from origin: Int64) {
-        guard let bytes = preludeFetches.first else {
-            sendRequest(from: origin)
-            return
-        }
-        preludeOrigin = origin
-        requestPrelude(bytes: bytes)
-    }
-
-    /// Sends a range request for `bytes` of the head or the index; the engine treats it as it treats an
-    /// initialization segment: nothing of it is playable, a part of it is of no use.
-    private mutating func requestPrelude(bytes: Int64) {
-        requests += 1
-        connectionOpen = true
-        fetchingInitialization = bytes
-        abandonCheck = .infinity
-        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock + network.requestLatency(at: clock))
-        transferAtLastCompletion = transfer
-        pendingCompletion = nil
-    }
-
-    /// Requests segment `nextUnit` at the in-flight variant; the first time at a variant with an
-    /// initialization segment, that segment is requested first (the segment follows when it is in).
-    private mutating func requestSegment() {
-        let variant = inFlightVariant
-        guard initialized.indices.contains(variant), !initialized[variant] else {
-            sendRequest(from: unit(nextUnit).byteStart)
-            return
-        }
-        requests += 1
-        connectionOpen = true
-        fetchingInitialization = initializationBytes[variant]
-        abandonCheck = .infinity
-        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: clock + network.requestLatency(at: clock))
-        transferAtLastCompletion = transfer
-        pendingCompletion = nil
-    }
-
-    private mutating func sendRequest(from origin: Int64) {
-        requests += 1
-        requestSentAt = clock
-        connectionOpen = true
-        requestOrigin = origin
-        deliveredEnd = origin
-        let firstByte = clock + network.requestLatency(at: clock)
-        firstByteAt = firstByte
-        abandonCheck = abandons && inFlightVariant > 0 ? firstByte + Self.abandonInterval : .infinity
-        transfer = NetworkModel.Transfer(shared: sharedNetwork, start: firstByte)
-        transferAtLastCompletion = transfer
-        pendingCompletion = nil
-    }
-
-    private mutating func stopLoading() {
-        guard isDownloading else { return }
-        isDownloading = false
-        abandonCheck = .infinity
-        // Keep the bytes of the unit in flight; a progressive connection idles, a segment request ends,
-        // and so does a range request for the head or index (it is sent again whole).
-        let inPrelude = fetchingInitialization != nil
-        noteAbandonedBytes()
-        if media.layout == .segmented || inPrelude { connectionOpen = false }
-    }
-
-    private mutating func noteAbandonedBytes() {
-        if let initialization = fetchingInitialization {
-            // Part of an initialization segment is of no use: it is requested again whole.
-            if let snapshot = transferAtLastCompletion {
-                let delivered = min(snapshot.bits(deliveredBy: clock) / 8, Double(initialization))
-                bytesReceived += delivered.isFinite && delivered > 0 ? Int64(delivered) : 0
-            }
-            fetchingInitialization = nil
-            transfer = nil
-            pendingCompletion = nil
-            return
-        }
-        guard let snapshot = transferAtLastCompletion, nextUnit < media.unitCount else { return }
-        // Bound the Double before converting: a long session on a fast trace can deliver more bits than
-        // Int64 holds, and only the bytes up to the unit's end count.
-        let unitEnd = unit(nextUnit).byteEnd
-        let delivered = min(snapshot.bits(deliveredBy: clock) / 8, Double(max(0, unitEnd - requestOrigin)))
-        let arrived = requestOrigin + (delivered.isFinite && delivered > 0 ? Int64(delivered) : 0)
-        let reached = min(max(arrived, deliveredEnd), unitEnd)
-        bytesReceived += reached - deliveredEnd
-        deliveredEnd = reached
-        transfer = nil
-        pendingCompletion = nil
-    }
-
-    private mutating func completionTime() -> Double {
-        if let pendingCompletion { return pendingCompletion }
-        guard var current = transfer else { return .infinity }
-        if let initialization = fetchingInitialization {
-            transferAtLastCompletion = current
-            let time = current.time(whenDelivered: Double(initialization) * 8)
-            transfer = current
-            pendingCompletion = time
-            return time
-        }
-        let unit = self.unit(nextUnit)
-        // Bytes already here (an index at the end brought everything before it) complete at once.
-        guard neededEnd(for: unit) > deliveredEnd else {
-            pendingCompletion = clock
-            return clock
-        }
-        transferAtLastCompletion = current
-        let bytes = max(neededEnd(for: unit) - requestOrigin, 0)
-        let time = current.time(whenDelivered: Double(bytes) * 8)
-        transfer = current
-        pendingCompletion = time
-        return time
-    }
-
-    /// The bytes that must be in for `unit`: its own end, or the index's end until the index has arrived.
-    private func neededEnd(for unit: SimulationMedia.Unit) -> Int64 {
-        indexArrived ? unit.byteEnd : max(unit.byteEnd, media.indexByteEnd)
-    }
-
-    private mutating func completeUnit() {
-        if media.layout == .progressive, let bytes = fetchingInitialization {
-            fetchingInitialization = nil
-            pendingCompletion = nil
-            bytesReceived += bytes
-            if !preludeFetches.isEmpty { preludeFetches.removeFirst() }
-            if let next = preludeFetches.first {
-                requestPrelude(bytes: next)
-            } else {
-                // The head brought every byte before the first packet: the media request starts there.
-                sendRequest(from: max(preludeOrigin, headEnd))
-            }
-            return
-        }
-        if let initialization = fetchingInitialization {
-            fetchingInitialization = nil
-            pendingCompletion = nil
-            bytesReceived += initialization
-            initialized[inFlightVariant] = true
-            if deliveredPerVariant.indices.contains(inFlightVariant) {
-                deliveredPerVariant[inFlightVariant].bytes += initialization
-            }
-            sendRequest(from: unit(nextUnit).byteStart)
-            return
-        }
-        let unit = self.unit(nextUnit)
-        let needed = neededEnd(for: unit)
-        nextUnit += 1
-        pendingCompletion = nil
-        bytesReceived += max(needed - deliveredEnd, 0)
-        deliveredEnd = max(deliveredEnd, needed)
-        if needed >= media.indexByteEnd { indexArrived = true }
-        switch media.layout {
-        case .segmented:
-            noteSegmentDelivered(nextUnit - 1, bytes: needed - unit.byteStart)
-            handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
-            if nextUnit < media.unitCount, isDownloading {
-                chooseVariant()
-                requestSegment()
-            }
-        case .progressive:
-            if let stream = unit.stream {
-                handle(
-                    session.receive(
-                        MediaPacket(
-                            stream: stream, pts: unit.start, dts: unit.start, duration: unit.duration, size: 0,
-                            position: nil, isKeyframe: unit.isKeyframe),
-                        now: clock))
-            }
-        }
-        guard nextUnit >= media.unitCount else { return }
-        isDownloading = false
-        connectionOpen = false
-        transfer = nil
+        guard downloader.nextUnit >= media.unitCount else { return }
+        downloader.finish()
         record(.downloadComplete, value: Double(bytesReceived))
         if !session.player.item.isLoadedThroughEnd, !announcedEndOfStream, !session.player.state.isTerminal {
             announcedEndOfStream = true

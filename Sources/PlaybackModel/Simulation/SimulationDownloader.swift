@@ -1,0 +1,394 @@
+/// The simulated downloader of `SimulationEngine`: which request is in flight, when the unit it brings
+/// arrives, and the bytes received. It knows nothing of the player; the engine tells it to start, stop and
+/// move, and hands the units it completes to the session (the download rules are on `SimulationEngine`).
+///
+/// Each request's data lives in its state's payload (`State.fetching`); the time its unit completes is
+/// worked out when the request is made or moves on to its next unit, so every question the engine asks of
+/// it (`completionTime`, `abandonCheckTime`) is a plain read.
+struct SimulationDownloader: Sendable {
+    /// What the connection is doing.
+    enum State: Sendable {
+        /// No request and no open connection: nothing asked yet, a segment or a head/index range request
+        /// stopped, or every unit in.
+        case idle
+        /// A progressive file's connection is open with loading stopped: resuming costs no new latency and
+        /// goes on from `deliveredEnd`.
+        case open
+        /// A request is in flight.
+        case fetching(Fetch)
+        /// The unit the request was bringing arrived and is being handed to the player; then the request
+        /// goes on to the next unit (progressive) or the next segment's request goes out (segmented).
+        case delivering(Fetch)
+    }
+
+    /// One request in flight.
+    struct Fetch: Sendable {
+        /// What the request brings.
+        enum Purpose: Sendable {
+            /// Media units, counted from byte `origin` (where this request, or this stretch of an open
+            /// connection, started).
+            case media(origin: Int64)
+            /// Bytes of which nothing plays and a part is of no use: a progressive file's head or index
+            /// (range requests), or a variant's initialization segment.
+            case prelude(bytes: Int64)
+        }
+        /// What the request brings.
+        var purpose: Purpose
+        /// The data flow, walked forward to the latest completion worked out.
+        var flow: NetworkModel.Transfer
+        /// The flow as it was before that walk: anchored at or before the clock, it answers "bits so far".
+        var sample: NetworkModel.Transfer
+        /// Session time at which the unit (or the prelude) in flight has arrived.
+        var completion: Double
+        /// Session times the media request was sent and its first byte may flow (the ABR's samples).
+        var sentAt: Double, firstByteAt: Double
+        /// Session time of the next abandonment check (`infinity`: none).
+        var abandonCheck: Double
+    }
+
+    /// A media request in flight as the abandonment rule judges it.
+    struct Progress: Sendable {
+        /// Bits of this request arrived by now.
+        var arrivedBits: Double
+        /// Seconds since its first byte could flow.
+        var elapsed: Double
+        /// Bits the request brings in all.
+        var requestBits: Double
+        /// Seconds from sending it to its first byte.
+        var latency: Double
+    }
+
+    /// What `complete(at:)` brought.
+    enum Arrival: Sendable {
+        /// A progressive file's head or index; the next request has gone out.
+        case prelude
+        /// The initialization segment of `variant`, of `bytes`; the segment's request has gone out.
+        case initialization(variant: Int, bytes: Int64)
+        /// Unit `index`: `bytes` of its request (from the unit's first byte), `transfer` seconds from the
+        /// request's first byte to its last, `latency` seconds to its first byte. The downloader is
+        /// `delivering` until `continueAfterDelivery(at:)`, `requestSegment(at:)` or `finish()`.
+        case unit(index: Int, unit: SimulationMedia.Unit, bytes: Int64, transfer: Double, latency: Double)
+    }
+
+    let media: SimulationMedia
+    /// The network every transfer runs on.
+    private let network: NetworkModel.Shared
+    /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
+    private var units: SimulationMedia.UnitReader
+    /// Per variant (ascending), its units; empty without a ladder.
+    private let variantUnits: [[SimulationMedia.Unit]]
+    /// Seconds after a media request's first byte of its first abandonment check, for a variant above the
+    /// lowest; `nil` while requests are not abandoned.
+    var abandonDelay: Double?
+    /// Per variant (one entry without a ladder), its initialization segment's bytes (0: none).
+    private let initializationBytes: [Int64]
+    /// Per variant, whether its initialization segment has arrived (or it has none).
+    private var initialized: [Bool]
+    /// Range requests of a file whose index follows the media still to make before its media: the head's
+    /// bytes, then the index's (empty once both are in, and for every other file).
+    private var preludeFetches: [Int64]
+    /// Where the media request goes once the prelude is in.
+    private var preludeOrigin: Int64 = 0
+    /// The first packet's byte offset: the head request brings every byte before it.
+    private let headEnd: Int64
+    /// Whether the index has arrived (or the file needs none first).
+    private var indexArrived = false
+
+    /// What the connection is doing.
+    private(set) var state: State = .idle
+    /// The variant whose segments are requested (ascending ladder index; 0 without a ladder).
+    var variant = 0
+    /// The unit being or next to be downloaded; `media.unitCount` once all are in.
+    private(set) var nextUnit = 0
+    /// Where the current sequence of units started, in media time (a seek's target).
+    private var sequenceStart: Double
+    /// The byte every unit up to `nextUnit` has arrived to, counted from the resource's start.
+    private var deliveredEnd: Int64 = 0
+    /// Bytes received so far (every request, including bytes of abandoned requests that arrived).
+    private(set) var bytesReceived: Int64 = 0
+    /// Requests sent so far.
+    private(set) var requests = 0
+
+    /// A downloader of `media` (or, with `variantUnits`, of the ladder's variants) over `network`.
+    init(
+        media: SimulationMedia, network: NetworkModel, variantUnits: [[SimulationMedia.Unit]],
+        initializationBytes: [Int64]
+    ) {
+        self.media = media
+        self.network = NetworkModel.Shared(network)
+        self.variantUnits = variantUnits
+        self.initializationBytes = initializationBytes
+        initialized = initializationBytes.map { $0 <= 0 }
+        var units = media.makeReader()
+        if media.layout == .progressive, media.download.fetchesIndexByRange, media.unitCount > 0 {
+            headEnd = max(units.unit(0).byteStart, 0)
+            preludeFetches = [headEnd, media.download.extraBytes]
+        } else {
+            headEnd = 0
+            preludeFetches = []
+        }
+        self.units = units
+        sequenceStart = media.startTime
+    }
+
+    // MARK: Queries
+
+    /// Whether a request is in flight (or its unit is being handed over).
+    var isLoading: Bool {
+        switch state {
+        case .fetching, .delivering: true
+        case .idle, .open: false
+        }
+    }
+
+    /// Session time at which the unit in flight arrives; `infinity` with none in flight.
+    var completionTime: Double {
+        if case .fetching(let fetch) = state { return fetch.completion }
+        return .infinity
+    }
+
+    /// Session time of the next abandonment check of the segment in flight; `infinity` for none.
+    var abandonCheckTime: Double {
+        if case .fetching(let fetch) = state { return fetch.abandonCheck }
+        return .infinity
+    }
+
+    /// Unit `index` of the media, at `variant` for a ladder.
+    mutating func unit(_ index: Int) -> SimulationMedia.Unit {
+        guard !variantUnits.isEmpty else { return units.unit(index) }
+        return variantUnits[variant][index]
+    }
+
+    /// Whether loading from `position` goes on with the current sequence of units: the position is where
+    /// its data has reached (within the merge tolerance), `deliveredPlayableEnd` being the session's. Earlier
+    /// data was delivered already (so it was evicted), later data is a jump; once the last unit is in, any
+    /// new need is for evicted data.
+    mutating func continues(from position: Double, deliveredPlayableEnd: Double) -> Bool {
+        guard nextUnit < media.unitCount else { return false }
+        let frontier: Double
+        switch media.layout {
+        case .segmented: frontier = unit(nextUnit).start
+        case .progressive: frontier = max(sequenceStart, deliveredPlayableEnd)
+        }
+        return abs(position - frontier) <= TimeRanges.defaultTolerance
+    }
+
+    // MARK: Requests
+
+    /// Goes on with the current sequence of progressive units: on the open connection at once, else with a
+    /// new request from the bytes already here.
+    mutating func resume(at now: Double) {
+        guard case .open = state else {
+            sendProgressiveRequest(from: deliveredEnd, at: now)
+            return
+        }
+        let transfer = NetworkModel.Transfer(shared: network, start: now)
+        var fetch = Fetch(
+            purpose: .media(origin: deliveredEnd), flow: transfer, sample: transfer, completion: .infinity,
+            sentAt: now, firstByteAt: now, abandonCheck: .infinity)
+        scheduleCompletion(of: &fetch, at: now)
+        state = .fetching(fetch)
+    }
+
+    /// Drops the request in flight (the bytes that came count) and makes playing from `position` start at
+    /// `unit`; the next request goes out with `requestFromNextUnit(at:)`.
+    mutating func move(to unit: Int, position: Double, at now: Double) {
+        if isLoading { noteAbandonedBytes(at: now) }
+        nextUnit = unit
+        sequenceStart = position
+        state = .idle
+    }
+
+    /// Sends the request for `nextUnit` after a `move`; returns the unit's first byte.
+    mutating func requestFromNextUnit(at now: Double) -> Int64 {
+        let origin = unit(nextUnit).byteStart
+        deliveredEnd = origin
+        if media.layout == .segmented {
+            requestSegment(at: now)
+        } else {
+            sendProgressiveRequest(from: origin, at: now)
+        }
+        return origin
+    }
+
+    /// Requests segment `nextUnit` at `variant`; the first time at a variant with an initialization
+    /// segment, that segment is requested first (the segment follows when it is in).
+    mutating func requestSegment(at now: Double) {
+        guard initialized.indices.contains(variant), !initialized[variant] else {
+            sendRequest(from: unit(nextUnit).byteStart, at: now)
+            return
+        }
+        sendPrelude(bytes: initializationBytes[variant], at: now)
+    }
+
+    /// Loading stops: the bytes of the unit in flight stay; a progressive connection idles open, a segment
+    /// request ends, and so does a range request for the head or index (it is sent again whole).
+    mutating func stop(at now: Double) {
+        let fetch: Fetch
+        switch state {
+        case .fetching(let current), .delivering(let current): fetch = current
+        case .idle, .open: return
+        }
+        var inPrelude = false
+        if case .prelude = fetch.purpose { inPrelude = true }
+        noteAbandonedBytes(at: now)
+        state = media.layout == .segmented || inPrelude ? .idle : .open
+    }
+
+    /// The segment in flight is dropped (the bytes that came count); a new request follows.
+    mutating func abandon(at now: Double) {
+        noteAbandonedBytes(at: now)
+        state = .idle
+    }
+
+    /// The segment in flight as the abandonment rule sees it at `now`, with its next check moved to
+    /// `nextCheck`; `nil`, with no further check, when no media request above the lowest variant is in
+    /// flight.
+    mutating func abandonmentProgress(at now: Double, nextCheck: Double) -> Progress? {
+        guard case .fetching(var fetch) = state, case .media(let origin) = fetch.purpose else { return nil }
+        guard variant > 0, !variantUnits.isEmpty, nextUnit < media.unitCount else {
+            fetch.abandonCheck = .infinity
+            state = .fetching(fetch)
+            return nil
+        }
+        fetch.abandonCheck = nextCheck
+        state = .fetching(fetch)
+        return Progress(
+            arrivedBits: fetch.sample.bits(deliveredBy: now), elapsed: now - fetch.firstByteAt,
+            requestBits: Double(unit(nextUnit).byteEnd - origin) * 8, latency: fetch.firstByteAt - fetch.sentAt)
+    }
+
+    // MARK: Arrivals
+
+    /// The unit (or prelude) in flight has arrived, at `now` (its `completionTime`).
+    mutating func complete(at now: Double) -> Arrival? {
+        guard case .fetching(let fetch) = state else { return nil }
+        if case .prelude(let bytes) = fetch.purpose {
+            bytesReceived += bytes
+            if media.layout == .progressive {
+                if !preludeFetches.isEmpty { preludeFetches.removeFirst() }
+                if let next = preludeFetches.first {
+                    sendPrelude(bytes: next, at: now)
+                } else {
+                    // The head brought every byte before the first packet: the media request starts there.
+                    sendRequest(from: max(preludeOrigin, headEnd), at: now)
+                }
+                return .prelude
+            }
+            initialized[variant] = true
+            sendRequest(from: unit(nextUnit).byteStart, at: now)
+            return .initialization(variant: variant, bytes: bytes)
+        }
+        let index = nextUnit
+        let arrived = unit(index)
+        let needed = neededEnd(for: arrived)
+        nextUnit += 1
+        bytesReceived += max(needed - deliveredEnd, 0)
+        deliveredEnd = max(deliveredEnd, needed)
+        if needed >= media.indexByteEnd { indexArrived = true }
+        state = .delivering(fetch)
+        return .unit(
+            index: index, unit: arrived, bytes: needed - arrived.byteStart, transfer: now - fetch.firstByteAt,
+            latency: fetch.firstByteAt - fetch.sentAt)
+    }
+
+    /// After a progressive unit was handed over: the request goes on to the next unit, if any.
+    mutating func continueAfterDelivery(at now: Double) {
+        guard case .delivering(var fetch) = state, media.layout == .progressive, nextUnit < media.unitCount
+        else { return }
+        scheduleCompletion(of: &fetch, at: now)
+        state = .fetching(fetch)
+    }
+
+    /// Every unit is in: the connection closes.
+    mutating func finish() {
+        state = .idle
+    }
+
+    // MARK: Machinery
+
+    /// Sends the media request of a progressive file from `origin`, after the range requests for its head
+    /// and index when those are not in yet.
+    private mutating func sendProgressiveRequest(from origin: Int64, at now: Double) {
+        guard let bytes = preludeFetches.first else {
+            sendRequest(from: origin, at: now)
+            return
+        }
+        preludeOrigin = origin
+        sendPrelude(bytes: bytes, at: now)
+    }
+
+    /// Sends a request for `bytes` of a head, an index or an initialization segment: nothing of it is
+    /// playable, a part of it is of no use.
+    private mutating func sendPrelude(bytes: Int64, at now: Double) {
+        requests += 1
+        let transfer = NetworkModel.Transfer(shared: network, start: now + network.network.requestLatency(at: now))
+        var fetch = Fetch(
+            purpose: .prelude(bytes: bytes), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
+            firstByteAt: now, abandonCheck: .infinity)
+        scheduleCompletion(of: &fetch, at: now)
+        state = .fetching(fetch)
+    }
+
+    /// Sends a request for media units from byte `origin`.
+    private mutating func sendRequest(from origin: Int64, at now: Double) {
+        requests += 1
+        deliveredEnd = origin
+        let firstByte = now + network.network.requestLatency(at: now)
+        let check = abandonDelay.map { variant > 0 ? firstByte + $0 : .infinity } ?? .infinity
+        let transfer = NetworkModel.Transfer(shared: network, start: firstByte)
+        var fetch = Fetch(
+            purpose: .media(origin: origin), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
+            firstByteAt: firstByte, abandonCheck: check)
+        scheduleCompletion(of: &fetch, at: now)
+        state = .fetching(fetch)
+    }
+
+    /// Works out when `fetch`'s unit (or prelude) arrives, walking its flow on from the last completion.
+    private mutating func scheduleCompletion(of fetch: inout Fetch, at now: Double) {
+        switch fetch.purpose {
+        case .prelude(let bytes):
+            fetch.sample = fetch.flow
+            fetch.completion = fetch.flow.time(whenDelivered: Double(bytes) * 8)
+        case .media(let origin):
+            let needed = neededEnd(for: unit(nextUnit))
+            // Bytes already here (an index at the end brought everything before it) complete at once.
+            guard needed > deliveredEnd else {
+                fetch.completion = now
+                return
+            }
+            fetch.sample = fetch.flow
+            fetch.completion = fetch.flow.time(whenDelivered: Double(max(needed - origin, 0)) * 8)
+        }
+    }
+
+    /// The bytes that must be in for `unit`: its own end, or the index's end until the index has arrived.
+    private func neededEnd(for unit: SimulationMedia.Unit) -> Int64 {
+        indexArrived ? unit.byteEnd : max(unit.byteEnd, media.indexByteEnd)
+    }
+
+    /// Books the bytes of the request in flight that arrived by `now`.
+    private mutating func noteAbandonedBytes(at now: Double) {
+        let fetch: Fetch
+        switch state {
+        case .fetching(let current), .delivering(let current): fetch = current
+        case .idle, .open: return
+        }
+        switch fetch.purpose {
+        case .prelude(let bytes):
+            // Part of a head, an index or an initialization segment is of no use: it is requested again whole.
+            let delivered = min(fetch.sample.bits(deliveredBy: now) / 8, Double(bytes))
+            bytesReceived += delivered.isFinite && delivered > 0 ? Int64(delivered) : 0
+        case .media(let origin):
+            guard nextUnit < media.unitCount else { return }
+            // Bound the Double before converting: a long session on a fast trace can deliver more bits than
+            // Int64 holds, and only the bytes up to the unit's end count.
+            let unitEnd = unit(nextUnit).byteEnd
+            let delivered = min(fetch.sample.bits(deliveredBy: now) / 8, Double(max(0, unitEnd - origin)))
+            let arrived = origin + (delivered.isFinite && delivered > 0 ? Int64(delivered) : 0)
+            let reached = min(max(arrived, deliveredEnd), unitEnd)
+            bytesReceived += reached - deliveredEnd
+            deliveredEnd = reached
+        }
+    }
+}
