@@ -46,7 +46,8 @@ public final class MediaInput {
     ///   - interrupter: enforces timeouts and cancellation on every blocking call.
     ///   - playlistLoaded: for a remote HLS input, receives the URL and whole text of every playlist the
     ///     demuxer reads after opening the input (each media playlist and each live reload; not the input's
-    ///     first read), on the reading thread, as FFmpeg closes it.
+    ///     first read), on the reading thread, as FFmpeg closes it; a live media playlist longer than
+    ///     `ResourceLimits.liveSegments` arrives as the window the demuxer read (`HLSPlaylistWindow`).
     ///   - requestOpened: for a remote input, receives when each successful open of the input or a
     ///     resource it leads to (playlist, segment, key) began on the monotonic clock and the seconds the
     ///     open took (for HTTP: connection, request and response head), on the reading thread.

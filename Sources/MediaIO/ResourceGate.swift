@@ -9,11 +9,15 @@ import Synchronization
 /// each transfer). Installed by `MediaInput` as the context's `io_open`/`io_close2` and interrupt
 /// callback; the context borrows it unretained and `MediaInput` keeps it alive.
 ///
-/// With a `playlistLoaded` observer, every playlist the HLS demuxer reads after opening its input (each
-/// media playlist, and each reload, the input's own included) is copied as FFmpeg reads it (`PlaylistTee`)
-/// and handed over, whole, when FFmpeg closes it: what the player saw, when it saw it, without one more
-/// request. The input's first read is not copied: libavformat opens it as the context's own `pb`, probes
-/// it and closes it with `avio_close`, which a wrapped context would not survive.
+/// Every playlist the HLS demuxer reads after opening its input (each media playlist, and each reload, the
+/// input's own included) is read whole before the demuxer parses it (`PlaylistTee`), and a live media
+/// playlist longer than `ResourceLimits.liveSegments` is handed over as its window (`HLSPlaylistWindow`):
+/// FFmpeg keeps every segment of every reload it parses, so this bounds what a growing playlist costs.
+/// With a `playlistLoaded` observer, that text is handed over when FFmpeg closes it: what the player saw,
+/// when it saw it, without one more request. The input's first read is neither windowed nor copied:
+/// libavformat opens it as the context's own `pb`, probes it and closes it with `avio_close`, which a
+/// wrapped context would not survive (so FFmpeg parses the first load whole, within
+/// `ResourceLimits.playlistBytes`).
 ///
 /// With a `requestOpened` observer, every open that succeeded is timed, from the call to FFmpeg's own open
 /// (after the pace's wait) to its return: for HTTP, the connection, the request and the response head
@@ -153,7 +157,7 @@ final class ResourceGate: Sendable {
         if result >= 0, !isFirstOpen, let opened = pb?.pointee {
             let key = UInt(bitPattern: opened)
             state.withLock { $0.watched[key] = (url, false) }
-            if playlistLoaded != nil, readsPlaylist(url, isInput: isInput), let tee = PlaylistTee(url: url, wrapping: opened) {
+            if readsPlaylist(url, isInput: isInput), let tee = PlaylistTee(url: url, wrapping: opened) {
                 state.withLock { $0.tees[UInt(bitPattern: tee.context)] = tee }
                 pb?.pointee = tee.context
             }
