@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sliding window bufprobe keeps of a live HLS media playlist: its last `ResourceLimits.liveSegments`
 /// segments, as a playlist FFmpeg and bufprobe's own health check read in place of the whole one.
 ///
@@ -21,14 +23,21 @@
 public enum HLSPlaylistWindow {
     /// The window of `bytes` keeping its last `limit` segments, or `nil` when the playlist is left whole.
     public static func window(_ bytes: [UInt8], keeping limit: Int = ResourceLimits.liveSegments) -> [UInt8]? {
-        guard limit > 0 else { return nil }
+        bytes.withUnsafeBufferPointer { window($0, keeping: limit) }
+    }
+
+    // Reads the bytes through one buffer pointer: the body may be 16 MiB, and a debug build's Swift loop
+    // over an array's bytes takes seconds.
+    private static func window(_ bytes: UnsafeBufferPointer<UInt8>, keeping limit: Int) -> [UInt8]? {
+        guard limit > 0, bytes.baseAddress != nil else { return nil }
         var segments = 0
         var whole = false
         forEachLine(bytes) { line in
-            let text = bytes[line]
-            if text.first != UInt8(ascii: "#") {
+            if bytes[line.lowerBound] != UInt8(ascii: "#") {
                 segments += 1
-            } else if text.starts(with: Tag.streamInf) || text.starts(with: Tag.endList) || text.starts(with: Tag.media) {
+            } else if starts(bytes, line, Tag.extinf) {
+                return
+            } else if starts(bytes, line, Tag.streamInf) || starts(bytes, line, Tag.endList) || starts(bytes, line, Tag.media) {
                 whole = true
             }
         }
@@ -54,8 +63,13 @@ public enum HLSPlaylistWindow {
         // `ResourceLimits.playlistBytes`, and only the window is kept.
         forEachLine(bytes) { line in
             let text = bytes[line]
-            if text.first == UInt8(ascii: "#") {
-                if Tag.playlistWide.contains(where: { text.starts(with: $0) }) {
+            if bytes[line.lowerBound] == UInt8(ascii: "#") {
+                // Most lines are `#EXTINF` (and URIs): the one comparison they need.
+                if starts(bytes, line, Tag.extinf) {
+                    block.append(line)
+                    return
+                }
+                if Tag.playlistWide.contains(where: { starts(bytes, line, $0) }) {
                     if text.starts(with: Tag.mediaSequence) {
                         mediaSequence = Int(decimal(text.dropFirst(Tag.mediaSequence.count))) ?? 0
                     } else if text.starts(with: Tag.discontinuitySequence) {
@@ -64,11 +78,11 @@ public enum HLSPlaylistWindow {
                     header.append(line)
                     return
                 }
-                if text.starts(with: Tag.discontinuity) { blockHasDiscontinuity = true }
-                if text.starts(with: Tag.byteRange) {
+                if starts(bytes, line, Tag.discontinuity) { blockHasDiscontinuity = true }
+                if starts(bytes, line, Tag.byteRange) {
                     let value = text.dropFirst(Tag.byteRange.count)
                     let parts = value.split(separator: UInt8(ascii: "@"), maxSplits: 1, omittingEmptySubsequences: false)
-                    rangeSize = Int64(decimal(parts.first ?? []))
+                    rangeSize = parts.first.flatMap { Int64(decimal($0)) }
                     if parts.count > 1, let offset = Int64(decimal(parts[1])) { rangeOffset = offset }
                 }
                 block.append(line)
@@ -93,9 +107,8 @@ public enum HLSPlaylistWindow {
             } else if blockHasDiscontinuity {
                 droppedDiscontinuities += 1
             }
-            for tagLine in block {
-                let tag = bytes[tagLine]
-                if tag.starts(with: Tag.key) { key = tagLine } else if tag.starts(with: Tag.map) { map = tagLine }
+            for tagLine in block where !starts(bytes, tagLine, Tag.extinf) {
+                if starts(bytes, tagLine, Tag.key) { key = tagLine } else if starts(bytes, tagLine, Tag.map) { map = tagLine }
             }
             if let size = rangeSize, size >= 0 {
                 rangeOffset = rangeOffset.addingReportingOverflow(size).overflow ? 0 : rangeOffset + size
@@ -140,25 +153,29 @@ public enum HLSPlaylistWindow {
     }
 
     /// Calls `body` with the range of each non-empty line of `bytes`, without its line end and surrounding
-    /// blanks, in order.
-    private static func forEachLine(_ bytes: [UInt8], _ body: (Range<Int>) -> Void) {
+    /// blanks, in order (`memchr` finds the line ends).
+    private static func forEachLine(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
         var start = 0
-        func close(_ end: Int) {
+        while start <= count {
+            var end = count
+            if start < count, let hit = memchr(base + start, 0x0A, count - start) {
+                end = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            }
             var lower = start
             var upper = end
             while lower < upper, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 || bytes[upper - 1] == 0x0D { upper -= 1 }
             while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
             if lower < upper { body(lower..<upper) }
+            start = end + 1
         }
-        var offset = 0
-        while offset < bytes.count {
-            if bytes[offset] == 0x0A {
-                close(offset)
-                start = offset + 1
-            }
-            offset += 1
-        }
-        close(bytes.count)
+    }
+
+    /// Whether the line at `line` of `bytes` starts with `tag`.
+    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>, _ tag: [UInt8]) -> Bool {
+        guard line.count >= tag.count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + line.lowerBound, tag, tag.count) == 0
     }
 
     /// The decimal text of a tag's value (its leading blanks left out).
@@ -173,6 +190,7 @@ public enum HLSPlaylistWindow {
     }
 
     private enum Tag {
+        static let extinf = Array("#EXTINF:".utf8)
         static let streamInf = Array("#EXT-X-STREAM-INF".utf8)
         static let media = Array("#EXT-X-MEDIA:".utf8)
         static let endList = Array("#EXT-X-ENDLIST".utf8)
