@@ -1,4 +1,4 @@
-import MediaIO
+package import MediaIO
 import Synchronization
 
 /// The per-request CMCD keys (CTA-5004) of one check, for the resource gate's request hook
