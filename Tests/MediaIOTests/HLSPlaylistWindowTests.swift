@@ -17,7 +17,8 @@ struct HLSPlaylistWindowTests {
         for index in 0..<count {
             if index == 3 { lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"k1.key\"") }
             if index == 2 || index == 6 { lines.append("#EXT-X-DISCONTINUITY") }
-            lines += ["#EXTINF:2.000,", "#EXT-X-BYTERANGE:\(1000 + index)", "media.mp4"]
+            // The first range starts at 0; each later one where the previous ended (no offset written).
+            lines += ["#EXTINF:2.000,", "#EXT-X-BYTERANGE:\(1000 + index)\(index == 0 ? "@0" : "")", "media.mp4"]
         }
         return (lines + [end]).joined(separator: "\n")
     }
