@@ -85,6 +85,10 @@ final class PlaylistTee: @unchecked Sendable {
     /// Reads the inner context to its end, then windows a long live playlist.
     private func load() {
         loaded = true
+        // The whole size at once when the server declared it (Content-Length): growing the array by
+        // doubling would hold up to three times a large playlist for a moment.
+        let declared = avio_size(inner)
+        if declared > 0, declared <= ResourceLimits.playlistBytes { bytes.reserveCapacity(Int(declared)) }
         var chunk = [UInt8](repeating: 0, count: Int(Self.bufferSize) * 4)
         while true {
             let read = chunk.withUnsafeMutableBufferPointer { avio_read(inner, $0.baseAddress, Int32($0.count)) }
