@@ -6,15 +6,38 @@ import Synchronization
 /// (tens of milliseconds at cost 10) and Prometheus sends the same credentials with every scrape, so the
 /// last password that verified for each user is remembered (exporter-toolkit caches too): a scrape costs
 /// one bcrypt per user and password change, not one per request.
+///
+/// With the `--web.config.file` it came from, `reload()` reads the file again (SIGHUP, `POST /-/reload`)
+/// and replaces the users; the TLS certificate is not reloaded (see `reload()`).
 package final class BasicAuth: Sendable {
-    private let users: [String: String]
+    private let users: Mutex<[String: String]>
     private let verified = Mutex<[String: String]>([:])
+    /// The `--web.config.file` the users were read from, when there is one.
+    package let path: String?
 
-    /// Authentication for `users` (name to bcrypt hash); none admits every request.
-    package init(users: [String: String]) { self.users = users }
+    /// Authentication for `users` (name to bcrypt hash), read from `path` when given; none admits every request.
+    package init(users: [String: String], path: String? = nil) {
+        self.users = Mutex(users)
+        self.path = path
+    }
 
     /// Whether authentication is required.
-    package var isEnabled: Bool { !users.isEmpty }
+    package var isEnabled: Bool { !users.withLock { $0.isEmpty } }
+
+    /// Reads `path` again and takes its `basic_auth_users` (none: authentication off), forgetting every
+    /// password remembered; the number of users. A bad file changes nothing. The TLS certificate is read
+    /// only at start: HummingbirdTLS's `TLSChannel` builds its `NIOSSLContext` once, when the server is
+    /// built, and has no way to swap it while serving (a new certificate needs a restart).
+    package func reload() -> Result<Int, ExporterConfigError> {
+        guard let path else { return .success(users.withLock { $0.count }) }
+        let web: WebConfig
+        do { web = try WebConfig.load(path: path) } catch { return .failure(error) }
+        users.withLock { users in
+            users = web.users
+            verified.withLock { $0.removeAll() }
+        }
+        return .success(web.users.count)
+    }
 
     /// Whether an `Authorization` header's value names a user and the password of its hash.
     package func admits(authorization: String?) -> Bool {
@@ -26,10 +49,14 @@ package final class BasicAuth: Sendable {
         else { return false }
         let user = String(pair[..<colon])
         let password = String(pair[pair.index(after: colon)...])
-        guard let hash = users[user] else { return false }
-        if verified.withLock({ $0[user] }) == password { return true }
+        let (known, remembered) = users.withLock { users in (users[user], verified.withLock { $0[user] }) }
+        guard let hash = known else { return false }
+        if remembered == password { return true }
         guard Bcrypt.verify(password, hash: hash) else { return false }
-        verified.withLock { $0[user] = password }
+        // Remembered only while the hash is still this user's (a reload may have replaced it meanwhile).
+        users.withLock { current in
+            if current[user] == hash { verified.withLock { $0[user] = password } }
+        }
         return true
     }
 }

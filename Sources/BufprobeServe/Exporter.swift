@@ -171,16 +171,35 @@ package struct Exporter: HTTPResponder {
         return Self.text(.ok, entry.log)
     }
 
-    /// `POST /-/reload`: reads `--config.file` again; a bad file keeps the old configuration (500).
+    /// `POST /-/reload`: reads `--config.file` and `--web.config.file`'s users again; a bad file keeps the
+    /// old configuration (500).
     private func reload() -> Response {
+        let web = Self.reloadUsers(auth)
+        guard config.path != nil || web == nil else {
+            let (succeeded, sentence) = web ?? (true, "")
+            return Self.text(succeeded ? .ok : .internalServerError, sentence + "\n")
+        }
+        let webLine = web.map { $0.sentence + "\n" } ?? ""
         switch config.reload() {
         case .success(let loaded):
             ExporterLog.note("reloaded \(config.path ?? ""): \(loaded.modules.count) module(s).")
-            return Self.text(.ok, "reloaded: \(loaded.modules.count) module(s).\n")
+            return Self.text(web?.succeeded == false ? .internalServerError : .ok, "reloaded: \(loaded.modules.count) module(s).\n" + webLine)
         case .failure(let error):
             ExporterLog.note("reload failed, the previous configuration stays: \(error.sentence)")
-            return Self.text(.internalServerError, "reload failed, the previous configuration stays: \(error.sentence)\n")
+            return Self.text(.internalServerError, "reload failed, the previous configuration stays: \(error.sentence)\n" + webLine)
         }
+    }
+
+    /// Reads `--web.config.file`'s basic-auth users again (`BasicAuth.reload()`) and logs the outcome; `nil`
+    /// when no web configuration file was given. SIGHUP and `POST /-/reload` both call it.
+    package static func reloadUsers(_ auth: BasicAuth, trigger: String = "") -> (succeeded: Bool, sentence: String)? {
+        guard let path = auth.path else { return nil }
+        let outcome: (Bool, String) = switch auth.reload() {
+        case .success(let count): (true, "reloaded \(path): \(count) basic-auth user(s) (the TLS certificate only at start).")
+        case .failure(let error): (false, "reload of the web configuration failed, the previous users stay: \(error.sentence)")
+        }
+        ExporterLog.note(trigger + outcome.1)
+        return outcome
     }
 
     private func refuse(_ refusal: ProbeRefusal, outcome: inout ExporterLog.Outcome) -> Response {

@@ -28,8 +28,8 @@ public struct Serve: AsyncParsableCommand {
             X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
             (default: all of that time) and timeout (default 10s) are capped at it (with all_variants=true \
             a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics; GET / lists the last 100 probes with links to \
-            their logs (GET /logs?id=N); POST /-/reload reads --config.file again (as SIGHUP does when it is given; \
-            a bad file keeps the previous configuration). A bad parameter is answered \
+            their logs (GET /logs?id=N); POST /-/reload reads --config.file and --web.config.file's users again (as SIGHUP does when either \
+            is given; a bad file keeps the previous configuration). A bad parameter is answered \
             400, a refused target 403, a request beyond --max-parallel checks 503 (Retry-After: 1).
 
             Targets: network URLs (http, https, hls+http, rtmp, srt...), all of them unless --allow-target \
@@ -60,7 +60,7 @@ public struct Serve: AsyncParsableCommand {
         transform: ListenAddress.argument)
     var listen = ListenAddress.default
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024). A live playlist is kept as its last 5,000 segments, so a check costs at most \(Serve.memoryPerCheck >> 20) MiB however its playlists grow and the peak is \(Serve.memoryPerCheck >> 20) MiB x N plus the exporter's own (not covered: the first load of a media playlist given as the target, parsed whole once by FFmpeg, and all_variants=true's segments; see the README's Scaling).", valueName: "N"))
     var maxParallel = 8
 
     @Option(
@@ -103,7 +103,7 @@ public struct Serve: AsyncParsableCommand {
     @Option(
         name: .customLong("web.config.file"),
         help: ArgumentHelp(
-            "A YAML file of the Prometheus exporters' web configuration: tls_server_config (cert_file, key_file) serves HTTPS; basic_auth_users (user: bcrypt hash) requires basic authentication on every endpoint.",
+            "A YAML file of the Prometheus exporters' web configuration: tls_server_config (cert_file, key_file) serves HTTPS; basic_auth_users (user: bcrypt hash) requires basic authentication on every endpoint. SIGHUP and POST /-/reload read the users again; the certificate is read only at start.",
             valueName: "path"))
     var webConfigFile: String?
 
@@ -116,6 +116,13 @@ public struct Serve: AsyncParsableCommand {
     /// The most checks at once: each holds a thread, a connection and about 1 MB (Benchmarks/serve-bench.sh);
     /// the open-file limit is checked against it at start.
     static let maxParallelLimit = 1024
+    /// The memory one check may cost the exporter however its live playlists grow (README "Scaling"): a
+    /// live playlist is kept as its last `ResourceLimits.liveSegments` segments by FFmpeg and bufprobe alike,
+    /// and one playlist (at most `ResourceLimits.playlistBytes`) is in transit at a time, so the exporter's
+    /// peak is this times `--max-parallel` plus its own fixed part. Not covered: the first load of a media
+    /// playlist given as the target, which libavformat reads as the input itself, past the gate's window.
+    /// `ServeMemoryTests` holds eight checks of a playlist growing by 40,000 entries a reload to it.
+    package static let memoryPerCheck = 24 << 20
     /// The longest `--header-timeout`.
     static let headerTimeoutLimit = 300.0
     /// Seconds a connection may wait between requests (Prometheus keeps connections open between scrapes).
@@ -189,7 +196,8 @@ public struct Serve: AsyncParsableCommand {
         }
         let connections = ClientConnections(limits: limits)
         let headTimeout = headerTimeout
-        var exporter = Exporter(runner: runner, policy: policy, slots: slots, config: store, auth: BasicAuth(users: web.users))
+        let auth = BasicAuth(users: web.users, path: webConfigFile)
+        var exporter = Exporter(runner: runner, policy: policy, slots: slots, config: store, auth: auth)
         exporter.connections = connections
         let serverLogger = Logger(label: "hummingbird") { LiveLineLogHandler(label: $0, line: nil, logLevel: verbose ? .debug : .error) }
         let address = listen
@@ -231,17 +239,20 @@ public struct Serve: AsyncParsableCommand {
         // The project's one signal rule: the first signal starts a graceful shutdown (no new connections,
         // the checks in flight end within their budget); the grace covers a check that never returns, and
         // a second signal ends the process at once.
-        // With a configuration file, SIGHUP reloads it instead of stopping (as Prometheus exporters do).
-        let reloader = configFile.map { path in
-            ReloadSignal {
+        // With a configuration file (or a web configuration file), SIGHUP reloads it instead of stopping
+        // (as Prometheus exporters do).
+        let reloads = configFile != nil || webConfigFile != nil
+        let reloader = reloads ? ReloadSignal { [configFile] in
+            if let path = configFile {
                 switch store.reload() {
                 case .success(let loaded): ExporterLog.note("SIGHUP: reloaded \(path): \(loaded.modules.count) module(s).")
                 case .failure(let error): ExporterLog.note("SIGHUP: reload failed, the previous configuration stays: \(error.sentence)")
                 }
             }
-        }
+            _ = Exporter.reloadUsers(auth, trigger: "SIGHUP: ")
+        } : nil
         defer { reloader?.uninstall() }
-        let signals = InterruptHandler.signals.filter { configFile == nil || $0 != SIGHUP }
+        let signals = InterruptHandler.signals.filter { !reloads || $0 != SIGHUP }
         let interrupt = InterruptHandler.install(line: nil, grace: .seconds(ProbeRequest.longestCheck + 5), signals: signals) {
             ExporterLog.note("stopping: no new connections; waiting for \(slots.inFlight) check(s) in flight.")
             Task { await group.triggerGracefulShutdown() }

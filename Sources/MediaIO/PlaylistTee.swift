@@ -1,10 +1,12 @@
 internal import CFFmpeg
 
-/// A copy of the bytes of one playlist FFmpeg's HLS demuxer reads, taken as it reads them: `ResourceGate`
-/// hands the demuxer this object's I/O context instead of the one FFmpeg opened (the *inner* one, which
-/// does the network work and keeps its interrupt callback, byte counter and size cap), and every read
-/// passes through `read(into:count:)`, which keeps a copy. Owns the wrapping `AVIOContext` and its buffer
-/// and frees them in `deinit`; the gate closes the inner context the way FFmpeg opened it.
+/// One playlist FFmpeg's HLS demuxer reads, read whole first and then handed to the demuxer, windowed when
+/// it is a long live media playlist (`HLSPlaylistWindow`): `ResourceGate` hands the demuxer this object's
+/// I/O context instead of the one FFmpeg opened (the *inner* one, which does the network work and keeps its
+/// interrupt callback, byte counter and size cap). The demuxer's first read reads the inner context to its
+/// end; every read then serves the (windowed) text, which is also what the gate's `playlistLoaded` observer
+/// receives. Owns the wrapping `AVIOContext` and its buffer and frees them in `deinit`; the gate closes the
+/// inner context the way FFmpeg opened it.
 ///
 /// Only the HLS demuxer's playlist reads are wrapped: they read lines to the end and close, so a
 /// read-only, unseekable context is all they need, plus one query: the demuxer asks the context for the
@@ -23,8 +25,16 @@ final class PlaylistTee: @unchecked Sendable {
     /// The context handed to the demuxer in place of `inner`.
     let context: UnsafeMutablePointer<AVIOContext>
     private var bytes: [UInt8] = []
+    /// How much of `bytes` the demuxer has read.
+    private var served = 0
+    /// Whether the inner context was read to its end (or to an error).
+    private var loaded = false
     private var reachedEnd = false
     private var broken = false
+    /// The error that ended the inner read early, returned once what came before it is served.
+    private var failure: Int32?
+    /// Whether the text served is a window of the playlist the server sent.
+    private(set) var windowed = false
 
     private static let bufferSize: Int32 = 4096
 
@@ -51,31 +61,60 @@ final class PlaylistTee: @unchecked Sendable {
         avio_context_free(&freeing)
     }
 
-    /// The whole playlist, when the demuxer read it to its end without an error and within
-    /// `ResourceLimits.playlistBytes`; `nil` for a read cut short (an interrupted or failed reload says
-    /// nothing about the playlist, and a part of one would look like a shrunken window).
+    /// The playlist as the demuxer read it (windowed, if it was), when the inner context was read to its end
+    /// without an error and within `ResourceLimits.playlistBytes`; `nil` for a read cut short (an
+    /// interrupted or failed reload says nothing about the playlist, and a part of one would look like a
+    /// shrunken window).
     var completeBytes: [UInt8]? { reachedEnd && !broken ? bytes : nil }
 
-    /// Reads from the inner context and keeps a copy of what came.
+    /// Serves the demuxer from the playlist read whole (on the first call) and windowed.
     fileprivate func read(into destination: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
-        let read = avio_read(inner, destination, count)
-        if read > 0 {
-            if !broken {
+        if !loaded { load() }
+        if served < bytes.count {
+            let length = min(Int(count), bytes.count - served)
+            bytes.withUnsafeBufferPointer { source in
+                guard let base = source.baseAddress else { return }
+                destination.update(from: base + served, count: length)
+            }
+            served += length
+            return Int32(length)
+        }
+        return failure ?? cffmpeg_averror_eof()
+    }
+
+    /// Reads the inner context to its end, then windows a long live playlist.
+    private func load() {
+        loaded = true
+        // The whole size at once when the server declared it (Content-Length): growing the array by
+        // doubling would hold up to three times a large playlist for a moment.
+        let declared = avio_size(inner)
+        if declared > 0, declared <= ResourceLimits.playlistBytes { bytes.reserveCapacity(Int(declared)) }
+        var chunk = [UInt8](repeating: 0, count: Int(Self.bufferSize) * 4)
+        while true {
+            let read = chunk.withUnsafeMutableBufferPointer { avio_read(inner, $0.baseAddress, Int32($0.count)) }
+            if read > 0 {
+                // The gate stops the input past the cap (it polls the inner context's byte counter while
+                // it reads); this is the same bound kept here, should the inner context not be polled.
                 if Int64(bytes.count) + Int64(read) > ResourceLimits.playlistBytes {
                     broken = true
-                    bytes = []
-                } else {
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: destination, count: Int(read)))
+                    failure = cffmpeg_averror_exit()
+                    break
                 }
+                bytes.append(contentsOf: chunk[0..<Int(read)])
+                continue
             }
-            return read
+            if read == 0 || read == cffmpeg_averror_eof() {
+                reachedEnd = true
+            } else {
+                broken = true
+                failure = read
+            }
+            break
         }
-        if read == 0 || read == cffmpeg_averror_eof() {
-            reachedEnd = true
-            return cffmpeg_averror_eof()
+        if reachedEnd, !broken, let window = HLSPlaylistWindow.window(bytes) {
+            bytes = window
+            windowed = true
         }
-        broken = true
-        return read
     }
 }
 

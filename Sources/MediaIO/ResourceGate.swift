@@ -9,15 +9,24 @@ import Synchronization
 /// each transfer). Installed by `MediaInput` as the context's `io_open`/`io_close2` and interrupt
 /// callback; the context borrows it unretained and `MediaInput` keeps it alive.
 ///
-/// With a `playlistLoaded` observer, every playlist the HLS demuxer reads after opening its input (each
-/// media playlist, and each reload, the input's own included) is copied as FFmpeg reads it (`PlaylistTee`)
-/// and handed over, whole, when FFmpeg closes it: what the player saw, when it saw it, without one more
-/// request. The input's first read is not copied: libavformat opens it as the context's own `pb`, probes
-/// it and closes it with `avio_close`, which a wrapped context would not survive.
+/// Every playlist the HLS demuxer reads after opening its input (each media playlist, and each reload, the
+/// input's own included) is read whole before the demuxer parses it (`PlaylistTee`), and a live media
+/// playlist longer than `ResourceLimits.liveSegments` is handed over as its window (`HLSPlaylistWindow`):
+/// FFmpeg keeps every segment of every reload it parses, so this bounds what a growing playlist costs.
+/// With a `playlistLoaded` observer, that text is handed over when FFmpeg closes it: what the player saw,
+/// when it saw it, without one more request. The input's first read is neither windowed nor copied:
+/// libavformat opens it as the context's own `pb`, probes it and closes it with `avio_close`, which a
+/// wrapped context would not survive (so FFmpeg parses the first load whole, within
+/// `ResourceLimits.playlistBytes`).
 ///
 /// With a `requestOpened` observer, every open that succeeded is timed, from the call to FFmpeg's own open
 /// (after the pace's wait) to its return: for HTTP, the connection, the request and the response head
 /// (and any redirect), before the first byte of the body is read. The input's own first open counts too.
+///
+/// With a `decorateRequest` function, every open but the input's first gets what it returns for the URL
+/// (`RequestDecoration`: a query argument on the URL requested, header lines added to FFmpeg's `headers`
+/// option), after the request policy checked the URL as FFmpeg asked for it; redirects are followed as the
+/// server sent them.
 ///
 /// FFmpeg calls all of it on the reading thread; the lock only makes that assumption safe.
 final class ResourceGate: Sendable {
@@ -49,6 +58,8 @@ final class ResourceGate: Sendable {
     let playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)?
     /// Receives when each successful open began (monotonic clock) and the seconds it took (see the type's comment).
     let requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)?
+    /// What to add to each request but the input's first (see the type's comment).
+    let decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)?
     private let state = Mutex(State())
     // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
     // decide whether the input is read as a playlist. Used on the reading thread only.
@@ -60,12 +71,14 @@ final class ResourceGate: Sendable {
     init(
         interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
-        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil
+        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil
     ) {
         self.interrupter = interrupter
         self.input = input
         self.playlistLoaded = playlistLoaded
         self.requestOpened = requestOpened
+        self.decorateRequest = decorateRequest
         self.context = context
         originalOpen = context.pointee.io_open
         originalClose = context.pointee.io_close2
@@ -121,9 +134,16 @@ final class ResourceGate: Sendable {
         let openStarted = ContinuousClock.now
         // Under a request policy, the URL and each of its redirects are checked before they are requested
         // (RequestGuard); the input's own URL was matched against the allow-list by the caller.
+        // The decoration goes on the URL FFmpeg asked for once it passed the policy, not on redirect targets.
+        let decoration = isFirstOpen ? nil : decorateRequest?(url)
+        if let decoration, !decoration.headers.isEmpty, let options {
+            let given = av_dict_get(options.pointee, "headers", nil, 0).map { String(cString: $0.pointee.value) } ?? ""
+            av_dict_set(options, "headers", given + decoration.headers.map { $0 + "\r\n" }.joined(), 0)
+        }
         func openChecked() -> Int32 {
             RequestGuard.open(url, interrupter: interrupter, matchingAllowList: !isInput) { target, stopRedirects in
-                Self.open(original, context, pb, target, flags, options, stopRedirects: stopRedirects)
+                let requested = target == url ? decoration?.decorated(target) ?? target : target
+                return Self.open(original, context, pb, requested, flags, options, stopRedirects: stopRedirects)
             }
         }
         if isInput {
@@ -153,7 +173,7 @@ final class ResourceGate: Sendable {
         if result >= 0, !isFirstOpen, let opened = pb?.pointee {
             let key = UInt(bitPattern: opened)
             state.withLock { $0.watched[key] = (url, false) }
-            if playlistLoaded != nil, readsPlaylist(url, isInput: isInput), let tee = PlaylistTee(url: url, wrapping: opened) {
+            if readsPlaylist(url, isInput: isInput), let tee = PlaylistTee(url: url, wrapping: opened) {
                 state.withLock { $0.tees[UInt(bitPattern: tee.context)] = tee }
                 pb?.pointee = tee.context
             }

@@ -4,6 +4,10 @@ public enum ResourceLimits {
     /// The most bytes read as one playlist (HLS or DASH, by FFmpeg or by bufprobe): 16 MiB. The largest
     /// real playlists (a day of 1 s segments) are a few MiB; a body that never ends is refused here.
     public static let playlistBytes: Int64 = 16 << 20
+    /// The most segments kept of a live HLS media playlist (`HLSPlaylistWindow`): its last 5,000 (2 h 46 min
+    /// of 2 s segments, 8 h 20 min of 6 s ones). FFmpeg and bufprobe's own health check read this window in
+    /// place of a longer live playlist, so a playlist that grows at every reload costs no more than it.
+    public static let liveSegments = 5_000
     /// Requests per second to one origin (scheme, host and port) once the burst is spent.
     public static let requestsPerSecond = 10.0
     /// Requests to one origin that may go out at once before `requestsPerSecond` applies (a master with

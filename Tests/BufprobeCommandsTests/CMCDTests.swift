@@ -1,5 +1,6 @@
 import BufprobeCommands
 import Foundation
+import MediaIO
 import Testing
 import TestSupport
 
@@ -104,5 +105,72 @@ struct CMCDTests {
         // As the README says: FFmpeg resolves the playlists' and segments' URLs without the target's query.
         let rest = try Self.requests(server).dropFirst()
         #expect(!rest.isEmpty && rest.allSatisfy { !(($0["path"] as? String) ?? "").contains("CMCD=") }, "\(rest)")
+    }
+
+    @Test("per-request keys: ot=m on playlists, ot=k on keys, br (kbit/s) and bl (rounded to 100 ms) on media, su until playing")
+    func perRequestKeys() {
+        let requests = CMCDRequests(CMCD(mode: .query, sessionID: "s"))
+        // Nothing observed yet: starting up, no buffer or bit rate known.
+        #expect(requests.request(for: "http://h/live/index.m3u8?t=1") == CMCD.Request(objectType: .manifest, startup: true))
+        #expect(requests.request(for: "http://h/seg1.ts") == CMCD.Request(startup: true))
+        requests.observe(bufferedAhead: 12.3456, startingUp: false, bitRate: 1_499_600)
+        #expect(requests.request(for: "http://h/seg2.ts") == CMCD.Request(bitRateKbps: 1_500, bufferMilliseconds: 12_346))
+        #expect(requests.request(for: "http://h/k.KEY") == CMCD.Request(objectType: .key))
+        #expect(requests.decoration(for: "http://h/seg2.ts") == RequestDecoration(query: "CMCD=bl%3D12300%2Cbr%3D1500%2Csid%3D%22s%22"))
+        // Broken numbers are left out, never trapped on.
+        requests.observe(bufferedAhead: .infinity, startingUp: true, bitRate: -5)
+        #expect(requests.request(for: "http://h/seg3.ts") == CMCD.Request(startup: true))
+        requests.observe(bufferedAhead: .nan, startingUp: true, bitRate: nil)
+        #expect(requests.request(for: "http://h/seg3.ts") == CMCD.Request(startup: true))
+
+        let headers = CMCDRequests(CMCD(mode: .headers, sessionID: "s"))
+        headers.observe(bufferedAhead: 4.04, startingUp: false, bitRate: 800_000)
+        // CMCD-Session is already among the check's own headers.
+        #expect(headers.decoration(for: "http://h/seg.ts") == RequestDecoration(headers: ["CMCD-Object: br=800", "CMCD-Request: bl=4000"]))
+        #expect(headers.decoration(for: "http://h/a.m3u8") == RequestDecoration(headers: ["CMCD-Object: ot=m"]))
+    }
+
+    @Test("a decoration's query argument replaces one of the same name and goes before a fragment")
+    func decorationQuery() {
+        let decoration = RequestDecoration(query: "CMCD=bl%3D100")
+        #expect(decoration.decorated("http://h/s.ts") == "http://h/s.ts?CMCD=bl%3D100")
+        #expect(decoration.decorated("http://h/s.ts?a=1&CMCD=su&b=2#f") == "http://h/s.ts?a=1&b=2&CMCD=bl%3D100#f")
+        #expect(RequestDecoration().decorated("http://h/s.ts?x") == "http://h/s.ts?x")
+    }
+
+    @Test("the resource gate decorates every request after the first: the media playlist with ot=m, each segment with br and bl")
+    func gateDecoratesEveryRequest() throws {
+        for mode in CMCD.Mode.allCases {
+            let server = try FaultServer(script: "recording_server.py")
+            let requests = CMCDRequests(CMCD(mode: mode, sessionID: "s"))
+            requests.observe(bufferedAhead: 2.5, startingUp: false, bitRate: 300_000)
+            let url = server.url("hls/master.m3u8")
+            let input = try MediaInput(
+                url: url, interrupter: Interrupter(timeout: .seconds(10), input: url),
+                decorateRequest: { requests.decoration(for: $0) })
+            var packets = 0
+            while packets < 2_000, try input.readPacket() != nil { packets += 1 }
+            let seen = try Self.requests(server)
+            let segments = seen.filter { (($0["path"] as? String) ?? "").contains(".ts") }
+            let playlists = seen.dropFirst().filter { (($0["path"] as? String) ?? "").contains(".m3u8") }
+            #expect(segments.count >= 2 && !playlists.isEmpty, "\(mode): \(seen)")
+            func keys(_ request: [String: Any]) -> String {
+                let cmcd = request["cmcd"] as? [String: String] ?? [:]
+                switch mode {
+                case .headers: return cmcd.sorted { $0.key < $1.key }.map { "\($0.key.lowercased()): \($0.value)" }.joined(separator: "; ")
+                case .query:
+                    let path = request["path"] as? String ?? ""
+                    return URLComponents(string: path)?.queryItems?.first { $0.name == "CMCD" }?.value ?? ""
+                }
+            }
+            // The first request is the caller's to decorate (CheckSettings does), so the gate leaves it.
+            #expect(keys(seen[0]) == "", "\(mode): \(seen[0])")
+            for playlist in playlists {
+                #expect(keys(playlist) == (mode == .query ? #"ot=m,sid="s""# : "cmcd-object: ot=m"), "\(mode): \(playlist)")
+            }
+            for segment in segments {
+                #expect(keys(segment) == (mode == .query ? #"bl=2500,br=300,sid="s""# : "cmcd-object: br=300; cmcd-request: bl=2500"), "\(mode): \(segment)")
+            }
+        }
     }
 }

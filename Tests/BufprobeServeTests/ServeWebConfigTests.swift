@@ -3,6 +3,10 @@ import HummingbirdBcrypt
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `--web.config.file`: the exporter's own port over TLS with a certificate made at test time by
 /// `openssl`, and basic authentication against bcrypt hashes, read back with `curl`.
 @Suite("serve: TLS and basic authentication (--web.config.file)", .serialized)
@@ -77,5 +81,37 @@ struct ServeWebConfigTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains(sentence), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    @Test("SIGHUP and POST /-/reload read basic_auth_users again: a replaced password is refused, the new one admitted, a bad file keeps the users")
+    func basicAuthUsersReload() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-web-reload")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let web = directory.appendingPathComponent("web.yml")
+        func users(_ password: String) -> String { "basic_auth_users:\n  prometheus: '\(Bcrypt.hash(password, cost: 4))'\n" }
+        try users("first").write(to: web, atomically: true, encoding: .utf8)
+        let serve = try ServeProcess(["--web.config.file", web.path])
+        let url = "http://127.0.0.1:\(serve.port)/metrics"
+        #expect(try Self.status(url, ["-u", "prometheus:first"]) == 200)
+
+        // SIGHUP: the old password (remembered after it verified) is refused, the new one admitted.
+        try users("second").write(to: web, atomically: true, encoding: .utf8)
+        serve.send(SIGHUP)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !serve.stderr.contains("SIGHUP: reloaded") { usleep(20_000) }
+        #expect(serve.stderr.contains("SIGHUP: reloaded \(web.path): 1 basic-auth user(s)"), "\(serve.stderr)")
+        #expect(try Self.status(url, ["-u", "prometheus:first"]) == 401)
+        #expect(try Self.status(url, ["-u", "prometheus:second"]) == 200)
+        #expect(serve.exitStatus(within: 0.2) == nil, "SIGHUP must not stop the exporter")
+
+        // POST /-/reload: the same; a file that does not load keeps the users in force and answers 500.
+        try users("third").write(to: web, atomically: true, encoding: .utf8)
+        let reload = "http://127.0.0.1:\(serve.port)/-/reload"
+        #expect(try Self.status(reload, ["-X", "POST", "-u", "prometheus:second"]) == 200)
+        #expect(try Self.status(url, ["-u", "prometheus:second"]) == 401)
+        #expect(try Self.status(url, ["-u", "prometheus:third"]) == 200)
+        try "basic_auth_users: [not, a, mapping]\n".write(to: web, atomically: true, encoding: .utf8)
+        #expect(try Self.status(reload, ["-X", "POST", "-u", "prometheus:third"]) == 500)
+        #expect(try Self.status(url, ["-u", "prometheus:third"]) == 200)
     }
 }

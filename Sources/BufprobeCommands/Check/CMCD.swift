@@ -108,11 +108,15 @@ package struct CMCD: Sendable, Hashable {
 
     /// `url` with the `CMCD` query argument for `request` appended (percent-encoded).
     package func decorated(_ url: String, request: Request) -> String {
+        let (base, fragment) = url.firstIndex(of: "#").map { (String(url[..<$0]), String(url[$0...])) } ?? (url, "")
+        return base + (base.contains("?") ? "&" : "?") + queryArgument(for: request) + fragment
+    }
+
+    /// `CMCD=` and the request's keys, percent-encoded, as a query argument.
+    package func queryArgument(for request: Request) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let value = pairs(for: request).joined(separator: ",").addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-        let (base, fragment) = url.firstIndex(of: "#").map { (String(url[..<$0]), String(url[$0...])) } ?? (url, "")
-        return base + (base.contains("?") ? "&" : "?") + "CMCD=" + value + fragment
+        return "CMCD=" + (pairs(for: request).joined(separator: ",").addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
     }
 
     private static func quoted(_ text: String) -> String {

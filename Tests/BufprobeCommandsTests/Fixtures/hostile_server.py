@@ -7,6 +7,10 @@ serves files under --root, and stops when its standard input closes. By first pa
   /file/<path>                  the file, whole
   /stalled/<dir>/index.m3u8     a live media playlist of <dir>/seg000.ts..seg002.ts that never grows and
                                 never ends (no EXT-X-ENDLIST); /stalled/<dir>/<segment> serves the segment
+  /growing/<dir>/index.m3u8     a live media playlist (no EXT-X-ENDLIST, media sequence 0) that grows by 10,000
+                                entries per request and never slides: seg000.ts..seg002.ts of <dir> in turn, each
+                                entry's URI with its own query (?n=<number>); each URL (query included, e.g.
+                                ?id=<k>) grows apart; ?entries=<n> adds n per request instead of 10,000
   /many/index.m3u8              a VOD playlist of 40 segments (the same 2 s file), counted when asked for
                                 as /count/many/index.m3u8
   /endless/<name>.m3u8          a playlist body that never ends (segment after segment, forever)
@@ -38,6 +42,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     root = "."
     requests = []
     lock = threading.Lock()
+    growing = {}
 
     def log_message(self, format, *args):
         pass
@@ -63,6 +68,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     for sequence in range(3):
                         lines += ["#EXTINF:2.000000,", "seg%03d.ts" % sequence]
                     self.send_text(lines)
+                else:
+                    self.send_file(rest)
+            elif mode == "growing":
+                if rest.endswith(".m3u8"):
+                    self.send_growing(self.path, int(query.get("entries", ["10000"])[0]))
                 else:
                     self.send_file(rest)
             elif mode == "many":
@@ -111,6 +121,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_status(404)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def send_growing(self, key, step):
+        with self.lock:
+            count = self.growing.get(key, 0) + step
+            self.growing[key] = count
+        head = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        body = "".join("#EXTINF:2.000000,\nseg%03d.ts?n=%d\n" % (number % 3, number) for number in range(count))
+        self.send_body((head + body).encode(), TYPES[".m3u8"])
 
     def send_body(self, body, content_type):
         self.send_response(200)
