@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import CheckEngine
 
 /// The human-readable `probe` summary. For people: wording and layout may change between versions;
 /// scripts use `--json`.
