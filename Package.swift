@@ -142,14 +142,14 @@ let package = Package(
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
-                "BufprobeServe", "BufprobeCommands", "TestSupport",
+                "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "BufprobeCommandsTests",
-            dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel", "TestSupport"],
+            dependencies: ["BufprobeCommands", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport", "bufprobe"],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],
             swiftSettings: upcoming
