@@ -140,6 +140,8 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
+            name: "CheckEngineTests", dependencies: ["CheckEngine", "PlaybackModel"], swiftSettings: upcoming),
+        .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
                 "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
