@@ -140,7 +140,7 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
-            name: "CheckEngineTests", dependencies: ["CheckEngine", "PlaybackModel"], swiftSettings: upcoming),
+            name: "CheckEngineTests", dependencies: ["CheckEngine", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
