@@ -274,7 +274,7 @@ package final class CheckSession: Sendable {
             failure = CheckSentence.earlyEnd(
                 source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { $0 - origin },
                 readingSegments: reading.segmentsFailedWhileOpening,
-                playlist: reading.input.format.name == "hls" ? reading.variants.first(where: \.selected)?.index : nil)
+                playlist: reading.input.format.container == .hls ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:
             break
         }
@@ -313,7 +313,7 @@ package final class CheckSession: Sendable {
         report.peakBitRate = reading.peakBitRate?.rounded()
         report.warnings = skippedWarnings + lines.problems
         // Playlist health: remote live HLS only (local playlists are read without the gate that copies them).
-        if reading.isLive, reading.input.format.name == "hls", InputKind(source).isNetwork {
+        if reading.isLive, reading.input.format.container == .hls, InputKind(source).isNetwork {
             let health = playlists.report()
             report.playlistHealth = health
             report.warnings += health.events.map(\.message)
@@ -332,7 +332,7 @@ package final class CheckSession: Sendable {
         measured.received = presented.ranges
         measured.brokenPlaylists = lines.httpErrors.compactMap { http in
             guard let url = http.url, url != source,
-                url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
+                ContainerFormat(namedBy: url) == .hls
             else { return nil }
             return (url, http.status)
         }
@@ -362,11 +362,11 @@ package final class CheckSession: Sendable {
     /// never downloaded again as a playlist), nor after Ctrl-C.
     private func addVariantChecks(to report: inout CheckReport) {
         guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
-        let path = source.lowercased().split(separator: "?").first ?? ""
-        let isHLS = report.format.map { $0 == "hls" } ?? path.hasSuffix(".m3u8")
+        let container = report.format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
+        let isHLS = container == .hls
         guard isHLS else {
             report.variantChecks = []
-            let what = report.format == "dash" ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
+            let what = container == .dash ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
             report.warnings.append("--all-variants: \(source) is \(what), so no variant was validated.")
             return
         }

@@ -98,7 +98,7 @@ package struct ProbeReader {
         }
         let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
-        let segmentStarts = input.format.name == "hls" && bytes == nil ? segmentStarts() : nil
+        let segmentStarts = input.format.container == .hls && bytes == nil ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
         // size are the playlist's.
         let readsOtherFiles = input.format.readsOtherResources
