@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "PlaybackModel", targets: ["PlaybackModel"]),
         .library(name: "ProgressLine", targets: ["ProgressLine"]),
+        .library(name: "CheckEngine", targets: ["CheckEngine"]),
         .library(name: "BufprobeCommands", targets: ["BufprobeCommands"]),
     ],
     dependencies: [
@@ -63,10 +64,19 @@ let package = Package(
             dependencies: ["PlaybackModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // `check`'s engine: the pure check machine, its driver (MediaInput, a thread, a clock) and the report.
+        .target(
+            name: "CheckEngine",
+            dependencies: [
+                "MediaIO", "PlaybackModel", "ProgressLine",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BufprobeCommands",
             dependencies: [
-                "MediaIO", "PlaybackModel", "ProgressLine",
+                "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -78,8 +88,7 @@ let package = Package(
         .target(
             name: "BufprobeServe",
             dependencies: [
-                "BufprobeCommands", "MediaIO", "PlaybackModel", "ProgressLine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -95,7 +104,16 @@ let package = Package(
             swiftSettings: upcoming
         ),
         .executableTarget(
-            name: "bufprobe", dependencies: ["BufprobeCommands", "BufprobeServe", "ProgressLine"],
+            name: "bufprobe",
+            dependencies: [
+                "BufprobeCommands", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: upcoming),
         .executableTarget(
             name: "bufprobe-bench",
@@ -125,16 +143,18 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
+            name: "CheckEngineTests", dependencies: ["CheckEngine", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
-                "BufprobeServe", "BufprobeCommands", "TestSupport",
+                "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "BufprobeCommandsTests",
-            dependencies: ["BufprobeCommands", "MediaIO", "PlaybackModel", "TestSupport"],
+            dependencies: ["BufprobeCommands", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport", "bufprobe"],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],
             swiftSettings: upcoming
@@ -152,7 +172,7 @@ if Context.environment["BUFPROBE_FUZZ"] != nil {
         .executableTarget(
             name: "bufprobe-fuzz",
             dependencies: [
-                "BufprobeCommands", "CLibFuzzer", "MediaIO", "ProgressLine",
+                "BufprobeCommands", "CheckEngine", "CLibFuzzer", "MediaIO", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz/Sources",

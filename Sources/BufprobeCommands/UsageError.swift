@@ -1,3 +1,5 @@
+package import ArgumentParser
+import CheckEngine
 
 /// A mistake on the command line, as bufprobe reports it: one `error:` sentence, then the usage line of
 /// the command it concerns, exit 64. ArgumentParser's own errors (several lines, `Error:`, a `Help:` line)
@@ -54,5 +56,14 @@ extension StringProtocol {
         let start = firstIndex { !$0.isWhitespace } ?? endIndex
         let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
         return String(self[start..<Swift.max(start, end)])
+    }
+}
+
+extension ParsableCommand {
+    /// The command's usage on one line, from `bufprobe` (the line under a usage error).
+    package static var oneLineUsage: String {
+        let usage = usageString().split(whereSeparator: \.isNewline).joined(separator: " ")
+        // A subcommand's generated usage starts at its own name.
+        return usage.hasPrefix("bufprobe ") ? usage : "bufprobe " + usage
     }
 }

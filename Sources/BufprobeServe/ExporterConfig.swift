@@ -1,4 +1,4 @@
-import BufprobeCommands
+import CheckEngine
 import Foundation
 import PlaybackModel
 import Yams

@@ -1,4 +1,4 @@
-package import BufprobeCommands
+package import CheckEngine
 import Prometheus
 
 /// The exporter's own metrics, `GET /metrics`: checks run (by verdict), checks in flight and the most at

@@ -1,4 +1,4 @@
-package import BufprobeCommands
+package import CheckEngine
 import Foundation
 
 /// The exporter's pages for people: `/` (what it answers, and the recent probes with a link to each log)

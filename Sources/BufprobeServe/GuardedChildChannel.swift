@@ -1,6 +1,6 @@
-import HummingbirdCore
-import Logging
-import NIOCore
+package import HummingbirdCore
+package import Logging
+package import NIOCore
 
 /// A server child channel (Hummingbird's HTTP/1 one, or a TLS one around it) whose connections are
 /// bounded by `ClientConnections`: each accepted connection is admitted or refused at once, and an
@@ -9,17 +9,17 @@ import NIOCore
 /// Hummingbird's own cap (`MaximumAvailableConnections`) stops accepting when it is reached, so a few
 /// connections that never send a request lock every other client out, `/metrics` included; this one keeps
 /// accepting and closes instead.
-struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
+package struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     /// The base channel's value (Hummingbird's `NIOAsyncChannel` of HTTP parts).
-    typealias Value = Base.Value
+    package typealias Value = Base.Value
 
     /// The channel that speaks HTTP.
-    let base: Base
+    package let base: Base
     /// The connections open, and the limits.
-    let connections: ClientConnections
+    package let connections: ClientConnections
 
     /// Bounds `base`'s connections by `connections`.
-    init(base: Base, connections: ClientConnections) {
+    package init(base: Base, connections: ClientConnections) {
         self.base = base
         self.connections = connections
     }
@@ -27,7 +27,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     /// Admits or refuses the connection, then sets up the base channel. It never fails for a refused
     /// connection (NIO would end the server's accept loop on a failed initializer): the channel is set up
     /// and closed at once.
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    package func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
         let admission = connections.open(address: address) { channel.close(promise: nil) }
         guard case .admitted(let id) = admission else {
@@ -59,7 +59,7 @@ struct GuardedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 
     /// Handles the connection as the base channel does.
-    func handle(value: Value, logger: Logger) async {
+    package func handle(value: Value, logger: Logger) async {
         await base.handle(value: value, logger: logger)
     }
 }

@@ -7,24 +7,24 @@ import Darwin
 /// The process's open-file limit (`RLIMIT_NOFILE`), which bounds what `serve` can hold at once: every
 /// client connection is one file, every check a few (its connection to the target, a playlist reload or
 /// segment opened beside it, the pipe or file FFmpeg keeps).
-enum OpenFileLimit {
+package enum OpenFileLimit {
     /// Files one check may hold: a progressive check holds one, its connection to the target (64 checks:
     /// 129 sockets in /proc/PID/fd, the listener, 64 clients and 64 targets); an HLS check may have a
     /// playlist reload and a segment open at once. Twice that, for what FFmpeg opens beside them.
-    static let perCheck = 4
+    package static let perCheck = 4
     /// Files the exporter holds besides checks and clients: the listening socket, the event loops' epoll
     /// and eventfd descriptors, stdio, FFmpeg's and Foundation's own, with room to spare.
-    static let reserve = 64
+    package static let reserve = 64
 
     /// Files `serve` may need with `maxParallel` checks and `connections` client connections.
-    static func needed(maxParallel: Int, connections: Int) -> Int {
+    package static func needed(maxParallel: Int, connections: Int) -> Int {
         connections + maxParallel * perCheck + reserve
     }
 
     /// Raises the soft limit to the hard one (as Go's runtime does at start, since the soft default of
     /// 1,024 is a convention from `select()`, not a resource bound) and returns the limit now in force;
     /// `nil` when it cannot be read.
-    static func raise() -> Int? {
+    package static func raise() -> Int? {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         if limit.rlim_cur < limit.rlim_max {

@@ -1,4 +1,4 @@
-package import BufprobeCommands
+package import CheckEngine
 import MediaIO
 import Prometheus
 

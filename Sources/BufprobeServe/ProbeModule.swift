@@ -1,4 +1,4 @@
-package import BufprobeCommands
+package import CheckEngine
 package import PlaybackModel
 
 /// One named module of the configuration file (`module=NAME` on `/probe`), in the blackbox exporter's

@@ -8,11 +8,11 @@ import Synchronization
 
 /// SIGHUP reloads `--config.file` (the Prometheus exporters' convention) instead of stopping the exporter:
 /// delivered through a Dispatch source, so the reload runs on a queue, never in a signal handler.
-final class ReloadSignal: Sendable {
+package final class ReloadSignal: Sendable {
     private let box: Mutex<(any DispatchSourceSignal)?>
 
     /// Starts calling `reload` on every SIGHUP.
-    init(reload: @escaping @Sendable () -> Void) {
+    package init(reload: @escaping @Sendable () -> Void) {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "bufprobe.reload"))
         source.setEventHandler(handler: reload)
@@ -21,7 +21,7 @@ final class ReloadSignal: Sendable {
     }
 
     /// Stops listening and gives SIGHUP its default action back.
-    func uninstall() {
+    package func uninstall() {
         box.withLock { source in
             source?.cancel()
             source = nil

@@ -1,4 +1,4 @@
-import BufprobeCommands
+import CheckEngine
 package import MediaIO
 
 /// Which targets `serve` probes, so that it is not an open proxy, nor a way to read the server's files:

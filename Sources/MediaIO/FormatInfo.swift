@@ -15,18 +15,9 @@ public struct FormatInfo: Sendable, Hashable {
     /// Container metadata tags (title, encoder...).
     public var tags: [String: String]
 
-    /// Whether the demuxer reads its media from other resources (HLS and DASH segments, a concat list's
-    /// files): the input's own size, byte position and byte counter then describe the playlist, not the
-    /// media, and packet positions are not offsets in it.
-    public var readsOtherResources: Bool { Self.readsOtherResources(formatName: name) }
+    /// The container, recognised from the demuxer's name.
+    public var container: ContainerFormat { ContainerFormat(demuxer: name) }
 
-    /// `readsOtherResources` for a demuxer short name.
-    public static func readsOtherResources(formatName: String) -> Bool {
-        ["hls", "dash", "concat"].contains(formatName)
-    }
-
-    /// Whether the demuxer `formatName` opens the resources it reads with `avio_open2` itself instead of
-    /// the context's `io_open` (FFmpeg 5.1's `dash`), so that no `RequestPolicy` can check them: such a
-    /// demuxer is not allowed under a policy.
-    public static func bypassesResourceGate(formatName: String) -> Bool { formatName == "dash" }
+    /// Whether the demuxer reads its media from other resources (`ContainerFormat.readsOtherResources`).
+    public var readsOtherResources: Bool { container.readsOtherResources }
 }

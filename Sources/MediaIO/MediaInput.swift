@@ -183,7 +183,7 @@ public final class MediaInput {
         var opaque: UnsafeMutableRawPointer? = nil
         while let format = av_demuxer_iterate(&opaque) {
             let name = String(cString: format.pointee.name)
-            if !FormatInfo.bypassesResourceGate(formatName: name) { names.append(name) }
+            if !ContainerFormat(demuxer: name).bypassesResourceGate { names.append(name) }
         }
         return names.joined(separator: ",")
     }()

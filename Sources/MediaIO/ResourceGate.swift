@@ -208,10 +208,9 @@ final class ResourceGate: Sendable {
     /// Whether `url` is a playlist the HLS demuxer reads: the input again (a reload), or a nested
     /// resource named like a playlist (`.m3u8`, `.m3u`). Segments and keys are never wrapped.
     private func readsPlaylist(_ url: String, isInput: Bool) -> Bool {
-        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "hls" else { return false }
-        if isInput { return true }
-        let path = url.split(separator: "?", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+        guard let format = context.pointee.iformat, ContainerFormat(demuxer: String(cString: format.pointee.name)) == .hls
+        else { return false }
+        return isInput || ContainerFormat(namedBy: url) == .hls
     }
 
     fileprivate func close(_ context: UnsafeMutablePointer<AVFormatContext>?, _ pb: UnsafeMutablePointer<AVIOContext>?) -> Int32 {
@@ -288,7 +287,7 @@ final class ResourceGate: Sendable {
         state.withLock { state in
             if !state.detached {
                 if state.inputIsPlaylist == nil, let format = context.pointee.iformat {
-                    state.inputIsPlaylist = FormatInfo.readsOtherResources(formatName: String(cString: format.pointee.name))
+                    state.inputIsPlaylist = ContainerFormat(demuxer: String(cString: format.pointee.name)).readsOtherResources
                 }
                 if state.inputIsPlaylist == true, let pb = context.pointee.pb,
                     pb.pointee.bytes_read > ResourceLimits.playlistBytes

@@ -1,5 +1,7 @@
 import ArgumentParser
 @testable import BufprobeCommands
+@testable import CheckEngine
+@testable import bufprobe
 import Foundation
 import PlaybackModel
 import Testing

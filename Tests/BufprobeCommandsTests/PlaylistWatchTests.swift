@@ -1,4 +1,5 @@
 @testable import BufprobeCommands
+@testable import CheckEngine
 import MediaIO
 import Testing
 

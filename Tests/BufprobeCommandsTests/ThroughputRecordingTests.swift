@@ -1,4 +1,5 @@
 import BufprobeCommands
+@testable import CheckEngine
 import Foundation
 import PlaybackModel
 import Testing

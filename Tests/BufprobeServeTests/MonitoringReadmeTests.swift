@@ -1,4 +1,5 @@
 import BufprobeServe
+@testable import CheckEngine
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import BufprobeCommands
+@testable import CheckEngine
 import MediaIO
 import BufprobeServe
 import Foundation

@@ -1,4 +1,5 @@
 import BufprobeCommands
+@testable import CheckEngine
 import BufprobeServe
 import PlaybackModel
 import Testing

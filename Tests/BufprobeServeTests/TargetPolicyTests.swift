@@ -1,4 +1,5 @@
 import BufprobeServe
+@testable import CheckEngine
 import Testing
 
 /// Which targets the exporter probes (`--allow-target`), so that it is neither an open proxy nor a way to

@@ -4,6 +4,7 @@ import Logging
 import MediaIO
 import PlaybackModel
 import ProgressLine
+import CheckEngine
 
 /// `bufprobe check URL...`: receives streams in real time, plays them through the shared player model,
 /// and gives a pass/degraded/fail verdict with an exit code for scripts and CI.

@@ -1,5 +1,6 @@
 public import ArgumentParser
 public import PlaybackModel
+import CheckEngine
 
 /// `simulate`'s adaptive-bit-rate options: the rule, its parameters (each with its source's default) and
 /// the QoE weights.

@@ -1,5 +1,6 @@
 public import ArgumentParser
 public import PlaybackModel
+import CheckEngine
 
 /// The player's buffer policy on the command line, shared by `check` and `simulate`: a player preset,
 /// start and resume thresholds, forward-buffer target, back buffer and the constrained (data-saver)

@@ -1,5 +1,6 @@
 public import ArgumentParser
 public import ProgressLine
+import CheckEngine
 
 /// The options every command shares for its live progress line: output mode, colors, glyphs, and the
 /// look of each bar layer. Include with `@OptionGroup var progressOptions: ProgressOptions`.

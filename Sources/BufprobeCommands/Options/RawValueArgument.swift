@@ -1,4 +1,5 @@
 public import ArgumentParser
+import CheckEngine
 
 /// An option value that is one of a fixed list of words, each its case's raw value (`--progress tty`).
 /// ArgumentParser's own defaults for such enums describe each case through generic look-ups that cost

@@ -1,5 +1,6 @@
 public import ArgumentParser
 public import PlaybackModel
+import CheckEngine
 
 // The command line's side of the one unit grammar (PlaybackModel's `Seconds`, `BitRate`, `ByteRate`,
 // `Factor`). Options declare `transform: Seconds.argument` as well as the type, so that a refusal reaches
@@ -38,3 +39,8 @@ extension Factor: ExpressibleByArgument {
     /// The `transform:` of a multiple option: the parsed value, or the `UnitError` sentence.
     public static func argument(_ text: String) throws -> Factor { try Factor(parsing: text) }
 }
+
+// The check engine's option values, read from the command line by the initialisers they declare.
+extension ReadRate: ExpressibleByArgument {}
+extension VariantChoice: ExpressibleByArgument {}
+extension ThroughputRecording.Format: RawValueArgument {}

@@ -4,6 +4,7 @@ import Logging
 import MediaIO
 import PlaybackModel
 import ProgressLine
+import CheckEngine
 
 /// `bufprobe probe FILE...`: reads every packet of each input and reports what is in it, its loaded
 /// ranges and gaps, and what looks wrong.

@@ -1,6 +1,7 @@
 import Dispatch
 package import MediaIO
 package import PlaybackModel
+import CheckEngine
 
 /// Runs a `ProbeAnalysis` on its own thread, fed in batches by the thread that reads the packets, so
 /// that reading a long file costs about what the demuxer costs (the analysis overlaps the next reads)

@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 package import PlaybackModel
+import CheckEngine
 
 /// The buffering diagnostics of `probe`, gathered during ProbeReader's single pass over the packets:
 /// what connection a progressive download needs, fast start, interleaving, the bit-rate profile and, on
@@ -67,7 +68,7 @@ package struct ProbeDiagnostics: Sendable {
         } else {
             boxes = IndexAtEnd.boxes(path: InputKind(source).localPath, formatName: formatName)
         }
-        if !FormatInfo.readsOtherResources(formatName: formatName) {
+        if !ContainerFormat(demuxer: formatName).readsOtherResources {
             var layouts = [DownloadLayout.sequential]
             // The rule `simulate --download` uses: both modes are figured, sequential first.
             if let index = IndexAtEnd.fromBoxes(boxes) {
@@ -77,7 +78,7 @@ package struct ProbeDiagnostics: Sendable {
                 playableStreams: playableStreams, layouts: layouts, startupDelays: options.allStartupDelays,
                 bandwidths: options.bandwidths, latency: options.latency)
         }
-        let isPlaylist = FormatInfo.readsOtherResources(formatName: formatName)
+        let isPlaylist = ContainerFormat(demuxer: formatName).readsOtherResources
         profiledStreams = isPlaylist ? Set(playableStreams) : nil
         // A playlist's byte positions are inside each segment, so no distance in bytes means anything.
         if !isPlaylist, let video, let audio { skew = InterleaveSkew(first: video, second: audio) }
@@ -150,7 +151,7 @@ package struct ProbeDiagnostics: Sendable {
                         average.flatMap { $0 > 0 ? (value / $0 * 1000).rounded() / 1000 : nil }
                     })
             })
-        if formatName == "hls", !inMemory {
+        if ContainerFormat(demuxer: formatName) == .hls, !inMemory {
             report.hls = HLSSegmentView.build(source: source, options: options)
         }
     }

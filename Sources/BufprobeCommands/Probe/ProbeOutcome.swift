@@ -1,3 +1,4 @@
+import CheckEngine
 /// How reading one input ended, and the exit code it maps to (documented in `--help` and the README).
 package enum ProbeOutcome: Int32, Sendable, Comparable {
     /// Read to the end.

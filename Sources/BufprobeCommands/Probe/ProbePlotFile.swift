@@ -1,5 +1,6 @@
 import Foundation
 import PlaybackModel
+import CheckEngine
 
 /// Writes the `--plot` file for one probed input.
 enum ProbePlotFile {

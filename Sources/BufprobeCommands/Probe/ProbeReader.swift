@@ -1,6 +1,7 @@
 import Foundation
 package import MediaIO
 package import PlaybackModel
+import CheckEngine
 
 /// Reads one input from the first packet to the last and turns what it saw into a `ProbeReport`:
 /// the loop every `probe` shares, with truncation detection that does not trust libavformat's EOF.
@@ -97,7 +98,7 @@ package struct ProbeReader {
         }
         let playable = PlaybackSession.playableStreams(from: input.streamCandidates())
         report.warnings += MissingParameters.warnings(source: source, streams: input.streams, playable: playable)
-        let segmentStarts = input.format.name == "hls" && bytes == nil ? segmentStarts() : nil
+        let segmentStarts = input.format.container == .hls && bytes == nil ? segmentStarts() : nil
         // Playlist demuxers read their packets from other resources; the input's own byte position and
         // size are the playlist's.
         let readsOtherFiles = input.format.readsOtherResources
@@ -170,7 +171,7 @@ package struct ProbeReader {
                 start: JSONOutput.seconds(start), end: JSONOutput.seconds(end), duration: JSONOutput.seconds(end - start))
         }
         let loaded = tracker.playable
-        report.loadedRanges = Self.pairs(loaded)
+        report.loadedRanges = JSONOutput.pairs(loaded)
         report.gaps = zip(loaded.ranges, loaded.ranges.dropFirst()).map { before, after in
             ProbeReport.Gap(
                 start: JSONOutput.seconds(before.end), end: JSONOutput.seconds(after.start),
@@ -225,7 +226,7 @@ package struct ProbeReader {
         // A resource the input leads to that failed (a segment answering 404): what it held is missing.
         if interrupter?.skipped.contains(where: { $0.kind == .failed }) == true { truncated = true }
         for line in ffmpegErrors {
-            report.warnings.append("FFmpeg reported while reading \(source): \(Self.withoutAddresses(line))")
+            report.warnings.append("FFmpeg reported while reading \(source): \(FFmpegLines.withoutAddresses(line))")
         }
         for stream in report.streams {
             if stream.corruptPackets > 0 {
@@ -295,22 +296,7 @@ package struct ProbeReader {
                 ProbeReport.Interval(min: $0.min, avg: ($0.avg * 1000).rounded() / 1000, max: $0.max)
             },
             nonMonotonicDts: tally.nonMonotonicDts,
-            loadedRanges: pairs(tracker.ranges(forStream: info.index)))
-    }
-
-    // "[mov,mp4 @ 0x55d0c2a3b980] partial file" -> "[mov,mp4] partial file": addresses change every run.
-    static func withoutAddresses(_ line: String) -> String {
-        var result = ""
-        var rest = Substring(line)
-        while let at = rest.range(of: " @ 0x") {
-            result += rest[..<at.lowerBound]
-            rest = rest[at.upperBound...].drop(while: \.isHexDigit)
-        }
-        return result + rest
-    }
-
-    static func pairs(_ ranges: TimeRanges) -> [[Double]] {
-        ranges.ranges.map { [JSONOutput.seconds($0.start), JSONOutput.seconds($0.end)] }
+            loadedRanges: JSONOutput.pairs(tracker.ranges(forStream: info.index)))
     }
 
     static func format(_ seconds: Double) -> String { TextFormat.seconds(seconds) }

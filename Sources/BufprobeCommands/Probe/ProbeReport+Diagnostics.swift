@@ -1,3 +1,4 @@
+package import CheckEngine
 extension ProbeReport {
     /// One row of `needs`.
     package struct Need: Sendable, Codable, Equatable {

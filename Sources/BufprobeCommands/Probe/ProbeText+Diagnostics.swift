@@ -1,4 +1,5 @@
 import Foundation
+import CheckEngine
 
 extension ProbeText {
     /// The buffering diagnostics as labelled rows, in plain words (empty label: continuation).

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import CheckEngine
 
 /// The human-readable `probe` summary. For people: wording and layout may change between versions;
 /// scripts use `--json`.
@@ -22,7 +23,7 @@ package enum ProbeText {
             }
             row("duration", duration)
             row("start", format.startTime.map(TextFormat.seconds) ?? "unknown")
-            if FormatInfo.readsOtherResources(formatName: format.name) {
+            if ContainerFormat(demuxer: format.name).readsOtherResources {
                 // The size and rate FFmpeg gives a playlist are the playlist text's, not the media's.
                 row("playlist", format.size.map(TextFormat.bytes) ?? "size unknown")
             } else {

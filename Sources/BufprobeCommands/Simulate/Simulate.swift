@@ -3,6 +3,7 @@ import Foundation
 import MediaIO
 import PlaybackModel
 import ProgressLine
+import CheckEngine
 
 /// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
 /// state machine `check` uses, and reports startup delay, stalls and QoE.
@@ -209,7 +210,7 @@ public struct Simulate: AsyncParsableCommand {
             var keyboard: SimulationKeyboard?
             if interactive {
                 guard let raw = SimulationKeyboard() else {
-                    throw UsageError("--interactive needs a terminal on standard input", usage: Bufprobe.usage(for: ["simulate"]))
+                    throw UsageError("--interactive needs a terminal on standard input", usage: Self.oneLineUsage)
                 }
                 keyboard = raw
             }
@@ -252,7 +253,7 @@ public struct Simulate: AsyncParsableCommand {
         do {
             return try SimulationPlan(options: options)
         } catch {
-            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Bufprobe.usage(for: ["simulate"])) }
+            if error.exitCode == UsageError.exitCode { throw UsageError(error.sentence, usage: Self.oneLineUsage) }
             Diagnostics.error(error.sentence)
             throw ExitCode(error.exitCode)
         }
@@ -280,7 +281,7 @@ public struct Simulate: AsyncParsableCommand {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw UsageError("The trace folder \(directory) cannot be read (check the path).", usage: Bufprobe.usage(for: ["simulate"]))
+            throw UsageError("The trace folder \(directory) cannot be read (check the path).", usage: Self.oneLineUsage)
         }
         let traces = names.filter { !$0.hasPrefix(".") }.sorted()
             .map { (directory as NSString).appendingPathComponent($0) }
@@ -289,7 +290,7 @@ public struct Simulate: AsyncParsableCommand {
                 return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
         guard !traces.isEmpty else {
-            throw UsageError("The trace folder \(directory) holds no trace files.", usage: Bufprobe.usage(for: ["simulate"]))
+            throw UsageError("The trace folder \(directory) holds no trace files.", usage: Self.oneLineUsage)
         }
         var rows: [SimulateBatchReport.Row] = []
         for trace in traces {

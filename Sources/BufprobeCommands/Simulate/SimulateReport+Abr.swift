@@ -1,4 +1,5 @@
 package import PlaybackModel
+package import CheckEngine
 
 extension SimulateReport {
     /// The `abr` object of the JSON document.

@@ -1,5 +1,6 @@
 import Foundation
 import PlaybackModel
+import CheckEngine
 
 /// The text form of a simulation, for people (the JSON form is for scripts).
 enum SimulateText {

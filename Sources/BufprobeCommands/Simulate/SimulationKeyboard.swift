@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
+import CheckEngine
 #endif
 
 /// The keys of `simulate --interactive`: the terminal on stdin in raw mode (no echo, no line buffering,

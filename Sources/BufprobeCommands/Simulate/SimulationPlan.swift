@@ -1,5 +1,6 @@
 import Foundation
 import PlaybackModel
+import CheckEngine
 
 /// Everything a simulation needs, merged from the script and the command line (the command line wins),
 /// with the media loaded and every value checked.

@@ -1,5 +1,6 @@
 import PlaybackModel
 import Yams
+import CheckEngine
 
 extension SimulationScript {
     /// The action keys a timeline step may carry (exactly one per step).

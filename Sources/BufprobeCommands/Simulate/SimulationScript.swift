@@ -1,4 +1,5 @@
 package import PlaybackModel
+import CheckEngine
 
 /// A simulation script as written in YAML (or JSON): the media, the network, the buffer policy and the
 /// timeline of what happens. Every field is optional; command-line options override the script's.

@@ -1,3 +1,4 @@
+import CheckEngine
 /// A mistake in a simulation script: one sentence naming the file, the line and the field.
 package struct SimulationScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The script's path (or `-` for standard input).

@@ -1,5 +1,6 @@
 import PlaybackModel
 import ProgressLine
+import CheckEngine
 
 /// What the live line shows of a running simulation: the player's state, playhead, loaded ranges and
 /// buffer, the simulated bandwidth, and markers for the stalls and seeks so far. Times are relative to

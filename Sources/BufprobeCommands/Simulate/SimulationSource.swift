@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 package import PlaybackModel
+import CheckEngine
 
 /// The media to simulate, loaded into the plain values the engine takes: a file's packets read through
 /// MediaIO, an HLS rendition's segment sizes from disk, or synthetic packets.
@@ -52,9 +53,8 @@ package struct SimulationSource: Sendable {
         if let path = InputKind(input).localPath, DASHManifest.isManifest(path: path) {
             return try dash(path, variant: variant, adaptive: adaptive)
         }
-        let remote = InputCheck.isURL(input) ? input.split(separator: "?").first.map(String.init) : nil
-        if let remote, remote.hasSuffix(".m3u8") || remote.hasSuffix(".mpd") {
-            let (kind, local) = remote.hasSuffix(".mpd") ? ("DASH manifest", "manifests") : ("HLS playlist", "playlists")
+        if InputCheck.isURL(input), let adaptive = ContainerFormat(namedBy: input) {
+            let (kind, local) = adaptive == .dash ? ("DASH manifest", "manifests") : ("HLS playlist", "playlists")
             throw Failure(
                 sentence: "\(input) is a remote \(kind): simulate reads local \(local) and their segments (download them first).",
                 isUsage: true)

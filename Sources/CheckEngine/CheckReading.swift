@@ -71,7 +71,7 @@ package struct CheckReading {
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
         declaredEnd = input.format.duration.map { (input.format.startTime ?? 0) + $0 }
         if let chosen, let bandwidth = candidates[chosen].bandwidth {
-            declaredBitRate = (bandwidth, formatName == "hls" ? "variant" : "representation")
+            declaredBitRate = (bandwidth, ContainerFormat(demuxer: formatName) == .hls ? "variant" : "representation")
         } else if let rate = input.format.bitRate, candidates.isEmpty {
             declaredBitRate = (rate, "container")
         } else {
@@ -84,7 +84,7 @@ package struct CheckReading {
     /// DASH: one program holding every representation, each with its own `@bandwidth`; a variant is one
     /// video representation plus the best audio one (audio alone when there is no video).
     private static func variants(of input: MediaInput) -> [(streams: [Int], bandwidth: Int64?)] {
-        if input.format.name == "hls" {
+        if input.format.container == .hls {
             let programs = input.programs.filter { !$0.streams.isEmpty }
             guard programs.contains(where: { ($0.declaredBitRate ?? 0) > 0 }) else { return [] }
             return programs.map { ($0.streams, $0.declaredBitRate.flatMap { $0 > 0 ? $0 : nil }) }

@@ -1,7 +1,9 @@
 public import ArgumentParser
-import Synchronization
+import BufprobeCommands
+import CheckEngine
 
-/// The root `bufprobe` command: tells whether media will play smoothly and where it stalls.
+/// The root `bufprobe` command (in the executable, which alone sees every command: `serve` lives on
+/// BufprobeServe, the one target with SwiftNIO): tells whether media will play smoothly and where it stalls.
 public struct Bufprobe: AsyncParsableCommand {
     /// The help text, with every command's exit codes; the subcommands are this target's plus the ones
     /// `add(_:)` registered.
@@ -26,17 +28,8 @@ public struct Bufprobe: AsyncParsableCommand {
                 Rates everywhere: 400k (bit/s, as ffmpeg), 500kbit, 2Mbit, 2Mbps, 250kB/s.
                 """,
             version: BufprobeVersion.full,
-            subcommands: [Probe.self, Check.self, Simulate.self] + added.withLock { $0 }
+            subcommands: [Probe.self, Check.self, Simulate.self, Serve.self]
         )
-    }
-
-    // Commands from targets built on this one: `serve` lives in BufprobeServe, the one target that brings
-    // SwiftNIO, which this target must not depend on.
-    private static let added = Mutex<[any ParsableCommand.Type]>([])
-
-    /// Adds `commands` after probe, check and simulate (the executable adds `serve`), before parsing.
-    public static func add(_ commands: [any ParsableCommand.Type]) {
-        added.withLock { $0 += commands }
     }
 
     public init() {}

@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 
 /// Common Media Client Data (CTA-5004) that a check sends, opt-in, so that a CDN's logs can tell a
 /// synthetic viewer from a real one: the session keys (`sid`, `cid`) on every request, and per-request keys
@@ -35,8 +36,7 @@ package struct CMCD: Sendable, Hashable {
         /// `manifest` for a URL whose path ends in `.m3u8`, `.m3u` or `.mpd`, `muxed` otherwise (the object
         /// a player opens first is either a playlist or a progressive file).
         package init(guessingFrom url: String) {
-            let path = (url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url).lowercased()
-            self = [".m3u8", ".m3u", ".mpd"].contains(where: path.hasSuffix) ? .manifest : .muxed
+            self = ContainerFormat(namedBy: url) == nil ? .muxed : .manifest
         }
     }
 

@@ -1,5 +1,7 @@
 public import ArgumentParser
 import BufprobeCommands
+import BufprobeServe
+import CheckEngine
 import Foundation
 import Hummingbird
 import HummingbirdCore

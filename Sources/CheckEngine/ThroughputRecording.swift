@@ -23,7 +23,7 @@ import Foundation
 /// the waits as time the link carried nothing, as they were measured.
 package struct ThroughputRecording: Sendable {
     /// The formats `--trace-format` writes.
-    package enum Format: String, RawValueArgument, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         /// Columns `seconds Mbit/s`, one row per bin (what `simulate --trace` reads, as Pensieve's), and a
         /// third, `latency_ms`, once a request's latency was measured.
         case bufprobe

@@ -1,4 +1,4 @@
-import ArgumentParser
+
 import Foundation
 package import PlaybackModel
 
@@ -10,7 +10,7 @@ package import PlaybackModel
 /// `bytes up to the packet's end x 8 / bit rate` seconds after the check began. This paces delivery by
 /// packet, not by byte, and takes the container's byte positions as the download order (a file whose index
 /// is at its end is not made to wait for it).
-package enum ReadRate: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
+package enum ReadRate: Sendable, Hashable, CustomStringConvertible {
     /// Media seconds delivered per wall second.
     case realtime(Double)
     /// Bits delivered per wall second.

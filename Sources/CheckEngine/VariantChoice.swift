@@ -1,8 +1,8 @@
-import ArgumentParser
+
 import PlaybackModel
 
 /// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
-package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
+package enum VariantChoice: Sendable, Hashable, CustomStringConvertible {
     /// The variant with the highest declared bandwidth (the default).
     case best
     /// The variant with the lowest declared bandwidth.
@@ -25,7 +25,7 @@ package enum VariantChoice: Sendable, Hashable, ExpressibleByArgument, CustomStr
         default:
             if let position = Int(argument), position >= 0, position < Self.smallestBandwidth {
                 self = .index(position)
-            } else if let rate = BitRate(argument: argument), rate.bitsPerSecond >= Double(Self.smallestBandwidth) {
+            } else if let rate = try? BitRate(parsing: argument), rate.bitsPerSecond >= Double(Self.smallestBandwidth) {
                 self = .bandwidth(rate.bitsPerSecond)
             } else {
                 return nil

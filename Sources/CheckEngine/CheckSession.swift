@@ -29,27 +29,14 @@ package final class CheckSession: Sendable {
     private let playlists: PlaylistWatch
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
-    private let shared: Mutex<Shared>
     private let samplingOver = Atomic<Bool>(false)
     private let cancelled = Atomic<Bool>(false)
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over, so
     /// it sleeps to its deadline in one wait instead of polling the flags.
     private let wake = DispatchSemaphore(value: 0)
 
-    /// What the reading thread shares with `progress()`.
-    private struct Shared {
-        var session: PlaybackSession?
-        /// Whether the player's last loading action was `startLoading` (it wants data).
-        var wantsData = true
-        var bytes: Int64 = 0
-        var mediaReceived = 0.0
-        var firstPacketTime: Double?
-        var lastPacketTime: Double?
-        var finished = false
-        /// `--record-trace`: the bytes received over time, when the player stopped loading, and each
-        /// request's latency.
-        var recording: ThroughputRecording?
-    }
+    /// The check's rules (`CheckMachine`), shared by the reading thread and `progress()`.
+    private let machine: Mutex<CheckMachine>
 
     /// Creates a session; the clock starts now.
     package init(source: String, settings: CheckSettings) {
@@ -57,9 +44,7 @@ package final class CheckSession: Sendable {
         self.settings = settings
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
         self.started = clock.now
-        var shared = Shared()
-        if settings.recordsTrace { shared.recording = ThroughputRecording() }
-        self.shared = Mutex(shared)
+        self.machine = Mutex(CheckMachine(policy: settings.policy, recordsTrace: settings.recordsTrace))
         self.playlists = PlaylistWatch()
     }
 
@@ -74,21 +59,19 @@ package final class CheckSession: Sendable {
     /// The state to draw now: the player advanced to the current time.
     package func progress() -> CheckProgress {
         let now = self.now()
-        return shared.withLock { shared in
-            guard shared.session != nil else {
-                return CheckProgress(source: source, elapsed: now)
-            }
-            if !shared.finished { Self.advance(&shared, to: now) }
-            guard let session = shared.session else { return CheckProgress(source: source, elapsed: now) }
+        return machine.withLock { machine in
+            if !machine.isFinished { _ = machine.advance(to: now) }
+            guard let session = machine.session else { return CheckProgress(source: source, elapsed: now) }
+            let counters = machine.counters
             let player = session.player
-            let receiving = shared.lastPacketTime ?? now
-            let span = receiving - (shared.firstPacketTime ?? receiving)
+            let receiving = counters.lastPacketTime ?? now
+            let span = receiving - (counters.firstPacketTime ?? receiving)
             var progress = CheckProgress(
                 source: source, elapsed: now, state: player.state, currentTime: player.item.currentTime,
                 bufferedAhead: player.item.bufferedAhead, stallPositions: player.report.stalls.map(\.position),
                 received: session.received, mediaStart: session.origin, duration: session.presentationDuration,
-                throughput: receiving > 0 ? Double(shared.bytes) * 8 / receiving : nil,
-                realtimeFactor: span > 0 ? shared.mediaReceived / span : nil)
+                throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
+                realtimeFactor: span > 0 ? counters.mediaReceived / span : nil)
             progress.gapPositions = session.skippedGaps.map(\.start)
             return progress
         }
@@ -116,7 +99,7 @@ package final class CheckSession: Sendable {
                 sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description,
                 allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil),
             warnings: [])
-        defer { shared.withLock { $0.finished = true } }
+        defer { machine.withLock { _ = $0.finish(.interrupted, now: now()) } }
         if let problem = InputCheck.problem(with: source) {
             report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, problem)
@@ -136,7 +119,7 @@ package final class CheckSession: Sendable {
             var requestOpened: (@Sendable (ContinuousClock.Instant, Double) -> Void)?
             if settings.recordsTrace {
                 requestOpened = { [self] begun, seconds in
-                    shared.withLock { $0.recording?.addLatency(start: (begun - started).seconds, seconds: seconds) }
+                    machine.withLock { $0.requestOpened(at: (begun - started).seconds, latency: seconds) }
                 }
             }
             input = try MediaInput(
@@ -187,16 +170,12 @@ package final class CheckSession: Sendable {
                 self.wake.signal()
             }
         }
-        let session = PlaybackSession(
-            playableStreams: reading.playable,
-            duration: reading.isLive ? .unbounded : .finite(input.format.duration ?? 0), policy: settings.policy,
-            mediaStart: input.format.startTime ?? 0, now: 0)
-        shared.withLock { shared in
-            shared.session = session
-            Self.advance(&shared, to: now())
-        }
+        let opened = CheckMachine.Opened(
+            playableStreams: reading.playable, duration: reading.isLive ? .unbounded : .finite(input.format.duration ?? 0),
+            mediaStart: input.format.startTime ?? 0, sampleLimit: reading.sampleLimit)
+        let first = machine.withLock { $0.opened(opened, now: now()) }
 
-        let end = receive(&reading)
+        let end = receive(&reading, first)
         return conclude(report, reading: reading, end: end)
     }
 
@@ -208,11 +187,22 @@ package final class CheckSession: Sendable {
         case failed(FFmpegError)
     }
 
-    /// The loop: read, pace, hand over, honour the forward-buffer target.
-    private func receive(_ reading: inout CheckReading) -> End {
+    /// The loop: do what the machine says (read, wait, stop), pace to `--rate`, hand packets over.
+    private func receive(_ reading: inout CheckReading, _ first: CheckMachine.Action) -> End {
+        var action = first
         while true {
             if samplingOver.load(ordering: .acquiring) { return .sampled }
-            guard waitWhileLoadingIsStopped() else { return interruption() }
+            switch action {
+            case .sampleOver:
+                return .sampled
+            case .wait(let until):
+                guard wait(until: until) else { return interruption() }
+                let time = now()
+                action = machine.withLock { $0.advance(to: time) }
+                continue
+            case .read:
+                break
+            }
             let packet: Packet?
             do {
                 packet = try reading.input.readPacket()
@@ -230,74 +220,16 @@ package final class CheckSession: Sendable {
             reading.count(packet)
             let time = now()
             reading.lastPacketTime = time
-            shared.withLock { shared in
-                shared.bytes = reading.bytesReceived
-                shared.recording?.add(time: time, bytes: reading.bytesDelivered)
-                shared.lastPacketTime = time
-                if shared.firstPacketTime == nil { shared.firstPacketTime = reading.firstPacketTime }
-                guard var session = shared.session else { return }
-                // A corrupt packet is the cut-off end of a short body: a player could not present it.
-                let actions =
-                    packet.isCorrupt ? session.advance(to: time) : session.receive(packet.modelPacket, now: time)
-                shared.session = session
-                shared.mediaReceived = session.received.totalDuration
-                Self.act(on: actions, in: &shared, at: time)
+            action = machine.withLock { machine in
+                machine.received(
+                    packet.modelPacket, corrupt: packet.isCorrupt, bytesReceived: reading.bytesReceived,
+                    bytesDelivered: reading.bytesDelivered, now: time)
             }
         }
-    }
-
-    /// Advances the shared session to `now` and acts on what the player asks for.
-    private static func advance(_ shared: inout Shared, to now: Double) {
-        guard var session = shared.session else { return }
-        let actions = session.advance(to: now)
-        shared.session = session
-        act(on: actions, in: &shared, at: now)
-    }
-
-    /// The player's actions the check acts on: it reads from the input only while the player asks for
-    /// data (the forward-buffer target); stalls, seeks and the end are in the player's report.
-    private static func act(on actions: [PlayerAction], in shared: inout Shared, at now: Double) {
-        for action in actions {
-            switch action {
-            case .startLoading: shared.wantsData = true
-            case .stopLoading: shared.wantsData = false
-            case .started, .stallBegan, .stallEnded, .seekStarted, .seekCompleted, .skippedGap, .ended, .failed:
-                break
-            }
-        }
-        shared.recording?.loading(shared.wantsData, at: now)
     }
 
     /// What `--record-trace` recorded (`nil` without it); complete once `run()` has returned.
-    package func recording() -> ThroughputRecording? { shared.withLock { $0.recording } }
-
-    /// Sleeps while the player has stopped loading (the forward-buffer target is reached), advancing it
-    /// until it asks for data again; `false` when interrupted or the sample ended. It sleeps to the
-    /// player's next deadline (the buffer falling below the target, a stall, the end), the one time its
-    /// answer can change without input.
-    private func waitWhileLoadingIsStopped() -> Bool {
-        while true {
-            let time = now()
-            let waitUntil: Double? = shared.withLock { shared in
-                // Time passing only drains the buffer, so a player that wants data wants it until the next
-                // packet, whose delivery advances it (`Player.advance` steps through every deadline on the
-                // way, so advancing here too would change nothing but the cost of each packet).
-                guard !shared.wantsData else { return nil }
-                Self.advance(&shared, to: time)
-                guard let session = shared.session else { return nil }
-                let waiting = !shared.wantsData && !session.player.state.isTerminal
-                    && !session.player.item.isLoadedThroughEnd
-                guard waiting else { return nil }
-                // Without a deadline nothing changes without input; look again after a while all the same.
-                return min(session.player.nextDeadline ?? .infinity, time + Self.longestSleep)
-            }
-            guard let waitUntil else { return true }
-            guard wait(until: waitUntil) else { return false }
-        }
-    }
-
-    /// The longest the reading thread sleeps without looking at the player again.
-    private static let longestSleep = 1.0
+    package func recording() -> ThroughputRecording? { machine.withLock { $0.recording } }
 
     /// Sleeps until `time` (seconds since the start); `false` when interrupted or the sample ended first
     /// (`wake` ends the sleep at once).
@@ -325,8 +257,8 @@ package final class CheckSession: Sendable {
         var report = base
         let endTime = now()
         // Every time the report and its sentences show counts from the playable start.
-        let (origin, received) = shared.withLock { shared in
-            (shared.session?.origin ?? 0, shared.session?.received ?? TimeRanges())
+        let (origin, received) = machine.withLock { machine in
+            (machine.session?.origin ?? 0, machine.session?.received ?? TimeRanges())
         }
         let presented = TimeRanges(
             received.ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) },
@@ -342,27 +274,13 @@ package final class CheckSession: Sendable {
             failure = CheckSentence.earlyEnd(
                 source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { $0 - origin },
                 readingSegments: reading.segmentsFailedWhileOpening,
-                playlist: reading.input.format.name == "hls" ? reading.variants.first(where: \.selected)?.index : nil)
+                playlist: reading.input.format.container == .hls ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:
             break
         }
-        let session: PlaybackSession? = shared.withLock { shared in
-            guard var session = shared.session else { return nil }
-            var actions: [PlayerAction]
-            if let failure {
-                actions = session.failed(failure, now: endTime)
-            } else if case .endOfFile = end {
-                // Nothing can arrive any more: the player plays out what it has on its own deadlines.
-                actions = session.endOfStream(now: endTime)
-                actions += session.playOut()
-            } else {
-                actions = session.advance(to: endTime)
-            }
-            shared.session = session
-            Self.act(on: actions, in: &shared, at: endTime)
-            shared.finished = true
-            return session
-        }
+        let ending: CheckMachine.End =
+            if let failure { .failed(failure) } else if case .endOfFile = end { .endOfInput } else { .sampled }
+        let session = machine.withLock { $0.finish(ending, now: endTime) }
         let qoe = session?.report ?? QoEReport()
         report.sampledDuration = JSONOutput.seconds(endTime)
         report.firstPacketTime = reading.firstPacketTime.map(JSONOutput.seconds)
@@ -373,7 +291,7 @@ package final class CheckSession: Sendable {
         report.rebufferRatio = JSONOutput.seconds(qoe.rebufferRatio)
         report.played = JSONOutput.seconds(qoe.played)
         report.bufferedAhead = JSONOutput.seconds(session?.player.item.bufferedAhead ?? 0)
-        report.loadedRanges = ProbeReader.pairs(presented)
+        report.loadedRanges = JSONOutput.pairs(presented)
         report.skippedHoles = (session?.skippedGaps ?? []).map { hole in
             [JSONOutput.seconds(hole.start - origin), JSONOutput.seconds(hole.end - origin)]
         }
@@ -395,7 +313,7 @@ package final class CheckSession: Sendable {
         report.peakBitRate = reading.peakBitRate?.rounded()
         report.warnings = skippedWarnings + lines.problems
         // Playlist health: remote live HLS only (local playlists are read without the gate that copies them).
-        if reading.isLive, reading.input.format.name == "hls", InputKind(source).isNetwork {
+        if reading.isLive, reading.input.format.container == .hls, InputKind(source).isNetwork {
             let health = playlists.report()
             report.playlistHealth = health
             report.warnings += health.events.map(\.message)
@@ -414,7 +332,7 @@ package final class CheckSession: Sendable {
         measured.received = presented.ranges
         measured.brokenPlaylists = lines.httpErrors.compactMap { http in
             guard let url = http.url, url != source,
-                url.lowercased().split(separator: "?").first?.hasSuffix(".m3u8") == true
+                ContainerFormat(namedBy: url) == .hls
             else { return nil }
             return (url, http.status)
         }
@@ -444,11 +362,11 @@ package final class CheckSession: Sendable {
     /// never downloaded again as a playlist), nor after Ctrl-C.
     private func addVariantChecks(to report: inout CheckReport) {
         guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
-        let path = source.lowercased().split(separator: "?").first ?? ""
-        let isHLS = report.format.map { $0 == "hls" } ?? path.hasSuffix(".m3u8")
+        let container = report.format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
+        let isHLS = container == .hls
         guard isHLS else {
             report.variantChecks = []
-            let what = report.format == "dash" ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
+            let what = container == .dash ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
             report.warnings.append("--all-variants: \(source) is \(what), so no variant was validated.")
             return
         }

@@ -1,9 +1,15 @@
+package import PlaybackModel
 package import Foundation
 
 /// The one way bufprobe writes JSON: snake_case keys from Swift property names in sorted order (Foundation
 /// on Linux would otherwise emit them in hash order, different on every run), pretty-printed, slashes
 /// unescaped, and seconds rounded to the microsecond where reports build their values.
 package enum JSONOutput {
+    /// Loaded ranges as JSON pairs `[start, end]`, each rounded as every JSON time is.
+    package static func pairs(_ ranges: TimeRanges) -> [[Double]] {
+        ranges.ranges.map { [seconds($0.start), seconds($0.end)] }
+    }
+
     /// Encodes `value` as a UTF-8 JSON string (no trailing newline): what `referenceEncoder()` writes,
     /// through `JSONWriter`, which gets there without Foundation's run-time protocol look-ups.
     package static func string<T: Encodable>(_ value: T) throws -> String {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ProgressLine
+import BufprobeCommands
+import CheckEngine
 
 extension Bufprobe {
     /// Usage of the root command, the line under a usage error that names no subcommand.
@@ -64,9 +66,7 @@ extension Bufprobe {
         guard let first = arguments.first,
             let command = configuration.subcommands.first(where: { $0._commandName == first })
         else { return rootUsage }
-        let usage = command.usageString().split(whereSeparator: \.isNewline).joined(separator: " ")
-        // A subcommand's generated usage starts at its own name.
-        return usage.hasPrefix("bufprobe ") ? usage : "bufprobe " + usage
+        return command.oneLineUsage
     }
 
     /// A first word that is not a command (`bufprobe prob FILE`), or `help` for one that does not exist:

@@ -63,7 +63,7 @@ package final class FFmpegLines: Sendable {
 
     /// Takes one FFmpeg line (with its `[name @ 0x...]` prefix, as the log callback formats it).
     package func record(_ line: String, isProblem: Bool) {
-        let text = ProbeReader.withoutAddresses(line)
+        let text = Self.withoutAddresses(line)
         let message = Self.message(text)
         // Most lines are none of these: a regex literal is parsed each time it is evaluated, so the
         // literal prefixes the patterns begin with decide first whether one is tried at all.
@@ -118,5 +118,16 @@ package final class FFmpegLines: Sendable {
     private static func message(_ line: String) -> String {
         guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return line }
         return String(line[line.index(after: close)...].drop(while: { $0 == " " }))
+    }
+
+    /// "[mov,mp4 @ 0x55d0c2a3b980] partial file" -> "[mov,mp4] partial file": addresses change every run.
+    package static func withoutAddresses(_ line: String) -> String {
+        var result = ""
+        var rest = Substring(line)
+        while let at = rest.range(of: " @ 0x") {
+            result += rest[..<at.lowerBound]
+            rest = rest[at.upperBound...].drop(while: \.isHexDigit)
+        }
+        return result + rest
     }
 }

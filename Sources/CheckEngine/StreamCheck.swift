@@ -1,0 +1,180 @@
+public import Logging
+public import PlaybackModel
+import Synchronization
+
+/// Checks one stream or file as `bufprobe check` does: opens it, receives it in real time, plays it
+/// through the model's player and gives a pass/degraded/fail verdict with the figures behind it.
+///
+/// ```swift
+/// let check = StreamCheck("https://example.com/live/master.m3u8", options: .init(duration: 20))
+/// Task { for await progress in check.progress() { print(progress.currentTime, progress.bufferedAhead) } }
+/// let report = await check.run()
+/// print(report.verdict, report.reason)
+/// ```
+///
+/// `run()` may be called once; `cancel()` ends it early from any task (the report then says it was
+/// interrupted). FFmpeg's log goes to `logger` (one logger for the process: FFmpeg's log is global).
+public final class StreamCheck: Sendable {
+    /// What a check does; the defaults are `bufprobe check`'s.
+    public struct Options: Sendable {
+        /// The player's thresholds (start, resume, forward-buffer target).
+        public var policy: BufferPolicy
+        /// Seconds to receive before stopping; `nil` receives a whole VOD, or a live stream's default
+        /// sample (30 s).
+        public var duration: Double?
+        /// The longest one open or read may block, seconds.
+        public var timeout: Double
+        /// The longest startup delay that still passes, seconds.
+        public var maxStartup: Double
+        /// Extra HTTP request headers, `Name: value` each.
+        public var headers: [String]
+        /// The HTTP `User-Agent`; `nil` sends `bufprobe/VERSION`.
+        public var userAgent: String?
+
+        /// Options with `bufprobe check`'s defaults for every value not given.
+        public init(
+            policy: BufferPolicy = .default, duration: Double? = nil, timeout: Double = 10, maxStartup: Double = 3,
+            headers: [String] = [], userAgent: String? = nil
+        ) {
+            self.policy = policy
+            self.duration = duration
+            self.timeout = timeout
+            self.maxStartup = maxStartup
+            self.headers = headers
+            self.userAgent = userAgent
+        }
+    }
+
+    /// The outcome of a check.
+    public enum Verdict: String, Sendable, Hashable {
+        /// Started within the limit and played without stalling.
+        case pass
+        /// Played, but stalled or started slowly.
+        case degraded
+        /// Could not be opened or played.
+        case fail
+    }
+
+    /// What a check found, the figures of `bufprobe check --json`; every time counts from the playable
+    /// start, in seconds.
+    public struct Report: Sendable {
+        /// The URL or path checked.
+        public var source: String
+        /// Pass, degraded or fail.
+        public var verdict: Verdict
+        /// One sentence saying why.
+        public var reason: String
+        /// Seconds from the start of the check until playback started; `nil` if it never did.
+        public var startupDelay: Double?
+        /// Every stall: where, when and for how long.
+        public var stalls: [QoEReport.Stall]
+        /// Seconds spent stalled.
+        public var stallTime: Double
+        /// Stall time over the time spent playing or stalled.
+        public var rebufferRatio: Double
+        /// Seconds of media played.
+        public var played: Double
+        /// Wall seconds the check received for.
+        public var sampledDuration: Double
+        /// Whether the input is live (no declared duration).
+        public var isLive: Bool
+        /// Whether the whole input arrived.
+        public var isComplete: Bool
+        /// The playable time received.
+        public var loadedRanges: [Range<Double>]
+        /// What went wrong on the way without deciding the verdict.
+        public var warnings: [String]
+        /// The whole report as `bufprobe check --json` writes it.
+        public var json: String
+    }
+
+    /// The state of a running check, as the live line draws it.
+    public struct Progress: Sendable {
+        /// Wall seconds since the check began.
+        public var elapsed: Double
+        /// The player's state; `nil` before the input opened.
+        public var state: PlayerState?
+        /// The playhead, from the playable start.
+        public var currentTime: Double
+        /// Seconds buffered ahead of the playhead.
+        public var bufferedAhead: Double
+        /// The media's duration from the playable start, when known.
+        public var duration: Double?
+        /// Stalls so far.
+        public var stallCount: Int
+    }
+
+    /// The URL or path checked.
+    public let source: String
+    /// The options in force.
+    public let options: Options
+    private let session: CheckSession
+    private let runner: CheckRunner
+    private let finished = Atomic<Bool>(false)
+
+    /// A check of `source` with `options`; FFmpeg's log lines go to `logger` (`.trace` level).
+    public init(_ source: String, options: Options = Options(), logger: Logger = Logger(label: "bufprobe")) {
+        self.source = source
+        self.options = options
+        var settings = CheckSettings()
+        settings.policy = options.policy
+        settings.duration = options.duration
+        settings.timeout = options.timeout
+        settings.maxStartup = options.maxStartup
+        settings.headers = options.headers
+        settings.userAgent = options.userAgent
+        session = CheckSession(source: source, settings: settings)
+        runner = CheckRunner(logger: logger)
+    }
+
+    /// Runs the check to its report (the blocking reads run on a thread of their own).
+    public func run() async -> Report {
+        let report = await runner.report(of: session)
+        finished.store(true, ordering: .releasing)
+        return Report(report)
+    }
+
+    /// Stops the check as soon as FFmpeg next polls; `run()` then returns an interrupted report.
+    public func cancel() { session.cancel() }
+
+    /// The check's state every `interval` until it ends (the first at once).
+    public func progress(every interval: Duration = .milliseconds(500)) -> AsyncStream<Progress> {
+        AsyncStream { continuation in
+            let task = Task { [self] in
+                while !Task.isCancelled {
+                    let now = session.progress()
+                    continuation.yield(
+                        Progress(
+                            elapsed: now.elapsed, state: now.state, currentTime: now.currentTime - now.mediaStart,
+                            bufferedAhead: now.bufferedAhead, duration: now.duration, stallCount: now.stallPositions.count))
+                    if self.finished.load(ordering: .acquiring) { break }
+                    try? await Task.sleep(for: interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+extension StreamCheck.Report {
+    init(_ report: CheckReport) {
+        source = report.source
+        verdict = StreamCheck.Verdict(rawValue: report.verdict.rawValue) ?? .fail
+        reason = report.reason
+        startupDelay = report.startupDelay
+        stalls = report.stalls
+        stallTime = report.stallTime
+        rebufferRatio = report.rebufferRatio
+        played = report.played
+        sampledDuration = report.sampledDuration
+        isLive = report.live
+        isComplete = report.complete
+        loadedRanges = report.loadedRanges.compactMap { pair in
+            guard pair.count == 2, pair[0] <= pair[1] else { return nil }
+            return pair[0]..<pair[1]
+        }
+        warnings = report.warnings
+        json = (try? JSONOutput.string(report)) ?? "{}"
+    }
+}

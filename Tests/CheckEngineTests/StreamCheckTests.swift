@@ -1,0 +1,54 @@
+import CheckEngine
+import Foundation
+import PlaybackModel
+import Testing
+import TestSupport
+
+/// The public check API, as a Swift program uses it.
+@Suite("StreamCheck: the public check API")
+struct StreamCheckTests {
+    @Test("a local file passes, with the figures of its JSON document and progress until the end")
+    func localFile() async throws {
+        let path = BufprobeProcess.sample("h264-aac.mp4")
+        let check = StreamCheck(path, options: .init(duration: 2))
+        let progress = Task {
+            var seen: [StreamCheck.Progress] = []
+            for await state in check.progress(every: .milliseconds(20)) { seen.append(state) }
+            return seen
+        }
+        let report = await check.run()
+        #expect(report.verdict == .pass)
+        #expect(report.source == path)
+        #expect(report.stalls.isEmpty)
+        #expect(report.reason.hasPrefix("\(path) started in "))
+        let started = try #require(report.startupDelay)
+        #expect(started > 0 && started < 3)
+        let json = try #require(JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        #expect(json["verdict"] as? String == "pass")
+        #expect(json["startup_delay"] as? Double == report.startupDelay)
+        #expect(json["played"] as? Double == report.played)
+        #expect((json["loaded_ranges"] as? [[Double]])?.count == report.loadedRanges.count)
+        let states = await progress.value
+        #expect(!states.isEmpty)
+        #expect(states.last?.state != nil)
+    }
+
+    @Test("a missing file fails with bufprobe's sentence naming it")
+    func missing() async {
+        let report = await StreamCheck("/nonexistent/clip.mp4").run()
+        #expect(report.verdict == .fail)
+        #expect(report.reason.contains("/nonexistent/clip.mp4"))
+        #expect(report.startupDelay == nil)
+    }
+
+    @Test("cancel() ends a check early with an interrupted report")
+    func cancel() async throws {
+        let check = StreamCheck(BufprobeProcess.sample("h264-aac.mp4"), options: .init(duration: 60))
+        async let report = check.run()
+        try await Task.sleep(for: .milliseconds(50))
+        check.cancel()
+        let result = await report
+        #expect(result.verdict == .fail)
+        #expect(result.reason.contains("interrupted"))
+    }
+}
