@@ -214,3 +214,13 @@ package struct Exporter: HTTPResponder {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 }
+
+extension Exporter {
+    /// The memory one check may cost the exporter however its live playlists grow (docs/monitoring.md, "Scaling"): a
+    /// live playlist is kept as its last `ResourceLimits.liveSegments` segments by FFmpeg and bufprobe alike,
+    /// and one playlist (at most `ResourceLimits.playlistBytes`) is in transit at a time, so the exporter's
+    /// peak is this times `--max-parallel` plus its own fixed part. Not covered: the first load of a media
+    /// playlist given as the target, which libavformat reads as the input itself, past the gate's window.
+    /// `ServeMemoryTests` holds eight checks of a playlist growing by 40,000 entries a reload to it.
+    package static let memoryPerCheck = 24 << 20
+}

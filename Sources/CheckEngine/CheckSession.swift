@@ -31,6 +31,8 @@ package final class CheckSession: Sendable {
     private let started: ContinuousClock.Instant
     private let samplingOver = Atomic<Bool>(false)
     private let cancelled = Atomic<Bool>(false)
+    /// `--cmcd`: the keys of each request after the first, from the player's state (`observe`).
+    private let cmcdRequests: CMCDRequests?
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over, so
     /// it sleeps to its deadline in one wait instead of polling the flags.
     private let wake = DispatchSemaphore(value: 0)
@@ -44,6 +46,7 @@ package final class CheckSession: Sendable {
         self.settings = settings
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
         self.started = clock.now
+        self.cmcdRequests = settings.cmcd.map(CMCDRequests.init)
         self.machine = Mutex(CheckMachine(policy: settings.policy, recordsTrace: settings.recordsTrace))
         self.playlists = PlaylistWatch()
     }
@@ -122,10 +125,12 @@ package final class CheckSession: Sendable {
                     machine.withLock { $0.requestOpened(at: (begun - started).seconds, latency: seconds) }
                 }
             }
+            var decorate: (@Sendable (String) -> RequestDecoration?)?
+            if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
             input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
                 playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) },
-                requestOpened: requestOpened)
+                requestOpened: requestOpened, decorateRequest: decorate)
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -199,6 +204,7 @@ package final class CheckSession: Sendable {
                 guard wait(until: until) else { return interruption() }
                 let time = now()
                 action = machine.withLock { $0.advance(to: time) }
+                observeForCMCD(reading)
                 continue
             case .read:
                 break
@@ -225,7 +231,24 @@ package final class CheckSession: Sendable {
                     packet.modelPacket, corrupt: packet.isCorrupt, bytesReceived: reading.bytesReceived,
                     bytesDelivered: reading.bytesDelivered, now: time)
             }
+            observeForCMCD(reading)
         }
+    }
+
+    /// Tells `--cmcd`'s per-request keys the player's state: buffer ahead, starting up or stalled, and the
+    /// played variant's declared bit rate.
+    private func observeForCMCD(_ reading: CheckReading) {
+        guard let cmcdRequests else { return }
+        let (buffered, startingUp): (Double, Bool) = machine.withLock { machine in
+            guard let player = machine.session?.player else { return (0, true) }
+            let waiting = switch player.state {
+            case .loading, .stalled: true
+            case .playing, .paused, .seeking, .ended, .failed: false
+            }
+            return (player.item.bufferedAhead, waiting)
+        }
+        cmcdRequests.observe(
+            bufferedAhead: buffered, startingUp: startingUp, bitRate: reading.declaredBitRate.flatMap { Int(exactly: $0.value) })
     }
 
     /// What `--record-trace` recorded (`nil` without it); complete once `run()` has returned.
@@ -257,12 +280,11 @@ package final class CheckSession: Sendable {
         var report = base
         let endTime = now()
         // Every time the report and its sentences show counts from the playable start.
-        let (origin, received) = machine.withLock { machine in
-            (machine.session?.origin ?? 0, machine.session?.received ?? TimeRanges())
+        // (`PlaybackSession` owns the shift; before the input opened there is nothing to shift.)
+        let (origin, received, presented) = machine.withLock { machine in
+            (machine.session?.origin ?? 0, machine.session?.received ?? TimeRanges(),
+             machine.session?.presentedReceived ?? TimeRanges())
         }
-        let presented = TimeRanges(
-            received.ranges.map { TimeRange(start: $0.start - origin, end: $0.end - origin) },
-            tolerance: received.tolerance)
         var failure: String?
         switch end {
         case .interrupted:
@@ -272,7 +294,8 @@ package final class CheckSession: Sendable {
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
             failure = CheckSentence.earlyEnd(
-                source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { $0 - origin },
+                source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { end in
+                    machine.withLock { $0.session?.presentationTime(end) } ?? end },
                 readingSegments: reading.segmentsFailedWhileOpening,
                 playlist: reading.input.format.container == .hls ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:
@@ -293,7 +316,8 @@ package final class CheckSession: Sendable {
         report.bufferedAhead = JSONOutput.seconds(session?.player.item.bufferedAhead ?? 0)
         report.loadedRanges = JSONOutput.pairs(presented)
         report.skippedHoles = (session?.skippedGaps ?? []).map { hole in
-            [JSONOutput.seconds(hole.start - origin), JSONOutput.seconds(hole.end - origin)]
+            let shown = session?.presented(hole) ?? hole
+            return [JSONOutput.seconds(shown.start), JSONOutput.seconds(shown.end)]
         }
         report.timeOrigin = JSONOutput.seconds(origin)
         report.bytesReceived = reading.bytesReceived

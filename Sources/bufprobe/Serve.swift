@@ -62,7 +62,7 @@ public struct Serve: AsyncParsableCommand {
         transform: ListenAddress.argument)
     var listen = ListenAddress.default
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024). A live playlist is kept as its last 5,000 segments, so a check costs at most \(Serve.memoryPerCheck >> 20) MiB however its playlists grow and the peak is \(Serve.memoryPerCheck >> 20) MiB x N plus the exporter's own (not covered: the first load of a media playlist given as the target, parsed whole once by FFmpeg, and all_variants=true's segments; see the README's Scaling).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024). A live playlist is kept as its last 5,000 segments, so a check costs at most \(Exporter.memoryPerCheck >> 20) MiB however its playlists grow and the peak is \(Exporter.memoryPerCheck >> 20) MiB x N plus the exporter's own (not covered: the first load of a media playlist given as the target, parsed whole once by FFmpeg, and all_variants=true's segments; see docs/monitoring.md, Scaling).", valueName: "N"))
     var maxParallel = 8
 
     @Option(
@@ -118,13 +118,6 @@ public struct Serve: AsyncParsableCommand {
     /// The most checks at once: each holds a thread, a connection and about 1 MB (Benchmarks/serve-bench.sh);
     /// the open-file limit is checked against it at start.
     static let maxParallelLimit = 1024
-    /// The memory one check may cost the exporter however its live playlists grow (README "Scaling"): a
-    /// live playlist is kept as its last `ResourceLimits.liveSegments` segments by FFmpeg and bufprobe alike,
-    /// and one playlist (at most `ResourceLimits.playlistBytes`) is in transit at a time, so the exporter's
-    /// peak is this times `--max-parallel` plus its own fixed part. Not covered: the first load of a media
-    /// playlist given as the target, which libavformat reads as the input itself, past the gate's window.
-    /// `ServeMemoryTests` holds eight checks of a playlist growing by 40,000 entries a reload to it.
-    package static let memoryPerCheck = 24 << 20
     /// The longest `--header-timeout`.
     static let headerTimeoutLimit = 300.0
     /// Seconds a connection may wait between requests (Prometheus keeps connections open between scrapes).

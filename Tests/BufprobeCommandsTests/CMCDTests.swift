@@ -93,8 +93,8 @@ struct CMCDTests {
         #expect(try Self.requests(plain).allSatisfy { ($0["cmcd"] as? [String: String] ?? [:]).isEmpty })
     }
 
-    @Test("--cmcd query puts su, ot=m and the sid in a CMCD argument on the first request, and only there")
-    func queryModeOnTheFirstRequest() throws {
+    @Test("--cmcd query puts su, ot=m and the sid on the first request, and each later request its own keys (ot=m on playlists, br and bl on segments)")
+    func queryModeOnEveryRequest() throws {
         let server = try FaultServer(script: "recording_server.py")
         let result = try BufprobeProcess.run(["check", "--duration", "1s", "--cmcd", "query", server.url("hls/master.m3u8")])
         #expect(result.status == 0, "\(result.stderr)")
@@ -103,9 +103,26 @@ struct CMCDTests {
         let keys = query.split(separator: ",").map { String($0.prefix { $0 != "=" }) }
         #expect(keys == ["ot", "sid", "su"], "\(query)")
         #expect(query.hasPrefix("ot=m,sid=\""))
-        // As the README says: FFmpeg resolves the playlists' and segments' URLs without the target's query.
-        let rest = try Self.requests(server).dropFirst()
-        #expect(!rest.isEmpty && rest.allSatisfy { !(($0["path"] as? String) ?? "").contains("CMCD=") }, "\(rest)")
+        // Every later request (playlists, reloads, segments) gets its own keys through the resource gate.
+        let rest = try Self.requests(server).dropFirst().compactMap { $0["path"] as? String }
+        #expect(!rest.isEmpty)
+        func sentKeys(_ path: String) -> [String: String] {
+            let value = URLComponents(string: path)?.queryItems?.first { $0.name == "CMCD" }?.value ?? ""
+            var keys: [String: String] = [:]
+            for pair in value.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                keys[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            return keys
+        }
+        for path in rest {
+            let sent = sentKeys(path)
+            #expect(sent["sid"] != nil, "\(path)")
+            if path.contains(".m3u8") { #expect(sent["ot"] == "m", "\(path)") }
+        }
+        let segments = rest.filter { !$0.contains(".m3u8") }
+        #expect(!segments.isEmpty)
+        #expect(segments.contains { sentKeys($0)["br"] != nil && sentKeys($0)["bl"] != nil }, "\(segments)")
     }
 
     @Test("per-request keys: ot=m on playlists, ot=k on keys, br (kbit/s) and bl (rounded to 100 ms) on media, su until playing")

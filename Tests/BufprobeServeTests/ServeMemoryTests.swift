@@ -40,7 +40,7 @@ struct ServeMemoryTests {
         let loads = requests.split(separator: "\n").filter { $0.hasSuffix("/count/growing/hls/low/index.m3u8") }.count
         #expect(loads >= 3 * count, "\(loads) loads of the \(count) playlists")
         let perCheck = Double(peak - before) / 1024 / Double(count)
-        let budget = Double(Serve.memoryPerCheck) / 1_048_576
+        let budget = Double(Exporter.memoryPerCheck) / 1_048_576
         print("serve memory: RSS before \(before) kB, peak \(peak) kB, \(String(format: "%.1f", perCheck)) MiB per check (budget \(budget) MiB)")
         #expect(perCheck <= budget, "peak \(peak) kB from \(before) kB: \(perCheck) MiB per check, over the budget of \(budget) MiB")
     }

@@ -45,10 +45,10 @@ package final class CMCDRequests: Sendable {
     /// The keys for a request of `url`.
     package func request(for url: String) -> CMCD.Request {
         let known = state.withLock { $0 }
-        let path = (url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url).lowercased()
-        if [".m3u8", ".m3u", ".mpd"].contains(where: path.hasSuffix) {
+        if ContainerFormat(namedBy: url) != nil {
             return CMCD.Request(objectType: .manifest, startup: known.startup)
         }
+        let path = (url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url).lowercased()
         if path.hasSuffix(".key") { return CMCD.Request(objectType: .key, startup: known.startup) }
         return CMCD.Request(bitRateKbps: known.bitRateKbps, bufferMilliseconds: known.bufferMilliseconds, startup: known.startup)
     }
