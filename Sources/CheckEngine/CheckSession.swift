@@ -23,14 +23,14 @@ package final class CheckSession: Sendable {
     package let interrupter: Interrupter
 
     /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after.
-    private let validation = Interrupter(timeout: nil)
+    let validation = Interrupter(timeout: nil)
     private let lines = FFmpegLines()
     /// The live playlists FFmpeg reloads, judged as it loads them.
     private let playlists: PlaylistWatch
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private let samplingOver = Atomic<Bool>(false)
-    private let cancelled = Atomic<Bool>(false)
+    let cancelled = Atomic<Bool>(false)
     /// `--cmcd`: the keys of each request after the first, from the player's state (`observe`).
     private let cmcdRequests: CMCDRequests?
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over, so
@@ -379,41 +379,5 @@ package final class CheckSession: Sendable {
         addVariantChecks(to: &report)
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
-    }
-
-    /// `--all-variants`: validates every variant of an HLS master once (`VariantProber`), adding the checks
-    /// and one warning per problem. Not for inputs FFmpeg read as something else (a progressive file is
-    /// never downloaded again as a playlist), nor after Ctrl-C.
-    private func addVariantChecks(to report: inout CheckReport) {
-        guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
-        let container = report.format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
-        let isHLS = container == .hls
-        guard isHLS else {
-            report.variantChecks = []
-            let what = container == .dash ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
-            report.warnings.append("--all-variants: \(source) is \(what), so no variant was validated.")
-            return
-        }
-        let prober = VariantProber(
-            source: source, options: settings.formatOptions, timeout: settings.timeout,
-            segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
-            budget: settings.allVariantsBudget)
-        let outcome = prober.run()
-        report.variantChecks = outcome.checks
-        report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }
-    }
-
-    /// The sentence for a stop that was not a timeout or Ctrl-C (a request loop, an oversized playlist).
-    private func resourceLimitSentence(opening: Bool) -> String? {
-        guard let reason = interrupter.reason else {
-            return opening ? interrupter.skipped.first(where: { $0.kind != .failed })?.openFailure(for: source) : nil
-        }
-        guard reason != .timeout, reason != .cancelled else { return nil }
-        return reason.sentence(for: source, timeout: settings.timeout, opening: opening)
-    }
-
-    /// Resources the input led to that were refused or skipped, as warnings.
-    private var skippedWarnings: [String] {
-        interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
     }
 }

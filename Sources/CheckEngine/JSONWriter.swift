@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one encoder, whose keyed, unkeyed and single-value containers share private
+// state and must stay byte-identical to JSONEncoder; split, they would need that state made internal.
 import Foundation
 
 /// Encodes `Encodable` values as JSON text exactly as Foundation's `JSONEncoder` does with `JSONOutput`'s

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one MPD reader over an `XMLTree`, whose segment addressing is inherited
+// from Period to AdaptationSet to Representation; the inheritance and the limits it checks read as one.
 import Foundation
 
 /// A static MPEG-DASH manifest (ISO/IEC 23009-1 MPD), parsed from its XML with no I/O other than the

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one RFC 8216 parser, every tag in one switch over one line reader, so that
+// a tag's rule is in one place.
 /// An HLS playlist (RFC 8216), parsed from its text with no I/O: either a *master* playlist listing
 /// variants (renditions of one presentation at different bit rates) or a *media* playlist listing
 /// segments.

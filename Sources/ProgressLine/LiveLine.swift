@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the one owner of the terminal line; its drawing, throttling and cursor state
+// are guarded by one lock, and a split would spread that lock's invariants across files.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,0 +1,44 @@
+import Foundation
+import MediaIO
+import PlaybackModel
+import Synchronization
+
+// The parts of a check's report that need more than the player: the variants validated with
+// `--all-variants`, and the sentences for resources the input led to that were refused or skipped.
+extension CheckSession {
+    /// `--all-variants`: validates every variant of an HLS master once (`VariantProber`), adding the checks
+    /// and one warning per problem. Not for inputs FFmpeg read as something else (a progressive file is
+    /// never downloaded again as a playlist), nor after Ctrl-C.
+    func addVariantChecks(to report: inout CheckReport) {
+        guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
+        let container = report.format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
+        let isHLS = container == .hls
+        guard isHLS else {
+            report.variantChecks = []
+            let what = container == .dash ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
+            report.warnings.append("--all-variants: \(source) is \(what), so no variant was validated.")
+            return
+        }
+        let prober = VariantProber(
+            source: source, options: settings.formatOptions, timeout: settings.timeout,
+            segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
+            budget: settings.allVariantsBudget)
+        let outcome = prober.run()
+        report.variantChecks = outcome.checks
+        report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }
+    }
+
+    /// The sentence for a stop that was not a timeout or Ctrl-C (a request loop, an oversized playlist).
+    func resourceLimitSentence(opening: Bool) -> String? {
+        guard let reason = interrupter.reason else {
+            return opening ? interrupter.skipped.first(where: { $0.kind != .failed })?.openFailure(for: source) : nil
+        }
+        guard reason != .timeout, reason != .cancelled else { return nil }
+        return reason.sentence(for: source, timeout: settings.timeout, opening: opening)
+    }
+
+    /// Resources the input led to that were refused or skipped, as warnings.
+    var skippedWarnings: [String] {
+        interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
+    }
+}
