@@ -118,12 +118,9 @@ struct PublicAPITests {
         let path = "/nonexistent/bufprobe-public-api.mp4"
         let binary = try BufprobeProcess.run(["probe", path])
         #expect(binary.status == 2)
-        await #expect {
-            _ = try await MediaProbe.probe(path)
-        } throws: { error in
-            guard let error = error as? ProbeError else { return false }
-            return !error.description.isEmpty && binary.stderr == "error: \(error.description)\n"
-        }
+        let error = await #expect(throws: ProbeError.self) { _ = try await MediaProbe.probe(path) }
+        #expect(error?.description.isEmpty == false)
+        #expect(binary.stderr == "error: \(error?.description ?? "")\n")
     }
 
     @Test("simulate at 150 kbit/s gives bufprobe simulate --json's document and stalls")
@@ -164,11 +161,10 @@ struct PublicAPITests {
         let path = "/nonexistent/bufprobe-public-api.mp4"
         let binary = try BufprobeProcess.run(["simulate", "--bandwidth", "1Mbit", path])
         #expect(binary.status == 2)
-        await #expect {
+        let error = await #expect(throws: SimulationError.self) {
             _ = try await NetworkSimulation.simulate(path, bandwidth: 1_000_000)
-        } throws: { error in
-            guard let error = error as? SimulationError else { return false }
-            return !error.description.isEmpty && binary.stderr == "error: \(error.description)\n"
         }
+        #expect(error?.description.isEmpty == false)
+        #expect(binary.stderr == "error: \(error?.description ?? "")\n")
     }
 }
