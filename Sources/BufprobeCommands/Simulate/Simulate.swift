@@ -260,7 +260,7 @@ public struct Simulate: AsyncParsableCommand {
     }
 
     /// The report of a finished `engine`, with the `abr` object for a ladder.
-    private func makeReport(_ plan: SimulationPlan, _ engine: SimulationEngine) -> SimulateReport {
+    func makeReport(_ plan: SimulationPlan, _ engine: SimulationEngine) -> SimulateReport {
         var report = SimulateReport(
             result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy,
             player: policyOptions.player)
@@ -319,7 +319,7 @@ public struct Simulate: AsyncParsableCommand {
     }
 
     /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
-    private func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
+    func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
         if let ladder = plan.source.ladder, let rule = plan.rule {
             return SimulationEngine(
                 ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,

@@ -1,0 +1,27 @@
+// Uses bufprobe as a library: probes a media file, then simulates playing it over a slow network.
+// Run from this directory: swift run BufprobeExample [media] (default: the repository's samples/h264-aac.mp4).
+import BufprobeCommands
+import PlaybackModel
+
+let media = CommandLine.arguments.dropFirst().first ?? "../../samples/h264-aac.mp4"
+
+do {
+    let probe = try await MediaProbe.probe(media)
+    let duration = probe.duration.map { "\($0) s" } ?? "unknown length"
+    print("\(media): \(probe.format?.name ?? "?"), \(duration), \(probe.complete ? "complete" : "truncated")")
+    for stream in probe.streams {
+        print("  stream \(stream.index): \(stream.kind.rawValue) \(stream.codec), \(stream.packets) packets")
+    }
+    print("  gaps: \(probe.gaps.count), warnings: \(probe.warnings.count)")
+
+    // A player that waits for 2 s of media before starting, over 150 kbit/s with 50 ms per request.
+    let policy = BufferPolicy.default.overriding(startThreshold: 2)
+    let run = try await NetworkSimulation.simulate(media, bandwidth: 150_000, latency: 0.05, policy: policy)
+    print("at 150 kbit/s: startup \(run.startupDelay) s, \(run.stalls.count) stalls, rebuffer ratio \(run.rebufferRatio)")
+    for stall in run.stalls {
+        print("  stall at \(stall.position) s of media, \(stall.duration) s long")
+    }
+} catch {
+    // Both errors describe themselves in one sentence, as the command line does.
+    print("error: \(error)")
+}
