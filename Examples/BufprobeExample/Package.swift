@@ -14,6 +14,7 @@ let package = Package(
             name: "BufprobeExample",
             dependencies: [
                 .product(name: "BufprobeCommands", package: "bufprobe"),
+                .product(name: "CheckEngine", package: "bufprobe"),
                 .product(name: "PlaybackModel", package: "bufprobe"),
             ]
         ),

@@ -1,6 +1,9 @@
-// Uses bufprobe as a library: probes a media file, then simulates playing it over a slow network.
+// Uses bufprobe as a library: probes a media file, simulates playing it over a slow network, then checks
+// it as `bufprobe check` does (in real time, with progress as it plays). Exits 1 when something failed.
 // Run from this directory: swift run BufprobeExample [media] (default: the repository's samples/h264-aac.mp4).
 import BufprobeCommands
+import CheckEngine
+import Foundation
 import PlaybackModel
 
 let media = CommandLine.arguments.dropFirst().first ?? "../../samples/h264-aac.mp4"
@@ -21,7 +24,20 @@ do {
     for stall in run.stalls {
         print("  stall at \(stall.position) s of media, \(stall.duration) s long")
     }
+
+    // A real-time check of the first 2 s, with the player's state every half second.
+    let check = StreamCheck(media, options: .init(duration: 2))
+    let watcher = Task {
+        for await state in check.progress() {
+            print(String(format: "  %.1f s: %@, %.2f s buffered", state.elapsed, state.state?.name ?? "opening", state.bufferedAhead))
+        }
+    }
+    let report = await check.run()
+    await watcher.value
+    print("check: \(report.verdict.rawValue): \(report.reason)")
+    if report.verdict == .fail { exit(1) }
 } catch {
     // Both errors describe themselves in one sentence, as the command line does.
     print("error: \(error)")
+    exit(1)
 }
