@@ -29,7 +29,9 @@ do {
     let check = StreamCheck(media, options: .init(duration: 2))
     let watcher = Task {
         for await state in check.progress() {
-            print(String(format: "  %.1f s: %@, %.2f s buffered", state.elapsed, state.state?.name ?? "opening", state.bufferedAhead))
+            let elapsed = String(format: "%.1f", state.elapsed)
+            let buffered = String(format: "%.2f", state.bufferedAhead)
+            print("  \(elapsed) s: \(state.state?.name ?? "opening"), \(buffered) s buffered")
         }
     }
     let report = await check.run()
