@@ -6,6 +6,12 @@ package enum BandwidthRule {
     /// How far above the declared rate a measured one may be: 10%.
     package static let tolerance = 0.10
 
+    /// The tolerance as the sentences print it: "10%".
+    package static var toleranceText: String {
+        let percent = (tolerance * 100).rounded()
+        return "\(Int(exactly: percent).map(String.init) ?? String(percent))%"
+    }
+
     /// Whether `measured` is more than `tolerance` above `declared` (both bits per second).
     package static func exceeds(measured: Double, declared: Double) -> Bool {
         measured > declared * (1 + tolerance)

@@ -74,7 +74,7 @@ package enum CheckSentence {
         }
         if let declaredEnd {
             let missing = declaredEnd - end
-            if missing > max(0.5, (declaredEnd - start) * 0.02) {
+            if TruncationRule.isTruncated(missing: missing, declared: declaredEnd - start) {
                 let why = segment.map { ": \(describe($0))" } ?? ""
                 return "\(source) ended early, at media time \(TextFormat.seconds(end)) of \(TextFormat.seconds(declaredEnd))\(why)."
             }

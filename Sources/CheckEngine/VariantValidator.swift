@@ -139,14 +139,14 @@ package enum VariantValidator {
         {
             problem(
                 .bandwidthExceeded,
-                "peaks at \(TextFormat.bitRate(peak)) over its first \(measured.segmentsMeasured) segment(s), more than 10% above its BANDWIDTH of \(TextFormat.bitRate(Double(variant.bandwidth)))")
+                "peaks at \(TextFormat.bitRate(peak)) over its first \(measured.segmentsMeasured) segment(s), more than \(BandwidthRule.toleranceText) above its BANDWIDTH of \(TextFormat.bitRate(Double(variant.bandwidth)))")
         }
         if let average = measured.averageBitRate, let declared = variant.averageBandwidth,
             BandwidthRule.exceeds(measured: average, declared: Double(declared))
         {
             problem(
                 .averageBandwidthExceeded,
-                "averages \(TextFormat.bitRate(average)) over its first \(measured.segmentsMeasured) segment(s), more than 10% above its AVERAGE-BANDWIDTH of \(TextFormat.bitRate(Double(declared)))")
+                "averages \(TextFormat.bitRate(average)) over its first \(measured.segmentsMeasured) segment(s), more than \(BandwidthRule.toleranceText) above its AVERAGE-BANDWIDTH of \(TextFormat.bitRate(Double(declared)))")
         }
         return VariantCheck(
             index: index, uri: variant.uri, declared: declared(variant), measured: measured, problems: problems,

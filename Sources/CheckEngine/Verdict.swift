@@ -1,3 +1,4 @@
+import MediaIO
 package import PlaybackModel
 
 /// The check's verdict as a pure function of what it measured: no servers, no clock, no I/O. `CheckSession`
@@ -79,7 +80,7 @@ package enum Verdict {
             BandwidthRule.exceeds(measured: peak, declared: declared)
         {
             problems.append(
-                "peaked at \(TextFormat.bitRate(peak)), more than 10% above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
+                "peaked at \(TextFormat.bitRate(peak)), more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
         }
         if let factor = m.realtimeFactor, factor < 1 {
             problems.append("arrived slower than real time (\(String(format: "%.2f", factor))x)")
@@ -105,7 +106,7 @@ package enum Verdict {
         // sample ended before it stalled.
         for stale in m.stalePlaylists {
             problems.append(
-                "has a playlist that stopped updating for more than 1.5x its target duration (\(stale.url), found at \(TextFormat.seconds(stale.at)))")
+                "has a playlist that stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration (\(stale.url), found at \(TextFormat.seconds(stale.at)))")
         }
         // --all-variants: a variant that fails to load or open, or is not what the master declares, is
         // broken for every viewer sent to it, as a failed variant playlist is above.

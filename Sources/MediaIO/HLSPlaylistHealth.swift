@@ -69,6 +69,8 @@ public struct HLSPlaylistHealth: Sendable {
     public static let maxEvents = 100
     /// The factor of the target duration after which an unchanged playlist is stale.
     public static let staleFactor = 1.5
+    /// `staleFactor` as the sentences print it: "1.5x".
+    public static var staleFactorText: String { "\(staleFactor)x" }
 
     private var previous: Summary?
     /// When the content last changed (or was first seen).
@@ -163,7 +165,7 @@ public struct HLSPlaylistHealth: Sendable {
                 staleReported = true
                 record(
                     .stale, current.mediaSequence,
-                    "The playlist \(url) has not changed for \(Self.seconds(time - changed)) (more than 1.5x its \(Self.seconds(target)) target duration) at \(at), still listing \(current.window).")
+                    "The playlist \(url) has not changed for \(Self.seconds(time - changed)) (more than \(Self.staleFactorText) its \(Self.seconds(target)) target duration) at \(at), still listing \(current.window).")
             }
             return Array(events[kept...])
         }

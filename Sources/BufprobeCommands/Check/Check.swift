@@ -26,8 +26,8 @@ public struct Check: AsyncParsableCommand {
 
             Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
             degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
-            peaked more than 10% above its declared BANDWIDTH, the media has a hole, a variant playlist \
-            failed to load, a live HLS playlist stopped updating for more than 1.5x its target duration, or \
+            peaked more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH, the media has a hole, a variant playlist \
+            failed to load, a live HLS playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, or \
             with --all-variants a variant whose playlist or first segment fails or that is not what the master \
             declares); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
 

@@ -192,11 +192,11 @@ package struct ProbeReader {
         if let declared = input.format.duration, let span = report.packetSpan {
             let declaredEnd = (input.format.startTime ?? 0) + declared
             let missing = declaredEnd - span.end
-            if missing > max(0.5, declared * 0.02) {
+            if TruncationRule.isTruncated(missing: missing, declared: declared) {
                 truncated = true
                 report.warnings.append(
                     "\(source) looks truncated: the container declares \(Self.format(declared)) but the packets end at \(Self.format(span.end)) (\(Self.format(missing)) missing).")
-            } else if -missing > max(0.5, declared * 0.02) {
+            } else if TruncationRule.isTruncated(missing: -missing, declared: declared) {
                 report.warnings.append(
                     "\(source): the container declares \(Self.format(declared)) but the packets run to \(Self.format(span.end)).")
             }
