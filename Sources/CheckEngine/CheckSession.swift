@@ -196,6 +196,8 @@ package final class CheckSession: Sendable {
     private func receive(_ reading: inout CheckReading, _ first: CheckMachine.Action) -> End {
         var action = first
         while true {
+            // A cancel that came before receiving began (even before opening) is seen here.
+            if cancelled.load(ordering: .acquiring) { return .interrupted }
             if samplingOver.load(ordering: .acquiring) { return .sampled }
             switch action {
             case .sampleOver:

@@ -12,8 +12,10 @@ import Synchronization
 /// print(report.verdict, report.reason)
 /// ```
 ///
-/// `run()` may be called once; `cancel()` ends it early from any task (the report then says it was
-/// interrupted). FFmpeg's log goes to `logger` (one logger for the process: FFmpeg's log is global).
+/// The check's clock starts when `run()` is called (opening counts as startup delay). `run()` may be
+/// called once; `cancel()` ends it early from any task, or before it began, and the report then says it
+/// was interrupted. FFmpeg's log goes to `logger` (FFmpeg's log is one per process: each check installs
+/// bufprobe's sink as it is created).
 public final class StreamCheck: Sendable {
     /// What a check does; the defaults are `bufprobe check`'s.
     public struct Options: Sendable {
@@ -108,8 +110,10 @@ public final class StreamCheck: Sendable {
     public let source: String
     /// The options in force.
     public let options: Options
-    private let session: CheckSession
+    private let settings: CheckSettings
     private let runner: CheckRunner
+    /// The session once `run()` began, and whether `cancel()` came first.
+    private let state = Mutex<(session: CheckSession?, cancelled: Bool)>((nil, false))
     private let finished = Atomic<Bool>(false)
 
     /// A check of `source` with `options`; FFmpeg's log lines go to `logger` (`.trace` level).
@@ -123,25 +127,41 @@ public final class StreamCheck: Sendable {
         settings.maxStartup = options.maxStartup
         settings.headers = options.headers
         settings.userAgent = options.userAgent
-        session = CheckSession(source: source, settings: settings)
+        self.settings = settings
         runner = CheckRunner(logger: logger)
     }
 
     /// Runs the check to its report (the blocking reads run on a thread of their own).
     public func run() async -> Report {
+        let session = CheckSession(source: source, settings: settings)
+        state.withLock { state in
+            if state.cancelled { session.cancel() }
+            state.session = session
+        }
         let report = await runner.report(of: session)
         finished.store(true, ordering: .releasing)
         return Report(report)
     }
 
     /// Stops the check as soon as FFmpeg next polls; `run()` then returns an interrupted report.
-    public func cancel() { session.cancel() }
+    public func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.session?.cancel()
+        }
+    }
 
     /// The check's state every `interval` until it ends (the first at once).
     public func progress(every interval: Duration = .milliseconds(500)) -> AsyncStream<Progress> {
         AsyncStream { continuation in
             let task = Task { [self] in
                 while !Task.isCancelled {
+                    guard let session = self.state.withLock({ $0.session }) else {
+                        if self.finished.load(ordering: .acquiring) { break }
+                        continuation.yield(Progress(elapsed: 0, state: nil, currentTime: 0, bufferedAhead: 0, duration: nil, stallCount: 0))
+                        try? await Task.sleep(for: interval)
+                        continue
+                    }
                     let now = session.progress()
                     continuation.yield(
                         Progress(

@@ -62,7 +62,7 @@ private func withoutReadTime(_ json: String) -> String {
 
 private func pairs(_ spans: [ProbeSummary.TimeSpan]) -> [[Double]] { spans.map { [$0.start, $0.end] } }
 
-@Suite("The public Swift API (MediaProbe, NetworkSimulation) against the binary")
+@Suite("The public Swift API (MediaProbe, NetworkSimulation) against the binary", .ffmpegLog)
 struct PublicAPITests {
     @Test(
         "probe's summary and json equal what bufprobe probe --json prints",

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The public check API, as a Swift program uses it.
-@Suite("StreamCheck: the public check API")
+@Suite("StreamCheck: the public check API", .ffmpegLog)
 struct StreamCheckTests {
     @Test("a local file passes, with the figures of its JSON document and progress until the end")
     func localFile() async throws {
@@ -41,14 +41,17 @@ struct StreamCheckTests {
         #expect(report.startupDelay == nil)
     }
 
-    @Test("cancel() ends a check early with an interrupted report")
-    func cancel() async throws {
+    @Test("cancel() before run() gives an interrupted report without reading, and the clock starts at run()")
+    func cancelBeforeRun() async throws {
         let check = StreamCheck(BufprobeProcess.sample("h264-aac.mp4"), options: .init(duration: 60))
-        async let report = check.run()
-        try await Task.sleep(for: .milliseconds(50))
         check.cancel()
-        let result = await report
+        try await Task.sleep(for: .seconds(2))
+        let result = await check.run()
         #expect(result.verdict == .fail)
-        #expect(result.reason.contains("interrupted"))
+        #expect(result.reason.contains("interrupted"), "\(result.reason)")
+        #expect(result.played == 0)
+        #expect(result.loadedRanges.isEmpty)
+        // The 2 s before run() are not the check's: its clock starts when it runs.
+        #expect(result.sampledDuration < 2, "\(result.sampledDuration)")
     }
 }

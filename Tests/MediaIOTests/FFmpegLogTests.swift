@@ -27,7 +27,7 @@ private final class LineCollector: Sendable {
     }
 }
 
-@Suite("FFmpeg's log through the C trampoline")
+@Suite("FFmpeg's log through the C trampoline", .ffmpegLog)
 struct FFmpegLogTests {
     @Test("inputs opened on several threads at once log whole lines, each with its own context prefix")
     func concurrentLogging() async throws {
