@@ -2,6 +2,7 @@
 // memory, read the way `bufprobe probe --plot` reads a file, and every output is rendered.
 // Built only by Fuzz/run-fuzz.sh (BUFPROBE_FUZZ=1, -sanitize=fuzzer,address); see Fuzz/README.md.
 @testable import BufprobeCommands
+@testable import CheckEngine
 import CLibFuzzer
 import Foundation
 import Logging
