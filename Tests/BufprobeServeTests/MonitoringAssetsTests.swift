@@ -175,8 +175,15 @@ struct MonitoringAssetsTests {
             #expect(series.value == 1)
         }
         // Each replica ran checks for its own streams only: a replica with no stream of its own ran none.
-        let exporters = try prometheus.query("up{job=\"bufprobe-exporter\"}")
-        #expect(exporters.count == 2 && exporters.allSatisfy { $0.value == 1 })
+        // The exporter job's targets are scraped at their own offsets within the interval, so under load
+        // their first `up` may come after the streams' results: wait for both, as long as the streams.
+        var exporters: [(labels: [String: String], value: Double)] = []
+        while Date() < deadline.addingTimeInterval(30) {
+            exporters = (try? prometheus.query("up{job=\"bufprobe-exporter\"}")) ?? []
+            if exporters.count == 2 && exporters.allSatisfy({ $0.value == 1 }) { break }
+            usleep(500_000)
+        }
+        #expect(exporters.count == 2 && exporters.allSatisfy { $0.value == 1 }, "\(exporters)")
         for (index, replica) in replicas.enumerated() {
             let metrics = try replica.metrics()
             let checks = ["pass", "degraded", "fail"].compactMap { metrics.value("bufprobe_exporter_checks_total", ["verdict": $0]) }.reduce(0, +)
