@@ -128,8 +128,9 @@ package struct ThroughputRecording: Sendable {
         // A bin waiting before any was measured: filled with the first measured after it.
         var unmeasured: [Int] = []
         var loading: [Double] = []
-        // Bytes of waiting bins, counted in the next bin measured.
+        // Bytes of waiting bins, counted in the next bin measured, and the time not waiting they came in.
         var carried = 0.0
+        var carriedTime = 0.0
         var lastLatency = latencies.first?.seconds
         var index = 0.0
         while index * Self.bin < end {
@@ -142,9 +143,16 @@ package struct ThroughputRecording: Sendable {
             if !began.isEmpty { lastLatency = began.reduce(0, +) / Double(began.count) }
             var rate = 0.0
             let received = bytes(at: stop) - bytes(at: start)
-            let waitingBin = excluding && waiting > width / 2 && width - waiting < Self.resolution
+            // Before the first byte arrived the link was not yet asked for media (the check was starting,
+            // FFmpeg opening): what it could carry then is unknown, not nothing, so such a bin is measured
+            // like a wait, after it.
+            let beforeFirstByte = excluding && bytes(at: stop) == 0
+            let waitingBin = excluding && (beforeFirstByte || (waiting > width / 2 && width - waiting < Self.resolution))
             if waitingBin || (idleTime(from: start, to: stop) > width / 2 && !loading.isEmpty) {
-                if waitingBin { carried += received }
+                if waitingBin {
+                    carried += received
+                    carriedTime += max(0, width - waiting)
+                }
                 if loading.isEmpty {
                     unmeasured.append(steps.count)
                 } else {
@@ -153,6 +161,7 @@ package struct ThroughputRecording: Sendable {
             } else {
                 rate = (received + carried) * 8 / (width - waiting)
                 carried = 0
+                carriedTime = 0
                 loading.append(rate)
                 if loading.count > Self.idleWindow { loading.removeFirst() }
                 for earlier in unmeasured { steps[earlier].bitsPerSecond = rate }
@@ -160,6 +169,13 @@ package struct ThroughputRecording: Sendable {
             }
             steps.append((width, rate, lastLatency))
             index += 1
+        }
+        // The trace ended in waits (every byte came in a bin that was mostly a wait, as on a fast link with a
+        // long latency): no bin after them was measured, so the bytes they carried are their rate, over the
+        // time they were not waiting, rather than lost.
+        if carried > 0, !unmeasured.isEmpty {
+            let rate = carried * 8 / max(carriedTime, Self.resolution)
+            for earlier in unmeasured { steps[earlier].bitsPerSecond = rate }
         }
         return steps
     }

@@ -123,6 +123,34 @@ struct ThroughputRecordingTests {
         #expect(Self.close(rates, [1e6, 1e6, 1.2e6]), "\(rates)")
     }
 
+    @Test("with latency, a trace that ends in waits keeps its bytes: the bins carrying them get their rate over the time not waiting")
+    func traceEndingInWaits() {
+        // Two requests on a fast link with a 250 ms head delay: each body arrives within 5 ms of its head,
+        // and the next request starts at once, so no 0.1 s bin is measured.
+        var recording = ThroughputRecording()
+        recording.addLatency(start: 0, seconds: 0.25)
+        recording.add(time: 0.255, bytes: 50_000)
+        recording.addLatency(start: 0.256, seconds: 0.25)
+        recording.add(time: 0.511, bytes: 100_000)
+        let rates = recording.steps(excludingLatency: true).map(\.bitsPerSecond)
+        // 100,000 bytes over the 11 ms of those bins not spent waiting (6 ms in bin 2, 5 ms in the last).
+        #expect(rates.count == 6)
+        #expect(rates.allSatisfy { $0 > 0 }, "\(rates)")
+        #expect(Self.close(rates, Array(repeating: 800_000 / 0.011, count: 6)), "\(rates)")
+    }
+
+    @Test("with latency, bins before the first byte are the check starting, not an empty link: they take the first rate measured")
+    func binsBeforeFirstByte() {
+        // The first request starts 150 ms after the check began (a slow start, a busy machine).
+        var recording = ThroughputRecording()
+        recording.addLatency(start: 0.15, seconds: 0.05)
+        for k in 3...10 { recording.add(time: Double(k) * 0.1, bytes: Int64(12_500 * (k - 2))) }
+        let rates = recording.steps(excludingLatency: true).map(\.bitsPerSecond)
+        #expect(Self.close(rates, Array(repeating: 1e6, count: 10)), "\(rates)")
+        // Mahimahi's keeps them as measured: nothing arrived.
+        #expect(Self.close(Array(recording.steps.map(\.bitsPerSecond)[0..<2]), [0, 0]))
+    }
+
     @Test("with latency, a bin's rate is over the time not spent waiting; a bin waiting throughout takes the rate measured after it, or the last second's")
     func latencyBins() {
         let rates = Self.waiting.steps(excludingLatency: true).map(\.bitsPerSecond)

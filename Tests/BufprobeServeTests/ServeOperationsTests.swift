@@ -160,7 +160,7 @@ struct ServeOperationsTests {
         metrics = try serve.metrics()
         #expect(metrics.value("bufprobe_exporter_config_last_reload_successful") == 1)
         #expect(metrics.value("bufprobe_exporter_config_reload_failures_total") == 1)
-        #expect(serve.stderr.contains("reload failed, the previous configuration stays"))
+        #expect(serve.logged("reload failed, the previous configuration stays"))
         serve.send(SIGTERM)
         #expect(serve.exitStatus(within: 20) == 0)
     }

@@ -65,6 +65,17 @@ final class ServeProcess {
     /// Everything it wrote on stderr so far.
     var stderr: String { log.text }
 
+    /// Whether its stderr contains `text` within `timeout` seconds: a log line is written before the answer
+    /// it logs, but the test's reader thread may not have read it when the answer arrives.
+    func logged(_ text: String, within timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !log.text.contains(text) {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
     /// Sends `signal`.
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 

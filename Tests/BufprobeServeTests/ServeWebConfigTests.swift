@@ -63,7 +63,7 @@ struct ServeWebConfigTests {
         // The certificate is verified (curl's default), and plain HTTP gets no answer from a TLS port.
         #expect(try Self.status(url) == 0, "curl must refuse the self-signed certificate without --cacert")
         #expect(try Self.status("http://127.0.0.1:\(serve.port)/metrics", ["-u", "prometheus:s3cret"]) != 200)
-        #expect(serve.stderr.contains("GET /metrics 401"))
+        #expect(serve.logged("GET /metrics 401"))
     }
 
     @Test(arguments: [
