@@ -85,6 +85,33 @@ struct RequestPolicyTests {
         #expect(server.requestedPaths().contains { $0.contains("/dash/chunk-stream0-") }, "\(server.requestedPaths())")
     }
 
+    @Test(
+        "a DASH manifest that leads off the allow-list, or is live, fails with a sentence before FFmpeg opens it: bufprobe's own read is its only request",
+        arguments: [
+            ("dash-template", "its DASH manifest leads to http://127.0.0.2:"),
+            ("dash-base", "its DASH manifest leads to http://127.0.0.2:"),
+            ("dash-live", "is a live (dynamic) DASH manifest, which a request policy"),
+        ])
+    func dashRefusedBeforeFFmpeg(path: String, sentence: String) throws {
+        let allowed = try OriginServer(host: "127.0.0.1")
+        let other = try OriginServer(host: "127.0.0.2")
+        let serve = try ServeProcess(["--allow-target", #"http://127\.0\.0\.1:\#(allowed.port)/.*"#])
+        let manifest = "to/\(other.host)/\(other.port)/\(path)/manifest.mpd"
+        let answer = try serve.get(
+            "/probe?target=\(HTTPClient.encoded(allowed.url(manifest)))&duration=3s&timeout=3s&debug=true",
+            headers: ["X-Prometheus-Scrape-Timeout-Seconds": "15"])
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(answer.body.contains(sentence), "\(answer.body)")
+        #expect(answer.body.contains("bufprobe_probe_success 0"), "\(answer.body)")
+        if path != "dash-live" {
+            // The warning names the refused URL, and the metric counts it.
+            #expect(answer.body.contains("\n- \(allowed.url(manifest)) leads to http://127.0.0.2:\(other.port)/"), "\(answer.body)")
+            #expect(answer.body.contains(#"bufprobe_refused_requests_total{reason="not_allowed"} 1"#), "\(answer.body)")
+        }
+        #expect(try allowed.requests() == ["/\(manifest)"], "only bufprobe's own read of the manifest")
+        #expect(try other.requests() == [])
+    }
+
     @Test("a redirect to an allowed URL is followed through the gate and plays")
     func allowedRedirectFollowed() throws {
         let allowed = try OriginServer(host: "127.0.0.1")
