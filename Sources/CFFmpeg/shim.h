@@ -11,6 +11,7 @@
 #include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
+#include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/pixdesc.h>
 #include <stdio.h>

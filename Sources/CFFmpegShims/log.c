@@ -5,6 +5,8 @@
 #include "CFFmpegShims.h"
 
 #include <libavutil/log.h>
+#include <libavutil/mem.h>
+#include <libavutil/opt.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <string.h>
@@ -73,8 +75,48 @@ int cffmpeg_redirect_capture_end(char *buffer, size_t size) {
     return 1;
 }
 
+// The request watch (cffmpeg_request_watch_take): per thread, like the redirect capture.
+static __thread int request_pending = 0;
+static __thread char request_location[4096];
+// Whether log_trampoline is FFmpeg's log callback (cffmpeg_install_log_sink ran).
+static int sink_installed = 0;
+
+// FFmpeg 5.1's http protocol logs each request it is about to send as av_log(h, AV_LOG_DEBUG,
+// "request: %s\n", headers) from http_connect, right before ffurl_write, whose retry_transfer_wrapper
+// polls the interrupt callback before writing a byte. `h` is the http URLContext: its `location` option is
+// the URL requested (the redirect target on a redirect's request). An unreadable location is recorded as
+// pending with an empty URL, which the watcher refuses (fail closed).
+static __attribute__((noinline)) void capture_request(void *context, const char *format) {
+    if (strcmp(format, "request: %s\n") != 0) return;
+    request_location[0] = 0;
+    request_pending = 1;
+    if (!context) return;
+    uint8_t *value = NULL;
+    if (av_opt_get(context, "location", AV_OPT_SEARCH_CHILDREN, &value) < 0 || !value) return;
+    size_t length = strlen((const char *)value);
+    if (length < sizeof request_location) memcpy(request_location, value, length + 1);
+    av_free(value);
+}
+
+int cffmpeg_request_watch_take(char *buffer, size_t size) {
+    if (!request_pending) return 0;
+    request_pending = 0;
+    size_t length = strlen(request_location);
+    if (size == 0 || length == 0 || length >= size) {
+        if (size > 0) buffer[0] = 0;
+        return -1;
+    }
+    memcpy(buffer, request_location, length + 1);
+    return 1;
+}
+
+int cffmpeg_request_watch_pending(void) { return request_pending; }
+
+int cffmpeg_log_sink_installed(void) { return __atomic_load_n(&sink_installed, __ATOMIC_RELAXED); }
+
 static void log_trampoline(void *context, int level, const char *format, va_list arguments) {
     if (level == AV_LOG_TRACE && capturing && format) capture_location(format, arguments);
+    if (level == AV_LOG_DEBUG && format) capture_request(context, format);
     // The level is checked before taking the lock, as FFmpeg's default callback does: most debug
     // lines end here without contention.
     if (level > __atomic_load_n(&log_level, __ATOMIC_RELAXED)) return;
@@ -88,4 +130,5 @@ void cffmpeg_install_log_sink(cffmpeg_log_sink sink, int level) {
     __atomic_store_n(&log_level, level, __ATOMIC_RELAXED);
     av_log_set_level(level);
     av_log_set_callback(log_trampoline);
+    __atomic_store_n(&sink_installed, 1, __ATOMIC_RELAXED);
 }

@@ -115,6 +115,24 @@ package final class CheckSession: Sendable {
             report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
             return failing(report, "\(source) was not requested: it \(refusal.why).")
         }
+        // A DASH manifest under the policy: read and checked by bufprobe before FFmpeg opens it
+        // (DASHRequestCheck), since FFmpeg 5.1's DASH demuxer requests its segments past the resource gate.
+        var dashChecked = false
+        if interrupter.policy != nil, ContainerFormat(namedBy: source) == .dash {
+            let manifest = InputKind.ffmpegURL(for: settings.requestURL(for: source))
+            switch DASHRequestCheck.check(manifest: manifest, source: source, options: settings.formatOptions, interrupter: interrupter) {
+            case .allowed:
+                dashChecked = true
+            case .refused(let url, let why):
+                report.sampledDuration = JSONOutput.seconds(now())
+                return failing(report, "\(source) was not read: its DASH manifest leads to \(url), which \(why).")
+            case .unusable(let sentence):
+                report.sampledDuration = JSONOutput.seconds(now())
+                if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
+                if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
+                return failing(report, sentence)
+            }
+        }
         let input: MediaInput
         do {
             let (playlists, clock, started) = (self.playlists, self.clock, self.started)
@@ -130,14 +148,15 @@ package final class CheckSession: Sendable {
             input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
                 playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) },
-                requestOpened: requestOpened, decorateRequest: decorate)
+                requestOpened: requestOpened, decorateRequest: decorate, dashChecked: dashChecked)
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
             if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
-            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1.
-            if interrupter.policy != nil, error.code == -EINVAL {
-                return failing(report, "\(source) was not read: it is a DASH manifest (or another input whose demuxer opens its segments without bufprobe's checks), which a request policy (--deny-private, serve --allow-target) refuses, since the URLs it leads to could not be checked.")
+            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1, when
+            // the URL did not name a manifest bufprobe could check first.
+            if interrupter.policy != nil, !dashChecked, error.code == -EINVAL {
+                return failing(report, "\(source) was not read: it is a DASH manifest not named like one (.mpd), which a request policy (--deny-private, serve --allow-target) refuses, since bufprobe checks the URLs a DASH manifest leads to only for a URL whose path ends in .mpd.")
             }
             return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
         }

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CFFmpegShims
 
 /// An opened media input: a file path or any URL libavformat accepts. Owns the `AVFormatContext`
 /// (closed with `avformat_close_input` in `deinit`) and the one reusable packet; stream and format
@@ -56,16 +57,20 @@ public final class MediaInput {
     ///   - decorateRequest: for a remote input, what to add to each request but the input's first (a query
     ///     argument, header lines: `RequestDecoration`), asked with the URL on the reading thread as FFmpeg
     ///     opens it (each playlist, reload, segment, key).
+    ///   - dashChecked: under the interrupter's request policy, whether the caller read this DASH manifest
+    ///     itself and found every URL it leads to allowed (`DASHRequestCheck`): only then may FFmpeg's
+    ///     `dash` demuxer read it, with every HTTP request it sends checked where it is written
+    ///     (`ResourceGate`'s request watch). Without a policy it changes nothing.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
     ) throws(FFmpegError) {
         try self.init(
             url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded,
-            requestOpened: requestOpened, decorateRequest: decorateRequest)
+            requestOpened: requestOpened, decorateRequest: decorateRequest, dashChecked: dashChecked)
     }
 
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
@@ -73,7 +78,7 @@ public final class MediaInput {
         url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
     ) throws(FFmpegError) {
         self.url = url
         self.interrupter = interrupter
@@ -90,16 +95,25 @@ public final class MediaInput {
             // A remote input: every resource it leads to passes the gate. The HLS demuxer's keep-alive
             // re-requests bypass io_open, so they are turned off: each request is then one open the
             // gate paces and checks.
+            // The request watch reads what FFmpeg logs: without bufprobe's log callback it would see nothing.
+            let readsDASH = interrupter.policy != nil && dashChecked && cffmpeg_log_sink_installed() != 0
             let gate = ResourceGate(
                 interrupter: interrupter, input: url, context: allocated, playlistLoaded: playlistLoaded,
-                requestOpened: requestOpened, decorateRequest: decorateRequest)
+                requestOpened: requestOpened, decorateRequest: decorateRequest, watchesRequests: readsDASH)
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]
             // FFmpeg 5.1's DASH demuxer opens its segments with avio_open2 itself, past io_open: under a
-            // request policy nothing it requested could be checked, so it is not allowed to read at all.
-            // The list is copied to the contexts the HLS demuxer opens for its segments.
-            if interrupter.policy != nil { allocated.pointee.format_whitelist = av_strdup(Self.demuxersUnderPolicy) }
+            // request policy it may read only a manifest whose URLs the caller checked (`dashChecked`), with
+            // the gate watching each HTTP request it sends. The list is copied to the contexts the HLS and
+            // DASH demuxers open for their segments.
+            if interrupter.policy != nil {
+                let demuxers = Self.demuxersUnderPolicy + (readsDASH ? ",dash" : "")
+                allocated.pointee.format_whitelist = av_strdup(demuxers)
+                // The DASH demuxer's avio_open2 also opens file: URLs with these extensions (no protocol
+                // whitelist applies there, and the request watch sees HTTP only): none may match.
+                if readsDASH { ownOptions["allowed_extensions"] = Self.noFileExtensions }
+            }
         } else {
             gate = nil
             if let interrupter {
@@ -175,6 +189,10 @@ public final class MediaInput {
             size: size,
             tags: tags)
     }
+
+    /// The DASH demuxer's `allowed_extensions` under a request policy: an extension no local file has, so
+    /// that it opens no `file:` URL (`av_match_ext` compares the text after the last dot).
+    static let noFileExtensions = "bufprobe-opens-no-local-file"
 
     /// Every demuxer but those that open resources without `io_open` (`dash`): the `format_whitelist` of
     /// an input read under a `RequestPolicy`.

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CFFmpegShims
 import Foundation
 import Synchronization
 
@@ -27,6 +28,13 @@ import Synchronization
 /// (`RequestDecoration`: a query argument on the URL requested, header lines added to FFmpeg's `headers`
 /// option), after the request policy checked the URL as FFmpeg asked for it; redirects are followed as the
 /// server sent them.
+///
+/// With `watchesRequests` (a DASH input under a request policy, `MediaInput`'s `dashVouched`), every HTTP
+/// request FFmpeg is about to send on the reading thread is checked against the policy where FFmpeg polls
+/// the interrupt callback before writing it (`cffmpeg_request_watch_take`), and a refused one is aborted
+/// before its first byte: FFmpeg 5.1's DASH demuxer opens its segments and init sections with `avio_open2`,
+/// past `io_open`, and its http protocol follows their redirects inside that open; each redirect's request
+/// is watched the same way.
 ///
 /// FFmpeg calls all of it on the reading thread; the lock only makes that assumption safe.
 final class ResourceGate: Sendable {
@@ -60,6 +68,9 @@ final class ResourceGate: Sendable {
     let requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)?
     /// What to add to each request but the input's first (see the type's comment).
     let decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)?
+    /// Whether every HTTP request FFmpeg sends on the reading thread is checked where it is written (see
+    /// the type's comment).
+    let watchesRequests: Bool
     private let state = Mutex(State())
     // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
     // decide whether the input is read as a playlist. Used on the reading thread only.
@@ -72,9 +83,10 @@ final class ResourceGate: Sendable {
         interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, watchesRequests: Bool = false
     ) {
         self.interrupter = interrupter
+        self.watchesRequests = watchesRequests
         self.input = input
         self.playlistLoaded = playlistLoaded
         self.requestOpened = requestOpened
@@ -91,6 +103,11 @@ final class ResourceGate: Sendable {
         context.pointee.io_open = gateOpen
         context.pointee.io_close2 = gateClose
         context.pointee.interrupt_callback = AVIOInterruptCB(callback: gateInterrupt, opaque: opaque)
+        // A request logged on this thread before (for another input) is not this input's.
+        if watchesRequests {
+            var discarded = [CChar](repeating: 0, count: 1)
+            _ = cffmpeg_request_watch_take(&discarded, discarded.count)
+        }
     }
 
     /// `avformat_open_input` frees the context when it fails: forget it.
@@ -267,6 +284,7 @@ final class ResourceGate: Sendable {
     // MARK: Polling
 
     fileprivate func shouldAbort() -> Bool {
+        if watchesRequests, cffmpeg_request_watch_pending() != 0, refusesPendingRequest() { return true }
         if interrupter.shouldAbort() {
             // A timeout while a playlist's body is still arriving is that body's fault, not silence.
             if interrupter.reason == .timeout, let (url, bytes) = unfinishedPlaylist() {
@@ -279,6 +297,31 @@ final class ResourceGate: Sendable {
             return true
         }
         return false
+    }
+
+    /// Takes the HTTP request FFmpeg is about to send on this thread and checks it against the policy;
+    /// `true` (abort that write) when it is refused, recorded with `interrupter.refuse`. Only the write is
+    /// aborted: the next poll answers for the input again, so FFmpeg goes on as after a failed request.
+    private func refusesPendingRequest() -> Bool {
+        guard let policy = interrupter.policy else { return false }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let taken = cffmpeg_request_watch_take(&buffer, buffer.count)
+        guard taken != 0 else { return false }
+        guard taken == 1 else {
+            interrupter.refuse(
+                "an HTTP request for \(input)", reason: .notAllowed,
+                why: "could not be checked (FFmpeg did not say which URL it requests), so it was refused")
+            return true
+        }
+        let url = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let whitelist = interrupter.whitelist, !whitelist.allows(url) {
+            interrupter.refuse(url, reason: .notAllowed, why: "uses a protocol a remote input may not use (only \(whitelist))")
+            return true
+        }
+        // The input's own URL was matched against the allow-list by the caller, as in `open`.
+        guard let refusal = policy.refusal(for: url, matchingAllowList: url != input) else { return false }
+        interrupter.refuse(url, reason: refusal.reason, why: refusal.why)
+        return true
     }
 
     /// The URL of a playlist read past `ResourceLimits.playlistBytes`, if one is: the input itself once a

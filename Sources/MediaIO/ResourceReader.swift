@@ -83,6 +83,17 @@ public final class ResourceReader {
         return size >= 0 ? size : nil
     }
 
+    /// The URL the body came from: for HTTP, the last redirect's target (FFmpeg's `location` option), else
+    /// the URL opened. What relative URLs in the body resolve against.
+    public var location: String {
+        guard let context else { return url }
+        var value: UnsafeMutablePointer<UInt8>? = nil
+        guard av_opt_get(context, "location", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return url }
+        defer { av_free(value) }
+        let text = String(cString: value)
+        return text.isEmpty ? url : text
+    }
+
     /// The next `count` bytes (fewer at the end of the resource), for a sub-range of a resource.
     /// - Throws: as `readAll(limit:)`.
     public func read(count: Int64) throws(FFmpegError) -> [UInt8] {

@@ -26,8 +26,9 @@ final class OriginServer {
 
 /// Issue 23: with `--allow-target` naming one origin, nothing a target on it leads to reaches another
 /// host or port — not a redirect, a variant (played or not, or validated with `all_variants=true`), a
-/// rendition, a segment, a key, an init section, a DASH `BaseURL` or an absolute template URL. The refused
-/// URL is a warning and counts in `bufprobe_refused_requests_total{reason="not_allowed"}`.
+/// rendition, a segment, a key, an init section, a DASH `BaseURL`, an absolute template URL or a DASH
+/// segment's redirect. The refused URL is a warning and counts in
+/// `bufprobe_refused_requests_total{reason="not_allowed"}`; a DASH target whose URLs are all allowed is checked.
 @Suite("serve: every outbound request is checked", .serialized)
 struct RequestPolicyTests {
     @Test(
@@ -43,6 +44,7 @@ struct RequestPolicyTests {
             ("map/index.m3u8", ""),
             ("dash-base/manifest.mpd", ""),
             ("dash-template/manifest.mpd", ""),
+            ("dash-redirect/manifest.mpd", ""),
         ])
     func nothingReachesAnotherServer(path: String, parameters: String) throws {
         let allowed = try OriginServer(host: "127.0.0.1")
@@ -56,15 +58,58 @@ struct RequestPolicyTests {
                 headers: ["X-Prometheus-Scrape-Timeout-Seconds": "15"])
             #expect(answer.status == 200, "\(answer.body)")
             let metrics = try Exposition(answer.body)
-            if path.hasPrefix("dash") {
-                // FFmpeg 5.1's DASH demuxer opens segments past the gate: under a policy it is not run at all.
-                #expect(metrics.value("bufprobe_probe_success") == 0, "\(answer.body)")
-            } else {
-                #expect((metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) ?? 0) >= 1, "\(target)\n\(answer.body)")
-            }
+            #expect((metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) ?? 0) >= 1, "\(target)\n\(answer.body)")
             #expect(try allowed.requests().contains { $0.hasPrefix("/to/") }, "the allowed origin was asked")
             #expect(try other.requests() == [], "\(target) led to \(other.url(""))")
         }
+    }
+
+    @Test("a DASH target whose every URL is allowed is checked under --allow-target: verdict pass, packets read, nothing refused")
+    func allowedDASHChecked() throws {
+        let directory = try CheckServers.temporaryDirectory("bufprobe-serve-dash")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try DASHSample.make(in: directory)
+        let server = try NginxServer(extraRoots: ["dash": directory])
+        let serve = try ServeProcess(["--allow-target", #"http://127\.0\.0\.1:\#(server.port)/.*"#])
+        let target = server.url("dash/manifest.mpd")
+        let answer = try serve.get(
+            "/probe?target=\(HTTPClient.encoded(target))&duration=3s",
+            headers: ["X-Prometheus-Scrape-Timeout-Seconds": "20"])
+        #expect(answer.status == 200, "\(answer.body)")
+        let metrics = try Exposition(answer.body)
+        #expect(metrics.value("bufprobe_verdict", ["verdict": "pass"]) == 1, "\(answer.body)\n\(serve.stderr)")
+        #expect((metrics.value("bufprobe_received_bytes") ?? 0) > 0, "\(answer.body)")
+        #expect((metrics.value("bufprobe_played_seconds") ?? 0) > 0, "\(answer.body)")
+        #expect(metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) == 0, "\(answer.body)")
+        // The segments were fetched (by FFmpeg's DASH demuxer, each request watched), not only the manifest.
+        #expect(server.requestedPaths().contains { $0.contains("/dash/chunk-stream0-") }, "\(server.requestedPaths())")
+    }
+
+    @Test(
+        "a DASH manifest that leads off the allow-list, or is live, fails with a sentence before FFmpeg opens it: bufprobe's own read is its only request",
+        arguments: [
+            ("dash-template", "its DASH manifest leads to http://127.0.0.2:"),
+            ("dash-base", "its DASH manifest leads to http://127.0.0.2:"),
+            ("dash-live", "is a live (dynamic) DASH manifest, which a request policy"),
+        ])
+    func dashRefusedBeforeFFmpeg(path: String, sentence: String) throws {
+        let allowed = try OriginServer(host: "127.0.0.1")
+        let other = try OriginServer(host: "127.0.0.2")
+        let serve = try ServeProcess(["--allow-target", #"http://127\.0\.0\.1:\#(allowed.port)/.*"#])
+        let manifest = "to/\(other.host)/\(other.port)/\(path)/manifest.mpd"
+        let answer = try serve.get(
+            "/probe?target=\(HTTPClient.encoded(allowed.url(manifest)))&duration=3s&timeout=3s&debug=true",
+            headers: ["X-Prometheus-Scrape-Timeout-Seconds": "15"])
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(answer.body.contains(sentence), "\(answer.body)")
+        #expect(answer.body.contains("bufprobe_probe_success 0"), "\(answer.body)")
+        if path != "dash-live" {
+            // The warning names the refused URL, and the metric counts it.
+            #expect(answer.body.contains("\n- \(allowed.url(manifest)) leads to http://127.0.0.2:\(other.port)/"), "\(answer.body)")
+            #expect(answer.body.contains(#"bufprobe_refused_requests_total{reason="not_allowed"} 1"#), "\(answer.body)")
+        }
+        #expect(try allowed.requests() == ["/\(manifest)"], "only bufprobe's own read of the manifest")
+        #expect(try other.requests() == [])
     }
 
     @Test("a redirect to an allowed URL is followed through the gate and plays")

@@ -26,4 +26,19 @@ void cffmpeg_redirect_capture_begin(void);
 /// was seen (or it does not fit `size`).
 int cffmpeg_redirect_capture_end(char *buffer, size_t size);
 
+/// The request watch: every HTTP request FFmpeg's http protocol is about to send on the calling thread is
+/// recorded (its URL read from the request's context when FFmpeg logs the request, at debug level, which
+/// the log callback sees whatever the log level), and the interrupt callback FFmpeg polls before the first
+/// byte is written takes it here. Returns 0 when no request is pending; 1 with its URL copied into `buffer`
+/// (NUL-terminated); -1 when one is pending but its URL could not be read or does not fit `size` (to be
+/// refused). Taking clears it.
+int cffmpeg_request_watch_take(char *buffer, size_t size);
+
+/// 1 when a request is pending on the calling thread (see `cffmpeg_request_watch_take`), without taking it.
+int cffmpeg_request_watch_pending(void);
+
+/// 1 once `cffmpeg_install_log_sink` made bufprobe's callback FFmpeg's log callback: the redirect capture
+/// and the request watch see nothing without it.
+int cffmpeg_log_sink_installed(void);
+
 #endif

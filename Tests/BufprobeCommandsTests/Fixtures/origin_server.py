@@ -13,6 +13,9 @@ is counted. Standard library only; run through serving.py (--root, --host, PORT 
   /to/H/P/map/index.m3u8           segments whose #EXT-X-MAP init section is O/init.mp4
   /to/H/P/dash-base/manifest.mpd   a DASH manifest whose BaseURL is O/
   /to/H/P/dash-template/manifest.mpd  a DASH manifest whose SegmentTemplate URLs are absolute, on O
+  /to/H/P/dash-redirect/manifest.mpd  a DASH manifest whose init section and segments are on this origin
+                                   (/to/H/P/redirect/...), each answered with a redirect to O
+  /to/H/P/dash-live/manifest.mpd   a live (type="dynamic") DASH manifest whose URLs are all on this origin
   /to/H/P/<case>/local.m3u8        <root>/hls/low/index.m3u8; /to/H/P/<case>/segNNN.ts its segments
   /requests                        the requests so far, one path per line (this one not counted)
   anything else                    404, counted
@@ -81,18 +84,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 segment = "seg%03d.ts" % number
                 lines += ["#EXTINF:2.000000,", segment if case != "segments" or number == 0 else "%s/%s" % (other, segment)]
             self.send_lines(lines + ["#EXT-X-ENDLIST"])
-        elif case in ("dash-base", "dash-template"):
+        elif case in ("dash-base", "dash-template", "dash-redirect", "dash-live"):
             base = "<BaseURL>%s/</BaseURL>" % other if case == "dash-base" else ""
-            prefix = "" if case == "dash-base" else other + "/"
+            prefix = {"dash-base": "", "dash-template": other + "/", "dash-live": ""}.get(
+                case, "/to/%s/%s/redirect/" % (parts[1], parts[2]))
+            kind = "type=\"dynamic\" availabilityStartTime=\"2026-01-01T00:00:00Z\"" if case == "dash-live" else "type=\"static\""
             self.send_body((
                 "<?xml version=\"1.0\"?>\n"
-                "<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"static\" mediaPresentationDuration=\"PT6S\" "
+                "<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" %s mediaPresentationDuration=\"PT6S\" "
                 "minBufferTime=\"PT2S\" profiles=\"urn:mpeg:dash:profile:isoff-live:2011\">%s"
                 "<Period><AdaptationSet mimeType=\"video/mp4\"><Representation id=\"v\" bandwidth=\"500000\" "
                 "codecs=\"avc1.64000C\" width=\"320\" height=\"180\">"
                 "<SegmentTemplate timescale=\"1\" duration=\"2\" startNumber=\"1\" "
                 "initialization=\"%sinit-$RepresentationID$.mp4\" media=\"%schunk-$RepresentationID$-$Number$.m4s\"/>"
-                "</Representation></AdaptationSet></Period></MPD>\n" % (base, prefix, prefix)).encode(),
+                "</Representation></AdaptationSet></Period></MPD>\n" % (kind, base, prefix, prefix)).encode(),
                 "application/dash+xml")
         else:
             self.send_body(b"not here\n", "text/plain", status=404)
