@@ -296,8 +296,10 @@ package final class CheckSession: Sendable {
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
             failure = CheckSentence.earlyEnd(
-                source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { end in
-                    machine.withLock { $0.session?.presentationTime(end) } ?? end },
+                source: source, lines: lines, loaded: presented, declared: reading.declared.map { declared in
+                    // From the playable start, as `presented`: the end moves, the duration does not.
+                    let end = machine.withLock { $0.session?.presentationTime(declared.end) } ?? declared.end
+                    return TruncationRule.Declared(end: end, duration: declared.duration) },
                 readingSegments: reading.segmentsFailedWhileOpening,
                 playlist: reading.input.format.container == .hls ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:

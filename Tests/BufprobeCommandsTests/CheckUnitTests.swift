@@ -113,19 +113,19 @@ struct CheckUnitTests {
 
     @Test("complete media ends the check normally even when FFmpeg skipped a segment of another variant")
     func completeMediaIsNotEarly() {
-        #expect(CheckSentence.earlyEnd(source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 10)]), declaredEnd: 10) == nil)
-        #expect(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 9.9)]), declaredEnd: 10) == nil)
+        #expect(CheckSentence.earlyEnd(source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 10)]), declared: .init(end: 10, duration: 10)) == nil)
+        #expect(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 9.9)]), declared: .init(end: 10, duration: 10)) == nil)
     }
 
     @Test("a hole or a short end with a skipped segment names the segment; a short end alone names the times")
     func incompleteMedia() throws {
         let hole = try #require(CheckSentence.earlyEnd(
-            source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 4), (6, 10)]), declaredEnd: 10))
+            source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 4), (6, 10)]), declared: .init(end: 10, duration: 10)))
         #expect(hole == "s is missing media from 4.000 s: segment http://h/seg002.ts could not be loaded (HTTP 404 Not Found).")
         let short = try #require(CheckSentence.earlyEnd(
-            source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 6)]), declaredEnd: 10))
+            source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 6)]), declared: .init(end: 10, duration: 10)))
         #expect(short == "s ended early, at media time 6.000 s of 10.000 s.")
-        let nothing = try #require(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([]), declaredEnd: 10))
+        let nothing = try #require(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([]), declared: .init(end: 10, duration: 10)))
         #expect(nothing == "s ended before any playable media arrived.")
     }
 

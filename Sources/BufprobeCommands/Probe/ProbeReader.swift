@@ -190,15 +190,16 @@ package struct ProbeReader {
         }
         // libavformat reports most truncations as a normal end of file, so look for the signs.
         if let declared = input.format.duration, let span = report.packetSpan {
-            let declaredEnd = (input.format.startTime ?? 0) + declared
-            let missing = declaredEnd - span.end
-            if TruncationRule.isTruncated(missing: missing, declared: declared) {
+            switch TruncationRule.judge(.init(start: input.format.startTime, duration: declared), receivedEnd: span.end) {
+            case .truncated(let missing):
                 truncated = true
                 report.warnings.append(
                     "\(source) looks truncated: the container declares \(Self.format(declared)) but the packets end at \(Self.format(span.end)) (\(Self.format(missing)) missing).")
-            } else if TruncationRule.isTruncated(missing: -missing, declared: declared) {
+            case .overrun:
                 report.warnings.append(
                     "\(source): the container declares \(Self.format(declared)) but the packets run to \(Self.format(span.end)).")
+            case .whole:
+                break
             }
         }
         if !readsOtherFiles, let size = input.format.size, let byteEnd = tallies.compactMap(\.maxByteEnd).max(), byteEnd > size {
