@@ -92,8 +92,10 @@ package final class CheckSession: Sendable {
     /// Runs the check to its verdict. Blocks until the input ended, the sample is complete, it failed, or
     /// `cancel()` was called.
     package func run() -> CheckReport {
-        FFmpegLogRouter.register(lines)
-        defer { FFmpegLogRouter.unregister() }
+        // libavformat logs on the thread that called it: this thread's lines are this check's.
+        let lines = self.lines
+        FFmpegLog.observe { lines.record($0) }
+        defer { FFmpegLog.stopObserving() }
         var report = CheckReport(
             source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: 0,
             loadedRanges: [], sampledDuration: 0, live: false, complete: false, played: 0, bufferedAhead: 0,

@@ -1,5 +1,6 @@
 @testable import BufprobeCommands
 @testable import CheckEngine
+import MediaIO
 import PlaybackModel
 import ProgressLine
 import Testing
@@ -65,7 +66,7 @@ struct CheckUnitTests {
             ("[hls @ 0x55681b40e400] Failed to open segment 2 of playlist 0", true),
             ("[hls @ 0x55681b40e400] Failed to open segment 2 of playlist 0", true),
         ] {
-            lines.record(line, isProblem: problem)
+            lines.record(FFmpegLogLine(level: problem ? .warning : .info, line: line))
         }
         let segment = FFmpegLines.FailedSegment(
             sequence: 2, playlist: 0, url: "http://h/low/seg002.ts",
@@ -78,7 +79,7 @@ struct CheckUnitTests {
     @Test("FFmpeg's log tells a body cut short from its declared length")
     func prematureEndFromLog() {
         let lines = FFmpegLines()
-        lines.record("[http @ 0x563e78029c40] Stream ends prematurely at 100000, should be 267227", isProblem: false)
+        lines.record(FFmpegLogLine(level: .info, line: "[http @ 0x563e78029c40] Stream ends prematurely at 100000, should be 267227"))
         #expect(lines.prematureEnd == .init(received: 100_000, expected: 267_227))
     }
 
@@ -105,9 +106,9 @@ struct CheckUnitTests {
 
     static func skipped() -> FFmpegLines {
         let lines = FFmpegLines()
-        lines.record("[hls @ 0x1] Opening 'http://h/seg002.ts' for reading", isProblem: false)
-        lines.record("[http @ 0x2] HTTP error 404 Not Found", isProblem: true)
-        lines.record("[hls @ 0x1] Failed to open segment 2 of playlist 0", isProblem: true)
+        lines.record(FFmpegLogLine(level: .info, line: "[hls @ 0x1] Opening 'http://h/seg002.ts' for reading"))
+        lines.record(FFmpegLogLine(level: .error, line: "[http @ 0x2] HTTP error 404 Not Found"))
+        lines.record(FFmpegLogLine(level: .warning, line: "[hls @ 0x1] Failed to open segment 2 of playlist 0"))
         return lines
     }
 
