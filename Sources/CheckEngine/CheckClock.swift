@@ -6,6 +6,10 @@ package import Dispatch
 /// test gives a clock that moves only when the test moves it, so a whole check over a real file runs in
 /// virtual time with exact figures whatever the machine's load.
 ///
+/// Not through it: the bounds on blocking I/O (the `Interrupter`'s `--timeout`, `--all-variants`' budget
+/// and its per-request deadlines in `VariantProber`). They bound real calls into libavformat, which block
+/// on the real network whatever the check's clock says, so they are wall time by nature.
+///
 /// Readings are seconds from an origin of the clock's own (only differences count) and never go back.
 /// The driver blocks a thread of its own (libavformat's calls block), so sleeping is blocking too.
 package protocol CheckClock: Sendable {
