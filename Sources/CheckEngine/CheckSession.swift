@@ -74,12 +74,13 @@ package final class CheckSession: Sendable {
             let receiving = counters.lastPacketTime ?? now
             let span = receiving - (counters.firstPacketTime ?? receiving)
             var progress = CheckProgress(
-                source: source, elapsed: now, state: player.state, currentTime: player.item.currentTime,
-                bufferedAhead: player.item.bufferedAhead, stallPositions: player.report.stalls.map(\.position),
-                received: session.received, mediaStart: session.origin, duration: session.presentationDuration,
+                source: source, elapsed: now, state: player.state, currentTime: session.presentationTime(player.item.currentTime),
+                bufferedAhead: player.item.bufferedAhead,
+                stallPositions: player.report.stalls.map { session.presentationTime($0.position) },
+                received: session.presentedReceived, duration: session.presentationDuration,
                 throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
                 realtimeFactor: span > 0 ? counters.mediaReceived / span : nil)
-            progress.gapPositions = session.skippedGaps.map(\.start)
+            progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
             return progress
         }
     }

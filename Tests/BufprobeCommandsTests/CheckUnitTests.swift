@@ -130,11 +130,18 @@ struct CheckUnitTests {
         #expect(nothing == "s ended before any playable media arrived.")
     }
 
-    @Test("the live line shows media time from the media's start, every received range and a marker per stall")
-    func progressSnapshot() {
+    @Test("the live line shows media time from the playable start, every received range and a marker per stall")
+    func progressSnapshot() throws {
+        // A session whose playable media starts at 1.4 s (MPEG-TS), stalled at 3.4 s with a hole from 3.4 to 5.4 s.
+        var session = PlaybackSession(playableStreams: [0], duration: .finite(10), policy: BufferPolicy(), mediaStart: 1.4, now: 0)
+        for (pts, end) in [(1.4, 3.4), (5.4, 6.4)] {
+            _ = session.receive(
+                MediaPacket(stream: 0, pts: pts, dts: pts, duration: end - pts, size: 1000, position: nil, isKeyframe: true), now: 0)
+        }
+        try #require(session.origin == 1.4)
         var progress = CheckProgress(
-            source: "u", elapsed: 3, state: .stalled(position: 3.4, since: 2.5), currentTime: 3.4, bufferedAhead: 0,
-            stallPositions: [3.4], received: Self.ranges([(1.4, 3.4), (5.4, 6.4)]), mediaStart: 1.4, duration: 10,
+            source: "u", elapsed: 3, state: .stalled(position: 3.4, since: 2.5), currentTime: session.presentationTime(3.4),
+            bufferedAhead: 0, stallPositions: [session.presentationTime(3.4)], received: session.presentedReceived, duration: 10,
             throughput: 8000, realtimeFactor: 0.5)
         let snapshot = progress.snapshot
         #expect(snapshot.state == .stalled)
