@@ -31,6 +31,9 @@ static inline int cffmpeg_averror_exit(void) { return AVERROR_EXIT; }
 // AVERROR_INVALIDDATA, used by demuxers for damaged input.
 static inline int cffmpeg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 
+// AVERROR_PROTOCOL_NOT_FOUND: a URL scheme no compiled-in protocol handles (an FFERRTAG, like EOF).
+static inline int cffmpeg_averror_protocol_not_found(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
+
 // AVERROR_HTTP_* codes: HTTP failures surface as these tags, not errno values.
 static inline int cffmpeg_averror_http_bad_request(void) { return AVERROR_HTTP_BAD_REQUEST; }
 static inline int cffmpeg_averror_http_unauthorized(void) { return AVERROR_HTTP_UNAUTHORIZED; }

@@ -1,6 +1,8 @@
 package import PlaybackModel
 
-/// What a running check shows on the live line: the player as it is now, plus receiving figures.
+/// What a running check shows on the live line: the player as it is now, plus receiving figures. Every
+/// media time counts from the playable start, as the report's: the session's `PlaybackSession` makes the
+/// shift (`presentationTime`), so a stream whose timestamps start at 1.4 s (MPEG-TS) shows 0 there.
 package struct CheckProgress: Sendable {
     /// The URL or path.
     package var source: String
@@ -8,18 +10,16 @@ package struct CheckProgress: Sendable {
     package var elapsed: Double
     /// The player's state; `nil` while connecting and opening.
     package var state: PlayerState?
-    /// The playhead, media seconds.
+    /// The playhead, from the playable start.
     package var currentTime = 0.0
     /// Seconds loaded ahead of the playhead.
     package var bufferedAhead = 0.0
-    /// Media positions of the stalls so far.
+    /// Where the stalls so far happened, from the playable start.
     package var stallPositions: [Double] = []
-    /// Playable media received (not only what the player still holds).
+    /// Playable media received (not only what the player still holds), from the playable start.
     package var received = TimeRanges()
-    /// Media positions of the holes the player jumped so far.
+    /// Where the holes the player jumped so far begin, from the playable start.
     package var gapPositions: [Double] = []
-    /// Media time shown as 0: the playable start (the bar starts there).
-    package var mediaStart = 0.0
     /// Media duration from the playable start, seconds.
     package var duration: Double?
     /// Bits per second received so far.
@@ -36,7 +36,7 @@ package struct CheckProgress: Sendable {
     /// A check receiving media.
     package init(
         source: String, elapsed: Double, state: PlayerState, currentTime: Double, bufferedAhead: Double,
-        stallPositions: [Double], received: TimeRanges, mediaStart: Double, duration: Double?, throughput: Double?,
+        stallPositions: [Double], received: TimeRanges, duration: Double?, throughput: Double?,
         realtimeFactor: Double?
     ) {
         self.source = source
@@ -46,7 +46,6 @@ package struct CheckProgress: Sendable {
         self.bufferedAhead = bufferedAhead
         self.stallPositions = stallPositions
         self.received = received
-        self.mediaStart = mediaStart
         self.duration = duration
         self.throughput = throughput
         self.realtimeFactor = realtimeFactor

@@ -22,8 +22,8 @@ package struct CheckReading {
     package let isLive: Bool
     /// Seconds to receive before stopping; `nil` for the whole stream.
     package let sampleLimit: Double?
-    /// Media time the input declares it ends at.
-    package let declaredEnd: Double?
+    /// Where the input declares it ends (media time) and its declared duration; `nil` for live.
+    package let declared: TruncationRule.Declared?
     /// The declared bit rate and where it comes from (`variant` or `container`).
     package let declaredBitRate: (value: Int64, source: String)?
     /// Seconds since the start when the first packet came.
@@ -69,7 +69,7 @@ package struct CheckReading {
         playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
         isLive = input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
-        declaredEnd = input.format.duration.map { (input.format.startTime ?? 0) + $0 }
+        declared = input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
         if let chosen, let bandwidth = candidates[chosen].bandwidth {
             declaredBitRate = (bandwidth, ContainerFormat(demuxer: formatName) == .hls ? "variant" : "representation")
         } else if let rate = input.format.bitRate, candidates.isEmpty {

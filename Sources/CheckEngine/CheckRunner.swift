@@ -1,8 +1,9 @@
 package import Logging
 import MediaIO
 
-/// The one way bufprobe runs a check, for `check` and `serve` alike: FFmpeg's log routed to each check's
-/// own `FFmpegLines` (its failure sentences need them), every check on a thread of its own, and listed in
+/// The one way bufprobe runs a check, for `check` and `serve` alike: FFmpeg's log parsed by bufprobe's sink
+/// (each check's session collects its own thread's events in its `FFmpegLines`, which its failure
+/// sentences need), every check on a thread of its own, and listed in
 /// `running` while it runs, so that one signal can cancel them all. It writes nothing to the terminal:
 /// what to show of a report is the caller's business.
 package final class CheckRunner: Sendable {
@@ -12,10 +13,9 @@ package final class CheckRunner: Sendable {
     /// A runner whose FFmpeg lines go on to `logger` (silent unless it is verbose). It installs the
     /// process's FFmpeg log sink: make one per process.
     package init(logger: Logger) {
-        let router = FFmpegLogRouter(forward: logger)
         // FFmpeg's informational lines are needed (the URL of each HLS segment it opens), so it formats
-        // everything and the router keeps what a sentence needs; the user sees it only with --verbose.
-        FFmpegLog.install(logger: Logger(label: "ffmpeg") { _ in router }, verbose: true)
+        // everything and each session keeps what a sentence needs; the user sees it only with --verbose.
+        FFmpegLog.install(logger: logger, verbose: true)
     }
 
     /// Checks `source` with `settings` and returns its report.

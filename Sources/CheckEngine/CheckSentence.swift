@@ -56,7 +56,7 @@ package enum CheckSentence {
     ///   - playlist: FFmpeg's playlist index of the played HLS variant (the variant's position when the
     ///     master lists no alternative renditions); its segments are preferred.
     package static func earlyEnd(
-        source: String, lines: FFmpegLines, loaded: TimeRanges, declaredEnd: Double?, readingSegments: Int = 0,
+        source: String, lines: FFmpegLines, loaded: TimeRanges, declared: TruncationRule.Declared?, readingSegments: Int = 0,
         playlist: Int? = nil
     ) -> String? {
         if let cut = lines.prematureEnd {
@@ -65,19 +65,16 @@ package enum CheckSentence {
         }
         let failed = lines.failedSegments
         let segment = failed.dropFirst(readingSegments).first ?? failed.first { $0.playlist == playlist } ?? failed.first
-        guard let end = loaded.end, let start = loaded.start else {
+        guard let end = loaded.end else {
             return "\(source) ended before any playable media arrived\(segment.map { ": \(describe($0))" } ?? "")."
         }
         if loaded.ranges.count > 1, let segment {
             let hole = loaded.ranges[0].end
             return "\(source) is missing media from \(TextFormat.seconds(hole)): \(describe(segment))."
         }
-        if let declaredEnd {
-            let missing = declaredEnd - end
-            if TruncationRule.isTruncated(missing: missing, declared: declaredEnd - start) {
-                let why = segment.map { ": \(describe($0))" } ?? ""
-                return "\(source) ended early, at media time \(TextFormat.seconds(end)) of \(TextFormat.seconds(declaredEnd))\(why)."
-            }
+        if let declared, case .truncated = TruncationRule.judge(declared, receivedEnd: end) {
+            let why = segment.map { ": \(describe($0))" } ?? ""
+            return "\(source) ended early, at media time \(TextFormat.seconds(end)) of \(TextFormat.seconds(declared.end))\(why)."
         }
         return nil
     }

@@ -8,7 +8,8 @@ import Synchronization
 /// turns what the player experienced into a `CheckReport` whose verdict is `Verdict.decide`'s.
 ///
 /// The player is the only stall rule: it is created at clock 0 (the moment the check began, so opening
-/// counts as startup delay), wants playback from the start, and is advanced with the real monotonic clock.
+/// counts as startup delay), wants playback from the start, and is advanced with the session's `clock`
+/// (the monotonic wall clock unless one is injected; every reading of time and every wait goes through it).
 /// Once the input has ended no data can change the outcome, so the session plays out on the player's own
 /// deadlines instead of being waited out.
 ///
@@ -27,8 +28,10 @@ package final class CheckSession: Sendable {
     private let lines = FFmpegLines()
     /// The live playlists FFmpeg reloads, judged as it loads them.
     private let playlists: PlaylistWatch
-    private let clock = ContinuousClock()
-    private let started: ContinuousClock.Instant
+    /// The time source of every reading and wait.
+    private let clock: any CheckClock
+    /// The clock's reading when the check began: clock 0.
+    private let started: Double
     private let samplingOver = Atomic<Bool>(false)
     let cancelled = Atomic<Bool>(false)
     /// `--cmcd`: the keys of each request after the first, from the player's state (`observe`).
@@ -40,12 +43,13 @@ package final class CheckSession: Sendable {
     /// The check's rules (`CheckMachine`), shared by the reading thread and `progress()`.
     private let machine: Mutex<CheckMachine>
 
-    /// Creates a session; the clock starts now.
-    package init(source: String, settings: CheckSettings) {
+    /// Creates a session timed by `clock`; the check's clock 0 is now.
+    package init(source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock()) {
         self.source = source
         self.settings = settings
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
-        self.started = clock.now
+        self.clock = clock
+        self.started = clock.now()
         self.cmcdRequests = settings.cmcd.map(CMCDRequests.init)
         self.machine = Mutex(CheckMachine(policy: settings.policy, recordsTrace: settings.recordsTrace))
         self.playlists = PlaylistWatch()
@@ -70,26 +74,29 @@ package final class CheckSession: Sendable {
             let receiving = counters.lastPacketTime ?? now
             let span = receiving - (counters.firstPacketTime ?? receiving)
             var progress = CheckProgress(
-                source: source, elapsed: now, state: player.state, currentTime: player.item.currentTime,
-                bufferedAhead: player.item.bufferedAhead, stallPositions: player.report.stalls.map(\.position),
-                received: session.received, mediaStart: session.origin, duration: session.presentationDuration,
+                source: source, elapsed: now, state: player.state, currentTime: session.presentationTime(player.item.currentTime),
+                bufferedAhead: player.item.bufferedAhead,
+                stallPositions: player.report.stalls.map { session.presentationTime($0.position) },
+                received: session.presentedReceived, duration: session.presentationDuration,
                 throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
                 realtimeFactor: span > 0 ? counters.mediaReceived / span : nil)
-            progress.gapPositions = session.skippedGaps.map(\.start)
+            progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
             return progress
         }
     }
 
     /// Seconds since the check began.
-    private func now() -> Double { (clock.now - started).seconds }
+    private func now() -> Double { clock.now() - started }
 
     // MARK: Running
 
     /// Runs the check to its verdict. Blocks until the input ended, the sample is complete, it failed, or
     /// `cancel()` was called.
     package func run() -> CheckReport {
-        FFmpegLogRouter.register(lines)
-        defer { FFmpegLogRouter.unregister() }
+        // libavformat logs on the thread that called it: this thread's lines are this check's.
+        let lines = self.lines
+        FFmpegLog.observe { lines.record($0) }
+        defer { FFmpegLog.stopObserving() }
         var report = CheckReport(
             source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: 0,
             loadedRanges: [], sampledDuration: 0, live: false, complete: false, played: 0, bufferedAhead: 0,
@@ -107,48 +114,30 @@ package final class CheckSession: Sendable {
             report.sampledDuration = JSONOutput.seconds(now())
             return failing(report, problem)
         }
-        // The input itself under the request policy (its allow-list match is the caller's): the resource
-        // gate checks it again with its redirects, but covers HTTP inputs only (rtmp, srt... too here).
-        if let policy = interrupter.policy, let refusal = policy.refusal(for: source, matchingAllowList: false) {
-            interrupter.refuse(source, reason: refusal.reason, why: refusal.why)
+        let admission = admittedUnderPolicy()
+        if let refusal = admission.refusal {
             report.sampledDuration = JSONOutput.seconds(now())
-            report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
-            return failing(report, "\(source) was not requested: it \(refusal.why).")
+            return failing(report, refusal)
         }
-        // A DASH manifest under the policy: read and checked by bufprobe before FFmpeg opens it
-        // (DASHRequestCheck), since FFmpeg 5.1's DASH demuxer requests its segments past the resource gate.
-        var dashChecked = false
-        if interrupter.policy != nil, ContainerFormat(namedBy: source) == .dash {
-            let manifest = InputKind.ffmpegURL(for: settings.requestURL(for: source))
-            switch DASHRequestCheck.check(manifest: manifest, source: source, options: settings.formatOptions, interrupter: interrupter) {
-            case .allowed:
-                dashChecked = true
-            case .refused(let url, let why):
-                report.sampledDuration = JSONOutput.seconds(now())
-                return failing(report, "\(source) was not read: its DASH manifest leads to \(url), which \(why).")
-            case .unusable(let sentence):
-                report.sampledDuration = JSONOutput.seconds(now())
-                if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
-                if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
-                return failing(report, sentence)
-            }
-        }
+        let dashChecked = admission.dashChecked
         let input: MediaInput
+        let openBegan = now()
         do {
             let (playlists, clock, started) = (self.playlists, self.clock, self.started)
+            let checkTime: @Sendable () -> Double = { clock.now() - started }
             // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
-            var requestOpened: (@Sendable (ContinuousClock.Instant, Double) -> Void)?
+            var timing: RequestTiming?
             if settings.recordsTrace {
-                requestOpened = { [self] begun, seconds in
-                    machine.withLock { $0.requestOpened(at: (begun - started).seconds, latency: seconds) }
+                timing = RequestTiming(now: checkTime) { [self] begun, seconds in
+                    machine.withLock { $0.requestOpened(at: begun, latency: seconds) }
                 }
             }
             var decorate: (@Sendable (String) -> RequestDecoration?)?
             if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
             input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
-                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: (clock.now - started).seconds) },
-                requestOpened: requestOpened, decorateRequest: decorate, dashChecked: dashChecked)
+                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: checkTime()) },
+                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked)
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -160,7 +149,8 @@ package final class CheckSession: Sendable {
             }
             return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
         }
-        report.openTime = JSONOutput.seconds(input.openDuration.seconds)
+        let openEnded = now()
+        report.openTime = JSONOutput.seconds(openEnded - openBegan)
         report.format = input.format.name
         var reading = CheckReading(input: input, settings: settings, source: source)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
@@ -187,7 +177,7 @@ package final class CheckSession: Sendable {
         input.discardAllStreams(except: reading.kept)
         playlists.openingFinished()
         if let limit = reading.sampleLimit {
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, limit - now())) { [weak self] in
+            clock.schedule(at: started + limit) { [weak self] in
                 guard let self else { return }
                 self.samplingOver.store(true, ordering: .releasing)
                 self.interrupter.cancel()
@@ -223,7 +213,9 @@ package final class CheckSession: Sendable {
                 return .sampled
             case .wait(let until):
                 guard wait(until: until) else { return interruption() }
-                let time = now()
+                // The clock reached `until`; its reading counted from the start may round a hair below it,
+                // which would only ask for the same wait again.
+                let time = max(now(), until)
                 action = machine.withLock { $0.advance(to: time) }
                 observeForCMCD(reading)
                 continue
@@ -280,17 +272,14 @@ package final class CheckSession: Sendable {
     private func wait(until time: Double) -> Bool {
         while true {
             if cancelled.load(ordering: .acquiring) || samplingOver.load(ordering: .acquiring) { return false }
-            let left = time - now()
-            if left <= 0 { return true }
+            // Compared on the clock's own readings: `clock.now() - started` may round below `time` when
+            // the clock reads exactly `started + time`.
+            let deadline = started + time
+            if clock.now() >= deadline { return true }
             // The semaphore is signalled once per cancel or end of sample: a stale signal only ends one
             // sleep early, and the flags above decide.
-            _ = wake.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(left)))
+            clock.sleep(until: deadline, alarm: wake)
         }
-    }
-
-    /// `seconds` (positive) as whole nanoseconds, at most an hour.
-    private static func nanoseconds(_ seconds: Double) -> Int {
-        Int(exactly: (min(seconds, 3600) * 1e9).rounded(.up)) ?? 1_000_000
     }
 
     private func interruption() -> End { cancelled.load(ordering: .acquiring) ? .interrupted : .sampled }
@@ -315,8 +304,10 @@ package final class CheckSession: Sendable {
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
             failure = CheckSentence.earlyEnd(
-                source: source, lines: lines, loaded: presented, declaredEnd: reading.declaredEnd.map { end in
-                    machine.withLock { $0.session?.presentationTime(end) } ?? end },
+                source: source, lines: lines, loaded: presented, declared: reading.declared.map { declared in
+                    // From the playable start, as `presented`: the end moves, the duration does not.
+                    let end = machine.withLock { $0.session?.presentationTime(declared.end) } ?? declared.end
+                    return TruncationRule.Declared(end: end, duration: declared.duration) },
                 readingSegments: reading.segmentsFailedWhileOpening,
                 playlist: reading.input.format.container == .hls ? reading.variants.first(where: \.selected)?.index : nil)
         case .sampled:

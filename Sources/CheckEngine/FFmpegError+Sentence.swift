@@ -3,7 +3,7 @@ package import MediaIO
 extension FFmpegError {
     /// One sentence for the user that names `input`, says what went wrong and, where there is one,
     /// what to do. FFmpeg's own text is kept in parentheses for searching. `unresolvedHost` is the host
-    /// FFmpeg's log said it could not resolve (`FFmpegLines.unresolvedHost`), which the error code hides.
+    /// FFmpeg's log said it could not resolve (`FFmpegEvent.unresolvedHost`), which the error code hides.
     package func sentence(for input: String, opening: Bool = true, unresolvedHost: String? = nil) -> String {
         let what = opening ? "could not be opened" : "could not be read to the end"
         if let host = unresolvedHost {
@@ -21,7 +21,7 @@ extension FFmpegError {
         if isConnectionRefused {
             return "\(input) \(what): the connection was refused (is the server running and the port right?)."
         }
-        if message.lowercased().contains("protocol not found") {
+        if isProtocolNotFound {
             return "\(input) \(what): FFmpeg does not know this URL scheme (\(message))."
         }
         return "\(input) \(what) (\(operation): \(message))."

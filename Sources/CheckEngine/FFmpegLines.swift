@@ -1,9 +1,11 @@
+package import MediaIO
 import Synchronization
 
 /// What FFmpeg logged while one check ran, reduced to the facts an error sentence needs: the URLs it
 /// opened, the HTTP errors it met (with the URL they belong to), the HLS segments it skipped, and a body
-/// that ended before its `Content-Length`. FFmpeg tells these only in its log: an HLS segment that answers
-/// 404 is skipped with a warning and the stream goes on (or ends) as if nothing happened.
+/// that ended before its `Content-Length`. It reads FFmpeg's events (`FFmpegEvent`, parsed once by
+/// MediaIO's `FFmpegLog`), never FFmpeg's text: the check's session observes its reading thread's lines
+/// and hands each one to `record`.
 package final class FFmpegLines: Sendable {
     /// An HTTP error answer.
     package struct HTTPError: Sendable, Hashable {
@@ -61,28 +63,20 @@ package final class FFmpegLines: Sendable {
     /// The last warning and error lines (addresses removed), for `--json` warnings.
     package var problems: [String] { state.withLock { $0.problems } }
 
-    /// Takes one FFmpeg line (with its `[name @ 0x...]` prefix, as the log callback formats it).
-    package func record(_ line: String, isProblem: Bool) {
-        let text = Self.withoutAddresses(line)
-        let message = Self.message(text)
-        // Most lines are none of these: a regex literal is parsed each time it is evaluated, so the
-        // literal prefixes the patterns begin with decide first whether one is tried at all.
-        guard isProblem || Self.notedPrefixes.contains(where: { message.hasPrefix($0) }) else { return }
+    /// Takes one line FFmpeg logged during the check.
+    package func record(_ line: FFmpegLogLine) {
+        guard line.isProblem || line.event != nil else { return }
         state.withLock { state in
-            if isProblem {
-                state.problems.append(text)
+            if line.isProblem {
+                state.problems.append(line.text)
                 if state.problems.count > Self.keptProblems { state.problems.removeFirst() }
             }
-            if state.unresolvedHost == nil, let host = Self.unresolvedHost(inMessage: message) {
-                state.unresolvedHost = host
-            }
-            if let match = message.firstMatch(of: /^Opening '(.+)' for reading$/) {
-                state.lastOpened = String(match.1)
-            } else if let match = message.firstMatch(of: /^HTTP error (\d{3}) ?(.*)$/), let status = Int(match.1) {
-                state.httpErrors.append(HTTPError(url: state.lastOpened, status: status, text: String(match.2)))
-            } else if let match = message.firstMatch(of: /^Failed to open segment (\d+) of playlist (\d+)/),
-                let sequence = Int(match.1), let playlist = Int(match.2)
-            {
+            switch line.event {
+            case .opening(let url):
+                state.lastOpened = url
+            case .httpError(let status, let text):
+                state.httpErrors.append(HTTPError(url: state.lastOpened, status: status, text: text))
+            case .segmentFailed(let sequence, let playlist):
                 let error = state.httpErrors.last
                 let url = error?.url ?? state.lastOpened
                 let segment = FailedSegment(sequence: sequence, playlist: playlist, url: url, error: error)
@@ -90,44 +84,13 @@ package final class FFmpegLines: Sendable {
                 if state.failedSegments.last.map({ $0.sequence != sequence || $0.playlist != playlist }) ?? true {
                     state.failedSegments.append(segment)
                 }
-            } else if let match = message.firstMatch(of: /^Stream ends prematurely at (\d+), should be (\d+)/),
-                state.prematureEnd == nil, let received = Int64(match.1), let expected = Int64(match.2)
-            {
-                state.prematureEnd = PrematureEnd(received: received, expected: expected)
+            case .prematureEnd(let received, let expected):
+                if state.prematureEnd == nil { state.prematureEnd = PrematureEnd(received: received, expected: expected) }
+            case .unresolvedHost(let host):
+                if state.unresolvedHost == nil { state.unresolvedHost = host }
+            case .fileEndedPrematurely, nil:
+                break
             }
         }
-    }
-
-    /// The host FFmpeg's resolver failed on in `lines` (its `[tcp] Failed to resolve hostname NAME: ...`),
-    /// the first one; FFmpeg itself only returns "Input/output error".
-    package static func unresolvedHost(in lines: [String]) -> String? {
-        lines.lazy.compactMap { unresolvedHost(inMessage: message($0)) }.first
-    }
-
-    /// The literal starts of the lines `record` reads facts from (its patterns, and `unresolvedHost`'s).
-    private static let notedPrefixes = [
-        "Opening '", "HTTP error ", "Failed to open segment ", "Stream ends prematurely at ", "Failed to resolve hostname ",
-    ]
-
-    private static func unresolvedHost(inMessage message: String) -> String? {
-        guard message.hasPrefix("Failed to resolve hostname "), let match = message.firstMatch(of: /^Failed to resolve hostname (\S+?):/) else { return nil }
-        return String(match.1)
-    }
-
-    // "[http] HTTP error 404 Not Found" -> "HTTP error 404 Not Found".
-    private static func message(_ line: String) -> String {
-        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return line }
-        return String(line[line.index(after: close)...].drop(while: { $0 == " " }))
-    }
-
-    /// "[mov,mp4 @ 0x55d0c2a3b980] partial file" -> "[mov,mp4] partial file": addresses change every run.
-    package static func withoutAddresses(_ line: String) -> String {
-        var result = ""
-        var rest = Substring(line)
-        while let at = rest.range(of: " @ 0x") {
-            result += rest[..<at.lowerBound]
-            rest = rest[at.upperBound...].drop(while: \.isHexDigit)
-        }
-        return result + rest
     }
 }

@@ -165,7 +165,7 @@ public final class StreamCheck: Sendable {
                     let now = session.progress()
                     continuation.yield(
                         Progress(
-                            elapsed: now.elapsed, state: now.state, currentTime: now.currentTime - now.mediaStart,
+                            elapsed: now.elapsed, state: now.state, currentTime: now.currentTime,
                             bufferedAhead: now.bufferedAhead, duration: now.duration, stallCount: now.stallPositions.count))
                     if self.finished.load(ordering: .acquiring) { break }
                     try? await Task.sleep(for: interval)

@@ -349,7 +349,7 @@ package struct VariantProber: Sendable {
     static func describe(_ error: any Error) -> String {
         if let error = error as? FFmpegError {
             if let status = error.httpStatus { return "answered HTTP \(status)" }
-            if error.message.lowercased().contains("timed out") { return "sent nothing in time (half of --timeout)" }
+            if error.isTimedOut { return "sent nothing in time (half of --timeout)" }
             if error.code == -EACCES {
                 return "was refused (see the warnings)"
             }

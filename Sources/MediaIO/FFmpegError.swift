@@ -29,6 +29,13 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the code says the input is not media FFmpeg understands.
     public var isInvalidData: Bool { code == cffmpeg_averror_invaliddata() }
 
+    /// Whether a connection or a resource timed out (`ETIMEDOUT`: FFmpeg's own network timeouts, and a
+    /// resource the gate skipped for sending nothing in time).
+    public var isTimedOut: Bool { code == cffmpeg_averror(ETIMEDOUT) }
+
+    /// Whether no FFmpeg protocol handles the URL's scheme.
+    public var isProtocolNotFound: Bool { code == cffmpeg_averror_protocol_not_found() }
+
     /// Whether the call was aborted by our interrupt callback (timeout or cancellation).
     public var isInterrupted: Bool { code == cffmpeg_averror_exit() }
 

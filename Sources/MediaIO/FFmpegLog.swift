@@ -11,12 +11,18 @@ import Darwin
 /// Routes FFmpeg's own log (`av_log`) through swift-log, so it never reaches the terminal directly.
 /// Setting `av_log_set_level(AV_LOG_ERROR)` alone is not enough: the default callback still prints
 /// some lines, so bufprobe replaces the callback itself.
+///
+/// It is also the one place FFmpeg's text is read: each finished line a caller wants (its thread's
+/// observer, the kept errors) is parsed once into an `FFmpegLogLine` with its `FFmpegEvent`, and callers
+/// work with those values, never with the text.
 public enum FFmpegLog {
     private struct State: ~Copyable {
         var logger: Logger?
         /// Error lines per thread: libavformat logs on the thread that called it, so inputs read on
         /// different threads (check --parallel, tests running in parallel) never see each other's lines.
-        var recent: [UInt: [String]] = [:]
+        var recent: [UInt: [FFmpegLogLine]] = [:]
+        /// Who receives every parsed line logged on a thread (`observe`), per thread for the same reason.
+        var observers: [UInt: @Sendable (FFmpegLogLine) -> Void] = [:]
         /// Pieces of lines not finished yet.
         var assembler = FFmpegLogAssembler()
     }
@@ -34,14 +40,26 @@ public enum FFmpegLog {
 
     /// The last error-level lines FFmpeg logged on the calling thread (newest last), for error messages
     /// that need the detail FFmpeg only logs (an HLS segment's HTTP status, for instance).
-    public static func recentErrors() -> [String] { state.withLock { $0.recent[currentThread] ?? [] } }
+    public static func recentErrors() -> [FFmpegLogLine] { state.withLock { $0.recent[currentThread] ?? [] } }
 
     /// Forgets the calling thread's kept error lines (before opening a new input).
     public static func clearRecentErrors() { state.withLock { _ = $0.recent.removeValue(forKey: currentThread) } }
 
+    /// Sends every line FFmpeg logs on the calling thread, parsed, to `observer` (on that thread, before
+    /// the logger sees it) until `stopObserving()` on the same thread: one input's lines, as each input is
+    /// read on a thread of its own. Needs bufprobe's sink (`install`).
+    package static func observe(_ observer: @escaping @Sendable (FFmpegLogLine) -> Void) {
+        state.withLock { $0.observers[currentThread] = observer }
+    }
+
+    /// Stops sending the calling thread's lines to its observer.
+    package static func stopObserving() {
+        _ = state.withLock { $0.observers.removeValue(forKey: currentThread) }
+    }
+
     /// The calling thread's identity: FFmpeg logs on the thread that called it, so per-input log
-    /// collectors (this file's recent errors, check's `FFmpegLogRouter`) key their lines by it.
-    package static var currentThread: UInt {
+    /// collectors (the recent errors, the observers) key their lines by it.
+    private static var currentThread: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else
@@ -56,20 +74,30 @@ public enum FFmpegLog {
 
     private static func emit(level pieceLevel: Int32, text: String) {
         let thread = currentThread
-        let finished: (logger: Logger?, level: Int32, line: String)? = state.withLock { state in
+        typealias Finished = (logger: Logger?, observer: (@Sendable (FFmpegLogLine) -> Void)?, level: Int32, line: String)
+        let finished: Finished? = state.withLock { state in
             guard let (level, line) = state.assembler.add(level: pieceLevel, text: text, thread: thread),
                 line.contains(where: { !$0.isWhitespace })
             else { return nil }
-            if level <= AV_LOG_ERROR {
-                state.recent[thread, default: []].append(line)
-                if let count = state.recent[thread]?.count, count > recentLimit {
-                    state.recent[thread]?.removeFirst()
-                }
-            }
-            return (state.logger, level, line)
+            return (state.logger, state.observers[thread], level, line)
         }
         guard let finished else { return }
-        finished.logger?.log(level: swiftLogLevel(finished.level), "\(finished.line)", metadata: ["source": "ffmpeg"])
+        let level = swiftLogLevel(finished.level)
+        let isError = finished.level <= AV_LOG_ERROR
+        // Parsed outside the lock (one lock for every thread), and only when someone reads the result.
+        if finished.observer != nil || isError {
+            let parsed = FFmpegLogLine(level: level, line: finished.line)
+            if isError {
+                state.withLock { state in
+                    state.recent[thread, default: []].append(parsed)
+                    if let count = state.recent[thread]?.count, count > recentLimit {
+                        state.recent[thread]?.removeFirst()
+                    }
+                }
+            }
+            finished.observer?(parsed)
+        }
+        finished.logger?.log(level: level, "\(finished.line)", metadata: ["source": "ffmpeg"])
     }
 
     private static func swiftLogLevel(_ level: Int32) -> Logger.Level {

@@ -51,9 +51,9 @@ public final class MediaInput {
     ///     demuxer reads after opening the input (each media playlist and each live reload; not the input's
     ///     first read), on the reading thread, as FFmpeg closes it; a live media playlist longer than
     ///     `ResourceLimits.liveSegments` arrives as the window the demuxer read (`HLSPlaylistWindow`).
-    ///   - requestOpened: for a remote input, receives when each successful open of the input or a
-    ///     resource it leads to (playlist, segment, key) began on the monotonic clock and the seconds the
-    ///     open took (for HTTP: connection, request and response head), on the reading thread.
+    ///   - requestTiming: for a remote input, times each successful open of the input or a resource it
+    ///     leads to (playlist, segment, key) on the caller's clock and reports when it began and the
+    ///     seconds it took (for HTTP: connection, request and response head), on the reading thread.
     ///   - decorateRequest: for a remote input, what to add to each request but the input's first (a query
     ///     argument, header lines: `RequestDecoration`), asked with the URL on the reading thread as FFmpeg
     ///     opens it (each playlist, reload, segment, key).
@@ -65,19 +65,19 @@ public final class MediaInput {
     public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
-        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
+        requestTiming: RequestTiming? = nil,
         decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
     ) throws(FFmpegError) {
         try self.init(
             url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded,
-            requestOpened: requestOpened, decorateRequest: decorateRequest, dashChecked: dashChecked)
+            requestTiming: requestTiming, decorateRequest: decorateRequest, dashChecked: dashChecked)
     }
 
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
     init(
         url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
-        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
+        requestTiming: RequestTiming? = nil,
         decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
     ) throws(FFmpegError) {
         self.url = url
@@ -99,7 +99,7 @@ public final class MediaInput {
             let readsDASH = interrupter.policy != nil && dashChecked && cffmpeg_log_sink_installed() != 0
             let gate = ResourceGate(
                 interrupter: interrupter, input: url, context: allocated, playlistLoaded: playlistLoaded,
-                requestOpened: requestOpened, decorateRequest: decorateRequest, watchesRequests: readsDASH)
+                requestTiming: requestTiming, decorateRequest: decorateRequest, watchesRequests: readsDASH)
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]

@@ -20,9 +20,10 @@ import Synchronization
 /// wrapped context would not survive (so FFmpeg parses the first load whole, within
 /// `ResourceLimits.playlistBytes`).
 ///
-/// With a `requestOpened` observer, every open that succeeded is timed, from the call to FFmpeg's own open
-/// (after the pace's wait) to its return: for HTTP, the connection, the request and the response head
-/// (and any redirect), before the first byte of the body is read. The input's own first open counts too.
+/// With a `requestTiming`, every open that succeeded is timed on the caller's clock, from the call to
+/// FFmpeg's own open (after the pace's wait) to its return: for HTTP, the connection, the request and the
+/// response head (and any redirect), before the first byte of the body is read. The input's own first
+/// open counts too.
 ///
 /// With a `decorateRequest` function, every open but the input's first gets what it returns for the URL
 /// (`RequestDecoration`: a query argument on the URL requested, header lines added to FFmpeg's `headers`
@@ -64,8 +65,8 @@ final class ResourceGate: Sendable {
     let input: String
     /// Receives the URL and the whole text of each playlist the HLS demuxer read (see the type's comment).
     let playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)?
-    /// Receives when each successful open began (monotonic clock) and the seconds it took (see the type's comment).
-    let requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)?
+    /// Times each successful open on the caller's clock (see the type's comment).
+    let requestTiming: RequestTiming?
     /// What to add to each request but the input's first (see the type's comment).
     let decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)?
     /// Whether every HTTP request FFmpeg sends on the reading thread is checked where it is written (see
@@ -82,14 +83,14 @@ final class ResourceGate: Sendable {
     init(
         interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
-        requestOpened: (@Sendable (_ started: ContinuousClock.Instant, _ seconds: Double) -> Void)? = nil,
+        requestTiming: RequestTiming? = nil,
         decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, watchesRequests: Bool = false
     ) {
         self.interrupter = interrupter
         self.watchesRequests = watchesRequests
         self.input = input
         self.playlistLoaded = playlistLoaded
-        self.requestOpened = requestOpened
+        self.requestTiming = requestTiming
         self.decorateRequest = decorateRequest
         self.context = context
         originalOpen = context.pointee.io_open
@@ -148,7 +149,7 @@ final class ResourceGate: Sendable {
         guard interrupter.pace(url) else { return cffmpeg_averror_exit() }
         var result: Int32 = 0
         // Timed after the pace: the wait bufprobe adds is not the network's.
-        let openStarted = ContinuousClock.now
+        let openStarted = requestTiming?.now()
         // Under a request policy, the URL and each of its redirects are checked before they are requested
         // (RequestGuard); the input's own URL was matched against the allow-list by the caller.
         // The decoration goes on the URL FFmpeg asked for once it passed the policy, not on redirect targets.
@@ -176,9 +177,8 @@ final class ResourceGate: Sendable {
                 return cffmpeg_averror(ETIMEDOUT)
             }
         }
-        if result >= 0, let requestOpened {
-            let took = ContinuousClock.now - openStarted
-            requestOpened(openStarted, Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
+        if result >= 0, let requestTiming, let openStarted {
+            requestTiming.opened(openStarted, requestTiming.now() - openStarted)
         }
         // A refusal is recorded already, with its reason.
         if result == cffmpeg_averror(EACCES), interrupter.policy != nil { return result }

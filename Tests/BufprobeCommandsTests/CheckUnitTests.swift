@@ -1,5 +1,6 @@
 @testable import BufprobeCommands
 @testable import CheckEngine
+import MediaIO
 import PlaybackModel
 import ProgressLine
 import Testing
@@ -65,7 +66,7 @@ struct CheckUnitTests {
             ("[hls @ 0x55681b40e400] Failed to open segment 2 of playlist 0", true),
             ("[hls @ 0x55681b40e400] Failed to open segment 2 of playlist 0", true),
         ] {
-            lines.record(line, isProblem: problem)
+            lines.record(FFmpegLogLine(level: problem ? .warning : .info, line: line))
         }
         let segment = FFmpegLines.FailedSegment(
             sequence: 2, playlist: 0, url: "http://h/low/seg002.ts",
@@ -78,7 +79,7 @@ struct CheckUnitTests {
     @Test("FFmpeg's log tells a body cut short from its declared length")
     func prematureEndFromLog() {
         let lines = FFmpegLines()
-        lines.record("[http @ 0x563e78029c40] Stream ends prematurely at 100000, should be 267227", isProblem: false)
+        lines.record(FFmpegLogLine(level: .info, line: "[http @ 0x563e78029c40] Stream ends prematurely at 100000, should be 267227"))
         #expect(lines.prematureEnd == .init(received: 100_000, expected: 267_227))
     }
 
@@ -105,35 +106,42 @@ struct CheckUnitTests {
 
     static func skipped() -> FFmpegLines {
         let lines = FFmpegLines()
-        lines.record("[hls @ 0x1] Opening 'http://h/seg002.ts' for reading", isProblem: false)
-        lines.record("[http @ 0x2] HTTP error 404 Not Found", isProblem: true)
-        lines.record("[hls @ 0x1] Failed to open segment 2 of playlist 0", isProblem: true)
+        lines.record(FFmpegLogLine(level: .info, line: "[hls @ 0x1] Opening 'http://h/seg002.ts' for reading"))
+        lines.record(FFmpegLogLine(level: .error, line: "[http @ 0x2] HTTP error 404 Not Found"))
+        lines.record(FFmpegLogLine(level: .warning, line: "[hls @ 0x1] Failed to open segment 2 of playlist 0"))
         return lines
     }
 
     @Test("complete media ends the check normally even when FFmpeg skipped a segment of another variant")
     func completeMediaIsNotEarly() {
-        #expect(CheckSentence.earlyEnd(source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 10)]), declaredEnd: 10) == nil)
-        #expect(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 9.9)]), declaredEnd: 10) == nil)
+        #expect(CheckSentence.earlyEnd(source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 10)]), declared: .init(end: 10, duration: 10)) == nil)
+        #expect(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 9.9)]), declared: .init(end: 10, duration: 10)) == nil)
     }
 
     @Test("a hole or a short end with a skipped segment names the segment; a short end alone names the times")
     func incompleteMedia() throws {
         let hole = try #require(CheckSentence.earlyEnd(
-            source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 4), (6, 10)]), declaredEnd: 10))
+            source: "s", lines: Self.skipped(), loaded: Self.ranges([(0, 4), (6, 10)]), declared: .init(end: 10, duration: 10)))
         #expect(hole == "s is missing media from 4.000 s: segment http://h/seg002.ts could not be loaded (HTTP 404 Not Found).")
         let short = try #require(CheckSentence.earlyEnd(
-            source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 6)]), declaredEnd: 10))
+            source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 6)]), declared: .init(end: 10, duration: 10)))
         #expect(short == "s ended early, at media time 6.000 s of 10.000 s.")
-        let nothing = try #require(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([]), declaredEnd: 10))
+        let nothing = try #require(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([]), declared: .init(end: 10, duration: 10)))
         #expect(nothing == "s ended before any playable media arrived.")
     }
 
-    @Test("the live line shows media time from the media's start, every received range and a marker per stall")
-    func progressSnapshot() {
+    @Test("the live line shows media time from the playable start, every received range and a marker per stall")
+    func progressSnapshot() throws {
+        // A session whose playable media starts at 1.4 s (MPEG-TS), stalled at 3.4 s with a hole from 3.4 to 5.4 s.
+        var session = PlaybackSession(playableStreams: [0], duration: .finite(10), policy: BufferPolicy(), mediaStart: 1.4, now: 0)
+        for (pts, end) in [(1.4, 3.4), (5.4, 6.4)] {
+            _ = session.receive(
+                MediaPacket(stream: 0, pts: pts, dts: pts, duration: end - pts, size: 1000, position: nil, isKeyframe: true), now: 0)
+        }
+        try #require(session.origin == 1.4)
         var progress = CheckProgress(
-            source: "u", elapsed: 3, state: .stalled(position: 3.4, since: 2.5), currentTime: 3.4, bufferedAhead: 0,
-            stallPositions: [3.4], received: Self.ranges([(1.4, 3.4), (5.4, 6.4)]), mediaStart: 1.4, duration: 10,
+            source: "u", elapsed: 3, state: .stalled(position: 3.4, since: 2.5), currentTime: session.presentationTime(3.4),
+            bufferedAhead: 0, stallPositions: [session.presentationTime(3.4)], received: session.presentedReceived, duration: 10,
             throughput: 8000, realtimeFactor: 0.5)
         let snapshot = progress.snapshot
         #expect(snapshot.state == .stalled)

@@ -1,5 +1,6 @@
 import BufprobeCommands
 @testable import CheckEngine
+import MediaIO
 import Foundation
 import Testing
 import TestSupport
@@ -10,9 +11,10 @@ struct UnresolvedHostTests {
     @Test("FFmpeg's resolver line gives the host")
     func parsesResolverLine() {
         let lines = FFmpegLines()
-        lines.record("[tcp @ 0x55d0] Failed to resolve hostname nohost.invalid: Name or service not known", isProblem: true)
+        lines.record(FFmpegLogLine(level: .error, line: "[http @ 0x1] HTTP error 404 Not Found"))
+        #expect(lines.unresolvedHost == nil)
+        lines.record(FFmpegLogLine(level: .error, line: "[tcp @ 0x55d0] Failed to resolve hostname nohost.invalid: Name or service not known"))
         #expect(lines.unresolvedHost == "nohost.invalid")
-        #expect(FFmpegLines.unresolvedHost(in: ["[http @ 0x1] HTTP error 404 Not Found"]) == nil)
     }
 
     @Test("probe and check say 'could not resolve host NAME', exit 2", arguments: ["probe", "check"])

@@ -41,6 +41,15 @@ struct StreamCheckTests {
         #expect(report.startupDelay == nil)
     }
 
+    @Test("a network scheme this FFmpeg was built without fails with the sentence for it, from FFmpeg's protocol-not-found code")
+    func schemeFFmpegLacks() async {
+        // rtmpe (encrypted RTMP) needs librtmp or gcrypt, which Debian's FFmpeg 5.1 is built without; bufprobe
+        // lets it through as a network scheme, so FFmpeg itself answers.
+        let report = await StreamCheck("rtmpe://127.0.0.1/x").run()
+        #expect(report.verdict == .fail)
+        #expect(report.reason == "rtmpe://127.0.0.1/x could not be opened: FFmpeg does not know this URL scheme (Protocol not found).")
+    }
+
     @Test("cancel() before run() gives an interrupted report without reading, and the clock starts at run()")
     func cancelBeforeRun() async throws {
         let check = StreamCheck(BufprobeProcess.sample("h264-aac.mp4"), options: .init(duration: 60))

@@ -78,7 +78,7 @@ package struct ProbeReader {
         } catch {
             report.error = interrupter?.reason?.sentence(for: source, timeout: timeout, opening: true)
                 ?? interrupter?.skipped.first?.openFailure(for: source)
-                ?? error.sentence(for: source, unresolvedHost: FFmpegLines.unresolvedHost(in: FFmpegLog.recentErrors()))
+                ?? error.sentence(for: source, unresolvedHost: Self.unresolvedHost())
             report.warnings += skippedWarnings
             report.readTime = JSONOutput.seconds(seconds())
             return (report, .unreadable, nil)
@@ -183,22 +183,22 @@ package struct ProbeReader {
             if readError.isInterrupted, let reason = interrupter?.reason {
                 report.warnings.append(reason.sentence(for: source, timeout: timeout, opening: false))
             } else {
-                report.warnings.append(readError.sentence(
-                    for: source, opening: false, unresolvedHost: FFmpegLines.unresolvedHost(in: FFmpegLog.recentErrors())))
+                report.warnings.append(readError.sentence(for: source, opening: false, unresolvedHost: Self.unresolvedHost()))
             }
             truncated = true
         }
         // libavformat reports most truncations as a normal end of file, so look for the signs.
         if let declared = input.format.duration, let span = report.packetSpan {
-            let declaredEnd = (input.format.startTime ?? 0) + declared
-            let missing = declaredEnd - span.end
-            if TruncationRule.isTruncated(missing: missing, declared: declared) {
+            switch TruncationRule.judge(.init(start: input.format.startTime, duration: declared), receivedEnd: span.end) {
+            case .truncated(let missing):
                 truncated = true
                 report.warnings.append(
                     "\(source) looks truncated: the container declares \(Self.format(declared)) but the packets end at \(Self.format(span.end)) (\(Self.format(missing)) missing).")
-            } else if TruncationRule.isTruncated(missing: -missing, declared: declared) {
+            case .overrun:
                 report.warnings.append(
                     "\(source): the container declares \(Self.format(declared)) but the packets run to \(Self.format(span.end)).")
+            case .whole:
+                break
             }
         }
         if !readsOtherFiles, let size = input.format.size, let byteEnd = tallies.compactMap(\.maxByteEnd).max(), byteEnd > size {
@@ -214,7 +214,7 @@ package struct ProbeReader {
             report.warnings.append("\(source) looks truncated: \(problem)")
         }
         // FFmpeg's Matroska demuxer says so and still ends like a complete file.
-        if ffmpegErrors.contains(where: { $0.contains("File ended prematurely") }) { truncated = true }
+        if ffmpegErrors.contains(where: { $0.event == .fileEndedPrematurely }) { truncated = true }
         // Only a single resource ends where its last packet does: an HLS segment boundary flags packets
         // corrupt too (continuity counters restart).
         for (index, tally) in tallies.enumerated() where tally.endsWithCorruptPacket && !readsOtherFiles {
@@ -226,7 +226,7 @@ package struct ProbeReader {
         // A resource the input leads to that failed (a segment answering 404): what it held is missing.
         if interrupter?.skipped.contains(where: { $0.kind == .failed }) == true { truncated = true }
         for line in ffmpegErrors {
-            report.warnings.append("FFmpeg reported while reading \(source): \(FFmpegLines.withoutAddresses(line))")
+            report.warnings.append("FFmpeg reported while reading \(source): \(line.text)")
         }
         for stream in report.streams {
             if stream.corruptPackets > 0 {
@@ -248,6 +248,15 @@ package struct ProbeReader {
         report.complete = !truncated
         report.readTime = JSONOutput.seconds(seconds())
         return (report, truncated ? .incomplete : .complete, diagnostics.timeline)
+    }
+
+    /// The first host FFmpeg's resolver failed on, from the errors it logged on this thread: FFmpeg itself
+    /// returns only "Input/output error".
+    private static func unresolvedHost() -> String? {
+        for line in FFmpegLog.recentErrors() {
+            if case .unresolvedHost(let host) = line.event { return host }
+        }
+        return nil
     }
 
     /// The resources the input led to that were refused or skipped, as warnings.
