@@ -35,9 +35,9 @@ struct JSONWriterTests {
         var peak5s = 5e20
         var peak1s = -0.0
         var aBCd = Float(0.1)
-        var floats: [Float] = [.infinity, -.infinity, .nan, 1e-45, 3.4e38, 0.5]
+        var floats: [Float] = [.infinity, -.infinity, .nan, .leastNonzeroMagnitude, 3.4e38, 0.5]
         var dict = ["zKey": 1, "aKey": 2, "a10": 3, "a9": 4, "B": 5, "b": 6, "é": 7, "e": 8, "Z_z": 9]
-        var inner = Inner(aB: 123_456_789_012_345_678)
+        var inner = Inner(aB: 123_456_789_012_345_680)
         var innerList = [Inner(aB: 1), Inner(aB: .ulpOfOne)]
         var none: Int? = nil
         var some: Int? = 3
