@@ -463,20 +463,11 @@ public struct DASHManifest: Sendable, Hashable {
 
     // MARK: URLs
 
-    /// `relative` applied to `base` (a BaseURL, or the manifest's location): an absolute URL (`scheme://`)
-    /// or path (`/...`) replaces it, a relative one replaces its last path component; no `relative` keeps
-    /// `base`.
+    /// `relative` applied to `base` (a BaseURL, or the manifest's location) by `URLReference`'s rules; no
+    /// `relative` (or an empty one) keeps `base`.
     public static func join(_ relative: String?, onto base: String) -> String {
         guard let relative, !relative.isEmpty else { return base }
-        if relative.contains("://") || relative.hasPrefix("/") || base.isEmpty { return relative }
-        if base.contains("://"), let scheme = base.range(of: "://"),
-            base[scheme.upperBound...].firstIndex(of: "/") == nil
-        {
-            return base + "/" + relative
-        }
-        let stripped = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
-        guard let slash = stripped.lastIndex(of: "/") else { return relative }
-        return String(stripped[...slash]) + relative
+        return base.isEmpty ? relative : URLReference.resolve(relative, against: base)
     }
 
     // MARK: Numbers

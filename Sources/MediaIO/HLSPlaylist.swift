@@ -291,21 +291,10 @@ public struct HLSPlaylist: Sendable, Hashable {
         return playlist
     }
 
-    /// Joins `uri` to the location of the playlist it was read from (a path or URL): an absolute URI
-    /// (`scheme:` or `/path`) is returned as is, a relative one replaces the last path component.
+    /// `uri` resolved against the location of the playlist it was read from (a path or URL), by
+    /// `URLReference`'s rules.
     public static func resolve(_ uri: String, against playlistLocation: String) -> String {
-        if uri.contains("://") { return uri }
-        if uri.hasPrefix("/") {
-            // An absolute path on a remote playlist's server keeps the scheme and host.
-            guard let scheme = playlistLocation.range(of: "://"),
-                let slash = playlistLocation[scheme.upperBound...].firstIndex(of: "/")
-            else { return uri }
-            return String(playlistLocation[..<slash]) + uri
-        }
-        // Drop a query or fragment from the base before taking its directory.
-        let base = playlistLocation.split(separator: "?", maxSplits: 1).first.map(String.init) ?? playlistLocation
-        guard let slash = base.lastIndex(of: "/") else { return uri }
-        return String(base[...slash]) + uri
+        URLReference.resolve(uri, against: playlistLocation)
     }
 
     /// The reason for a duration beyond `ResourceLimits.longestDuration`.

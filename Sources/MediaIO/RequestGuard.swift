@@ -49,9 +49,6 @@ enum RequestGuard {
 
     /// `location` (a `Location` header's value) made absolute against `base`.
     static func resolve(_ location: String, against base: String) -> String {
-        if location.hasPrefix("//"), let scheme = base.range(of: "://") {
-            return String(base[..<scheme.lowerBound]) + ":" + location
-        }
-        return HLSPlaylist.resolve(location, against: base)
+        URLReference.resolve(location, against: base)
     }
 }
