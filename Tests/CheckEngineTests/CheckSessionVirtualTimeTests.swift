@@ -65,6 +65,50 @@ struct CheckSessionVirtualTimeTests {
         #expect(first.startupDelay == 0.5)
     }
 
+    /// The first packet's decode time in file order and the latest one, from ffprobe: a file paced at
+    /// `--rate Nx` hands each packet over `(dts - first) / N` after the first.
+    static func decodeSpan(_ sample: String) throws -> (first: Double, last: Double) {
+        let times = try Samples.run("ffprobe", [
+            "-v", "error", "-show_entries", "packet=dts_time", "-of", "csv=p=0", BufprobeProcess.sample(sample),
+        ]).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let first = try #require(times.first)
+        return (first, try #require(times.max()))
+    }
+
+    @Test("--rate paces a local file on the virtual clock: its input ends when its last packet is due; at 2x it plays through, at 0.5x it stalls and is degraded",
+        arguments: [(2.0, CheckVerdict.pass), (0.5, CheckVerdict.degraded)])
+    func paced(multiple: Double, verdict: CheckVerdict) throws {
+        var settings = Self.settings()
+        settings.policy = BufferPolicy(startThreshold: 1, resumeThreshold: 2, forwardTarget: 50)
+        settings.rate = .realtime(multiple)
+        let (report, clock) = try Self.check("h264-aac.mp4", settings: settings, openAt: 0.5)
+        let span = try Self.decodeSpan("h264-aac.mp4")
+        #expect(report.verdict == verdict, "\(report.reason)")
+        #expect(report.firstPacketTime == 0.5)
+        #expect(abs(report.sampledDuration - (0.5 + (span.last - span.first) / multiple)) <= 1e-6,
+            "\(report.sampledDuration) for a span of \(span)")
+        #expect(report.complete)
+        #expect(report.played == 10)
+        let startup = try #require(report.startupDelay)
+        if multiple >= 1 {
+            #expect(report.stallCount == 0)
+            // The start threshold (1 s of media) arrives 1 s / 2 after the first packet, give or take the
+            // packets that straddle it.
+            #expect(abs(startup - (0.5 + 1 / multiple)) <= 0.1, "\(startup)")
+        } else {
+            #expect(report.stallCount >= 1)
+            // A stall ends once the resume threshold (2 s of media) has arrived, which at 0.5x takes 4 s
+            // (less a packet's worth already there), or when the input ends: the player then plays out
+            // what it has.
+            for stall in report.stalls {
+                let endedWithInput = abs(stall.start + stall.duration - report.sampledDuration) <= 1e-6
+                #expect(endedWithInput || stall.duration >= 2 / multiple - 0.1, "\(report.stalls)")
+            }
+            #expect(abs(startup - (0.5 + 1 / multiple)) <= 0.2, "\(startup)")
+        }
+        #expect(clock.advances.count > 10, "the waits for each packet's release were the clock's")
+    }
+
     @Test("a sample limit ends the check at that virtual time, scheduled on the clock")
     func sampleLimit() throws {
         let (report, clock) = try Self.check("h264-aac.mp4", settings: Self.settings(duration: 4), openAt: 0.25)
