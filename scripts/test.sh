@@ -31,7 +31,9 @@ suites=$(printf '%s\n' "$list" | awk -F/ 'NF > 1 { print $1 }' | sort -u)
 total_tests=$(printf '%s\n' "$list" | grep -c /)
 
 if [[ "${1:-}" == "--measure" ]]; then
-    bundle=$(find .build/debug -maxdepth 1 -name '*PackageTests.xctest' | head -1)
+    # .build/debug is a link to the triple's folder: the slash makes find look inside it.
+    bundle=$(find .build/debug/ -maxdepth 1 -name '*PackageTests.xctest' | head -1)
+    [[ -x "$bundle" ]] || { echo "test.sh: no test bundle under .build/debug/" >&2; exit 1; }
     measure_one() {
         local start end
         start=$(date +%s.%N)
