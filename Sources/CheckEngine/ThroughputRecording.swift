@@ -142,11 +142,12 @@ package struct ThroughputRecording: Sendable {
             let began = latencies.filter { $0.start >= start && $0.start < stop }.map(\.seconds)
             if !began.isEmpty { lastLatency = began.reduce(0, +) / Double(began.count) }
             var rate = 0.0
-            let received = bytes(at: stop) - bytes(at: start)
+            let byStop = bytes(at: stop)
+            let received = byStop - bytes(at: start)
             // Before the first byte arrived the link was not yet asked for media (the check was starting,
             // FFmpeg opening): what it could carry then is unknown, not nothing, so such a bin is measured
             // like a wait, after it.
-            let beforeFirstByte = excluding && bytes(at: stop) == 0
+            let beforeFirstByte = excluding && byStop == 0
             let waitingBin = excluding && (beforeFirstByte || (waiting > width / 2 && width - waiting < Self.resolution))
             if waitingBin || (idleTime(from: start, to: stop) > width / 2 && !loading.isEmpty) {
                 if waitingBin {

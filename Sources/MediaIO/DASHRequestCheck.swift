@@ -67,8 +67,8 @@ package enum DASHRequestCheck {
         let allowList = RequestPolicy(admits: policy.admits)
         for candidate in urls {
             var refusal: (reason: RequestPolicy.Reason, why: String)?
-            if let whitelist = interrupter.whitelist, !whitelist.allows(candidate) {
-                refusal = (.notAllowed, "uses a protocol a remote input may not use (only \(whitelist))")
+            if let why = interrupter.whitelist?.refusal(for: candidate) {
+                refusal = (.notAllowed, why)
             } else if let refused = allowList.refusal(for: candidate) {
                 refusal = refused
             } else if policy.denyPrivate {
@@ -96,7 +96,7 @@ package enum DASHRequestCheck {
         var seen: Set<String> = []
         var urls: [String] = []
         func add(_ url: String) {
-            let absolute = RequestGuard.resolve(url, against: location)
+            let absolute = URLReference.resolve(url, against: location)
             if seen.insert(absolute).inserted { urls.append(absolute) }
         }
         for set in manifest.adaptationSets {

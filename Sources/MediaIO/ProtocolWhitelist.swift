@@ -22,6 +22,12 @@ public struct ProtocolWhitelist: Sendable, Hashable, CustomStringConvertible {
         protocolChain(of: url).allSatisfy { protocols.contains($0) }
     }
 
+    /// Why `url` may not be read, completing a sentence that begins with it, or `nil` when every layer of
+    /// it is allowed: the one wording of this refusal in warnings and metrics' logs.
+    public func refusal(for url: String) -> String? {
+        allows(url) ? nil : "uses a protocol a remote input may not use (only \(self))"
+    }
+
     /// The value of FFmpeg's `protocol_whitelist` option.
     public var ffmpegValue: String { protocols.joined(separator: ",") }
 

@@ -40,15 +40,10 @@ enum RequestGuard {
             let location = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             // The wrapping protocols (crypto+) stay; the redirect replaces what they wrap.
             let wrapper = String(current.dropLast(requested.count))
-            current = wrapper + resolve(location, against: requested)
+            current = wrapper + URLReference.resolve(location, against: requested)
             // A redirect target is checked whole, whatever the URL that led there.
             matching = true
         }
         return cffmpeg_averror(EIO)
-    }
-
-    /// `location` (a `Location` header's value) made absolute against `base`.
-    static func resolve(_ location: String, against base: String) -> String {
-        URLReference.resolve(location, against: base)
     }
 }

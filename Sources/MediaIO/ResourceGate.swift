@@ -30,7 +30,7 @@ import Synchronization
 /// option), after the request policy checked the URL as FFmpeg asked for it; redirects are followed as the
 /// server sent them.
 ///
-/// With `watchesRequests` (a DASH input under a request policy, `MediaInput`'s `dashVouched`), every HTTP
+/// With `watchesRequests` (a DASH input under a request policy, `MediaInput`'s `dashChecked`), every HTTP
 /// request FFmpeg is about to send on the reading thread is checked against the policy where FFmpeg polls
 /// the interrupt callback before writing it (`cffmpeg_request_watch_take`), and a refused one is aborted
 /// before its first byte: FFmpeg 5.1's DASH demuxer opens its segments and init sections with `avio_open2`,
@@ -131,9 +131,8 @@ final class ResourceGate: Sendable {
         // libavformat opens the input itself as the context's pb; a reload of the same URL (a media
         // playlist given as the input) comes later, through the demuxer.
         let isFirstOpen = isInput && context?.pointee.pb == nil
-        if !isInput, let whitelist = interrupter.whitelist, !whitelist.allows(url) {
-            interrupter.skip(SkippedResource(
-                url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
+        if !isInput, let why = interrupter.whitelist?.refusal(for: url) {
+            interrupter.skip(SkippedResource(url: url, why: why, kind: .refused))
             return cffmpeg_averror(EACCES)
         }
         // A byte range of a file read in pieces is requested again and again by design; anything else
@@ -314,8 +313,8 @@ final class ResourceGate: Sendable {
             return true
         }
         let url = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if let whitelist = interrupter.whitelist, !whitelist.allows(url) {
-            interrupter.refuse(url, reason: .notAllowed, why: "uses a protocol a remote input may not use (only \(whitelist))")
+        if let why = interrupter.whitelist?.refusal(for: url) {
+            interrupter.refuse(url, reason: .notAllowed, why: why)
             return true
         }
         // The input's own URL was matched against the allow-list by the caller, as in `open`.

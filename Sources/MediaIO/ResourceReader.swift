@@ -31,8 +31,8 @@ public final class ResourceReader {
         let isHTTP = ProtocolWhitelist.protocolChain(of: url).contains { $0 == "http" || $0 == "https" }
         if offset > 0, isHTTP { options["offset"] = String(offset) }
         if let interrupter, let whitelist = interrupter.whitelist {
-            guard whitelist.allows(url) else {
-                interrupter.skip(SkippedResource(url: url, why: "uses a protocol a remote input may not use (only \(whitelist))", kind: .refused))
+            if let why = whitelist.refusal(for: url) {
+                interrupter.skip(SkippedResource(url: url, why: why, kind: .refused))
                 throw FFmpegError(code: cffmpeg_averror(EACCES), operation: "avio_open2")
             }
             options["protocol_whitelist"] = whitelist.ffmpegValue
