@@ -28,6 +28,14 @@ struct BarPainter {
         return paintTime(snapshot, cells: n)
     }
 
+    /// The cell `offset` into the window falls in, for cells `width` wide: within `0..<cells` whatever
+    /// the figures (a window so short its cells underflow to 0 gives NaN, which Int() would trap on).
+    static func cell(at offset: Double, width: Double, cells: Int) -> Int {
+        let position = (offset / width).rounded(.down)
+        guard position.isFinite else { return position == .infinity ? cells - 1 : 0 }
+        return Int(min(max(position, 0), Double(cells - 1)))
+    }
+
     /// The window the bar shows: the whole media, or a sliding window with the playhead at 3/4.
     static func window(for snapshot: ProgressSnapshot) -> (start: Double, length: Double) {
         if let duration = snapshot.knownDuration { return (0, duration) }
@@ -44,7 +52,7 @@ struct BarPainter {
 
         func index(of time: Double) -> Int? {
             guard time.isFinite, time >= start, time <= start + length else { return nil }
-            return min(Int(((time - start) / cell).rounded(.down)), n - 1)
+            return Self.cell(at: time - start, width: cell, cells: n)
         }
 
         let variantCount = snapshot.segments?.variantBitRates.count ?? 0
@@ -66,8 +74,8 @@ struct BarPainter {
             let low = max(range.lowerBound, start)
             let high = min(range.upperBound, start + length)
             guard high > low else { continue }
-            let first = min(Int(((low - start) / cell).rounded(.down)), n - 1)
-            let last = min(Int(((high - start) / cell).rounded(.down)), n - 1)
+            let first = Self.cell(at: low - start, width: cell, cells: n)
+            let last = Self.cell(at: high - start, width: cell, cells: n)
             for i in first...last {
                 let cellStart = start + Double(i) * cell
                 covered[i] += max(0, min(high, cellStart + cell) - max(low, cellStart))
@@ -100,6 +108,7 @@ struct BarPainter {
 
         let played = (snapshot.currentTime - start) / length
         let fraction = played.isFinite ? min(max(played, 0), 1) : 0
+        // 0...8n once clamped: the conversion cannot trap.
         let eighths = Int((fraction * Double(n) * 8 + 1e-9).rounded(.down))
         let full = snapshot.showsPlayed ? min(eighths / 8, n) : 0
         func playedColor(_ i: Int) -> TerminalColor? {
@@ -127,7 +136,7 @@ struct BarPainter {
         }
 
         if style.showsThumb {
-            cells[min(Int((fraction * Double(n)).rounded(.down)), n - 1)] = style[.thumb]
+            cells[Self.cell(at: fraction * Double(n), width: 1, cells: n)] = style[.thumb]
         }
         return cells
     }

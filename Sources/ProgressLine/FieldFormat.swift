@@ -2,7 +2,8 @@
 enum FieldFormat {
     /// `mm:ss`, or `h:mm:ss` when `hours`; negative times (encoder priming) get a leading `-`.
     static func clock(_ seconds: Double, hours: Bool) -> String {
-        guard seconds.isFinite else { return hours ? "-:--:--" : "--:--" }
+        // Beyond 10^15 s (31 million years, a timestamp no real media has) Int() could trap: shown as unknown.
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return hours ? "-:--:--" : "--:--" }
         let sign = seconds < 0 ? "-" : ""
         let whole = Int(abs(seconds).rounded(.down))
         let s = whole % 60
@@ -17,6 +18,8 @@ enum FieldFormat {
     /// One decimal below 10, a whole number above: `4.2`, `85`, `850`.
     static func short(_ value: Double) -> String {
         guard value.isFinite else { return "?" }
+        // Beyond 2^53 a Double has no fraction to show, and beyond Int's range Int() would trap.
+        guard abs(value) < 9e15 else { return "\(value)" }
         if abs(value) < 9.95 {
             let tenths = Int((value * 10).rounded())
             let sign = tenths < 0 ? "-" : ""

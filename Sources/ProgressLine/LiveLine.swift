@@ -331,6 +331,8 @@ public final class LiveLine: Sendable {
     }
 
     private func tick(at time: Double) -> Int {
+        // `time` is the line's own clock (seconds since it began, finite) over a positive step bufprobe
+        // sets (0.1 s): far inside Int's range, so the conversion cannot trap.
         Int((time / animationStep).rounded(.down))
     }
 

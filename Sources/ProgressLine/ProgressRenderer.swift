@@ -192,6 +192,7 @@ public struct ProgressRenderer: Sendable {
 
     static func percentText(_ fraction: Double) -> String {
         let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
+        // 0...100 once clamped: the conversion cannot trap.
         return FieldFormat.padLeft("\(Int((clamped * 100 + 1e-9).rounded(.down)))%", 4)
     }
 

@@ -87,6 +87,22 @@ struct RendererRuleTests {
         ])
     }
 
+    @Test("absurd figures draw a line instead of trapping: a subnormal duration, a timestamp of 10^300 s, a rate of 10^20")
+    func absurdFigures() {
+        let style = Fixtures.style(.ascii)
+        // Cells of a 5e-324 s duration underflow to 0 s: every index would be NaN.
+        let tiny = ProgressSnapshot(state: .paused, currentTime: 0, duration: .leastNonzeroMagnitude, loaded: [0..<1])
+        #expect(render(tiny, width: 30, style: style).hasPrefix("Paused"))
+        #expect(BarPainter.cell(at: 0, width: 0, cells: 10) == 0)
+        #expect(BarPainter.cell(at: 1, width: 0, cells: 10) == 9)
+        #expect(BarPainter.cell(at: 25, width: 10, cells: 10) == 2)
+        #expect(FieldFormat.clock(1e300, hours: false) == "--:--")
+        #expect(FieldFormat.clock(-1e300, hours: true) == "-:--:--")
+        #expect(FieldFormat.clock(3725, hours: true) == "1:02:05")
+        #expect(FieldFormat.short(1e20) == "1e+20")
+        #expect(FieldFormat.short(850) == "850")
+    }
+
     @Test("a loaded range covering less than half a cell is not drawn, half or more is")
     func halfCellRule() {
         // 10 cells over 100 s: each cell is 10 s.
