@@ -110,6 +110,13 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var discontinuity: Bool
         /// The initialization section in force for this segment.
         public var map: Map?
+        /// When its first sample was captured, seconds since the Unix epoch: its own
+        /// `#EXT-X-PROGRAM-DATE-TIME`, else the previous segment's plus that segment's duration (RFC 8216
+        /// §4.3.2.6: the tag applies to the next segment, and clients extrapolate from it), never across a
+        /// discontinuity; `nil` when the playlist maps none of its media to the clock.
+        public var programDateTime: Double?
+        /// Whether `programDateTime` was written on this segment rather than carried from an earlier one.
+        public var hasOwnProgramDateTime = false
     }
 
     /// Master or media.
@@ -131,6 +138,26 @@ public struct HLSPlaylist: Sendable, Hashable {
     public var segments: [Segment] = []
     /// Whether `#EXT-X-ENDLIST` is present: no segment will be added (video on demand, or a finished event).
     public var hasEndList = false
+    /// `#EXT-X-SERVER-CONTROL`'s `HOLD-BACK`: how far from the live edge a player should start, seconds.
+    public var holdBack: Double?
+    /// `#EXT-X-SERVER-CONTROL`'s `PART-HOLD-BACK`: the hold-back for a player that plays parts (LL-HLS).
+    public var partHoldBack: Double?
+    /// `#EXT-X-SERVER-CONTROL`'s `CAN-BLOCK-RELOAD=YES`: the server holds `_HLS_msn`/`_HLS_part` reloads.
+    public var canBlockReload = false
+    /// `#EXT-X-SERVER-CONTROL`'s `CAN-SKIP-UNTIL`: how old segments may be skipped by a delta update, seconds.
+    public var canSkipUntil: Double?
+    /// `#EXT-X-PART-INF`'s `PART-TARGET`: the longest a part may be, seconds (LL-HLS).
+    public var partTarget: Double?
+
+    /// The hold-back a player applies when it starts, seconds from the live edge, and the rule that gave it:
+    /// `PART-HOLD-BACK` when `playsParts` and the playlist has one, else `HOLD-BACK`, else three target
+    /// durations (RFC 8216bis §6.3.3's default, which hls.js's `liveSyncDurationCount` and AVPlayer follow).
+    public func holdBack(playsParts: Bool) -> (seconds: Double, rule: String)? {
+        if playsParts, let partHoldBack { return (partHoldBack, "PART-HOLD-BACK") }
+        if let holdBack { return (holdBack, "HOLD-BACK") }
+        if let targetDuration { return (3 * targetDuration, "3 x EXT-X-TARGETDURATION") }
+        return nil
+    }
 
     /// The sum of the segments' durations, in seconds.
     public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
@@ -159,6 +186,7 @@ public struct HLSPlaylist: Sendable, Hashable {
         var pendingSegment: (line: Int, duration: Double, title: String?)?
         var pendingRange: ByteRange?
         var pendingDiscontinuity = false
+        var pendingDateTime: Double?
         var currentMap: Map?
         var lastRangeEnd: [String: Int64] = [:]
         var rangeLine = 0
@@ -193,6 +221,17 @@ public struct HLSPlaylist: Sendable, Hashable {
                     playlist.hasEndList = true
                 case "#EXT-X-DISCONTINUITY":
                     pendingDiscontinuity = true
+                case "#EXT-X-PROGRAM-DATE-TIME":
+                    // A date no clock can read is left out, as a client ignores what it cannot use.
+                    pendingDateTime = ProgramDateTime.parse(value)
+                case "#EXT-X-SERVER-CONTROL":
+                    let attributes = parseAttributes(value)
+                    playlist.holdBack = attributes["HOLD-BACK"].flatMap(seconds)
+                    playlist.partHoldBack = attributes["PART-HOLD-BACK"].flatMap(seconds)
+                    playlist.canSkipUntil = attributes["CAN-SKIP-UNTIL"].flatMap(seconds)
+                    playlist.canBlockReload = attributes["CAN-BLOCK-RELOAD"] == "YES"
+                case "#EXT-X-PART-INF":
+                    playlist.partTarget = parseAttributes(value)["PART-TARGET"].flatMap(seconds)
                 case "#EXT-X-MAP":
                     let attributes = parseAttributes(value)
                     guard let uri = attributes["URI"] else {
@@ -266,11 +305,18 @@ public struct HLSPlaylist: Sendable, Hashable {
                 guard !overflow else {
                     throw HLSPlaylistError(line: lineNumber, reason: "numbers its segments past the largest media sequence")
                 }
-                playlist.segments.append(
-                    Segment(
-                        uri: uri, duration: segment.duration, title: segment.title, byteRange: range,
-                        sequence: sequence,
-                        discontinuity: pendingDiscontinuity, map: currentMap))
+                var carried: Double?
+                if !pendingDiscontinuity, let previous = playlist.segments.last, let date = previous.programDateTime {
+                    carried = date + previous.duration
+                }
+                var made = Segment(
+                    uri: uri, duration: segment.duration, title: segment.title, byteRange: range,
+                    sequence: sequence,
+                    discontinuity: pendingDiscontinuity, map: currentMap)
+                made.programDateTime = pendingDateTime ?? carried
+                made.hasOwnProgramDateTime = pendingDateTime != nil
+                playlist.segments.append(made)
+                pendingDateTime = nil
                 pendingSegment = nil
                 pendingRange = nil
                 pendingDiscontinuity = false
@@ -295,6 +341,12 @@ public struct HLSPlaylist: Sendable, Hashable {
     /// `URLReference`'s rules.
     public static func resolve(_ uri: String, against playlistLocation: String) -> String {
         URLReference.resolve(uri, against: playlistLocation)
+    }
+
+    /// A non-negative number of seconds no longer than `ResourceLimits.longestDuration`, else `nil`.
+    private static func seconds(_ text: String) -> Double? {
+        guard let value = Double(text), value.isFinite, value >= 0, value <= ResourceLimits.longestDuration else { return nil }
+        return value
     }
 
     /// The reason for a duration beyond `ResourceLimits.longestDuration`.
