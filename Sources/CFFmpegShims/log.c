@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <string.h>
 #include <strings.h>
+#include <stdlib.h>
+#include <time.h>
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static cffmpeg_log_sink current_sink = 0;
@@ -75,6 +77,9 @@ int cffmpeg_redirect_capture_end(char *buffer, size_t size) {
     return 1;
 }
 
+static void request_log_add(void *context, int status);
+static __thread struct request_log *request_log;
+
 // The request watch (cffmpeg_request_watch_take): per thread, like the redirect capture.
 static __thread int request_pending = 0;
 static __thread char request_location[4096];
@@ -88,6 +93,7 @@ static int sink_installed = 0;
 // pending with an empty URL, which the watcher refuses (fail closed).
 static __attribute__((noinline)) void capture_request(void *context, const char *format) {
     if (strcmp(format, "request: %s\n") != 0) return;
+    request_log_add(context, 0);
     request_location[0] = 0;
     request_pending = 1;
     if (!context) return;
@@ -112,9 +118,95 @@ int cffmpeg_request_watch_take(char *buffer, size_t size) {
 
 int cffmpeg_request_watch_pending(void) { return request_pending; }
 
+// The request log (cffmpeg_request_log_begin): per thread, like the watch. A ring of fixed entries,
+// allocated when a thread first records and freed by cffmpeg_request_log_end on that thread; the reader
+// takes entries from the same thread after each libavformat call, so the ring only has to hold what one
+// call requests (FFmpeg 5.1's DASH demuxer can request hundreds of missing segments in one read).
+#define REQUEST_LOG_ENTRIES 1024
+#define REQUEST_LOG_URL 1024
+struct request_log_entry {
+    double unix_time;
+    int status;
+    char url[REQUEST_LOG_URL];
+};
+struct request_log {
+    struct request_log_entry entries[REQUEST_LOG_ENTRIES];
+    unsigned head;
+    unsigned count;
+    unsigned long dropped;
+};
+static __thread struct request_log *request_log = NULL;
+
+static void request_log_add(void *context, int status) {
+    struct request_log *log = request_log;
+    if (!log) return;
+    if (log->count == REQUEST_LOG_ENTRIES) {
+        log->dropped++;
+        return;
+    }
+    struct request_log_entry *entry = &log->entries[(log->head + log->count) % REQUEST_LOG_ENTRIES];
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    entry->unix_time = (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+    entry->status = status;
+    entry->url[0] = 0;
+    uint8_t *value = NULL;
+    if (context && av_opt_get(context, "location", AV_OPT_SEARCH_CHILDREN, &value) >= 0 && value) {
+        size_t length = strlen((const char *)value);
+        // A URL that does not fit is recorded empty (the reader counts it as unnamed).
+        if (length < sizeof entry->url) memcpy(entry->url, value, length + 1);
+        av_free(value);
+    }
+    log->count++;
+}
+
+void cffmpeg_request_log_begin(void) {
+    if (!request_log) request_log = calloc(1, sizeof *request_log);
+    if (request_log) {
+        request_log->head = 0;
+        request_log->count = 0;
+        request_log->dropped = 0;
+    }
+}
+
+int cffmpeg_request_log_take(char *buffer, size_t size, double *unix_time, int *status) {
+    struct request_log *log = request_log;
+    if (!log || log->count == 0 || size == 0) return 0;
+    struct request_log_entry *entry = &log->entries[log->head];
+    log->head = (log->head + 1) % REQUEST_LOG_ENTRIES;
+    log->count--;
+    size_t length = strlen(entry->url);
+    if (length >= size) length = 0;
+    memcpy(buffer, entry->url, length);
+    buffer[length] = 0;
+    *unix_time = entry->unix_time;
+    *status = entry->status;
+    return 1;
+}
+
+unsigned long cffmpeg_request_log_dropped(void) { return request_log ? request_log->dropped : 0; }
+
+void cffmpeg_request_log_end(void) {
+    free(request_log);
+    request_log = NULL;
+}
+
 int cffmpeg_log_sink_installed(void) { return __atomic_load_n(&sink_installed, __ATOMIC_RELAXED); }
 
+// FFmpeg 5.1's http protocol logs an error answer as av_log(h, AV_LOG_WARNING, "HTTP error %d %s\n",
+// code, text) from http_read_header, with `h` the request's URLContext: the status goes to the request log
+// with the URL it answered.
+static __attribute__((noinline)) void capture_http_error(void *context, const char *format, va_list arguments) {
+    if (strncmp(format, "HTTP error %d", 13) != 0) return;
+    va_list copy;
+    va_copy(copy, arguments);
+    int status = va_arg(copy, int);
+    va_end(copy);
+    request_log_add(context, status > 0 ? status : -1);
+}
+
 static void log_trampoline(void *context, int level, const char *format, va_list arguments) {
+    if (level == AV_LOG_WARNING && request_log && format) capture_http_error(context, format, arguments);
     if (level == AV_LOG_TRACE && capturing && format) capture_location(format, arguments);
     if (level == AV_LOG_DEBUG && format) capture_request(context, format);
     // The level is checked before taking the lock, as FFmpeg's default callback does: most debug

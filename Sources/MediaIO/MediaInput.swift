@@ -39,6 +39,8 @@ public final class MediaInput {
     @exclusivity(unchecked) private var converter: PacketConverter
     // Borrowed unretained by the context's callbacks: lives as long as the context.
     private let gate: ResourceGate?
+    /// Collected after every read (`init(url:...requestLog:)`); set once, before any read.
+    private var requestLog: RequestLog? = nil
 
     /// Opens `url` with libavformat `options` (protocol and demuxer AVOptions such as `user_agent`,
     /// `headers`, `rw_timeout`) and reads enough to know its streams.
@@ -61,16 +63,22 @@ public final class MediaInput {
     ///     itself and found every URL it leads to allowed (`DASHRequestCheck`): only then may FFmpeg's
     ///     `dash` demuxer read it, with every HTTP request it sends checked where it is written
     ///     (`ResourceGate`'s request watch). Without a policy it changes nothing.
+    ///   - requestLog: records every HTTP request FFmpeg sends on the calling thread (and error answers), from
+    ///     the open on; collected after the open and after every read. The caller ends it on this thread.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false,
+        requestLog: RequestLog? = nil
     ) throws(FFmpegError) {
+        requestLog?.begin()
+        defer { requestLog?.collect() }
         try self.init(
             url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded,
             requestTiming: requestTiming, decorateRequest: decorateRequest, dashChecked: dashChecked)
+        self.requestLog = requestLog
     }
 
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
@@ -234,6 +242,7 @@ public final class MediaInput {
             result = av_read_frame(context, pkt)
         } while result == cffmpeg_averror(EAGAIN) && interrupter?.reason == nil
         interrupter?.disarm()
+        requestLog?.collect()
         if result == cffmpeg_averror_eof() {
             if interrupter?.reason != nil {
                 throw FFmpegError(code: cffmpeg_averror_exit(), operation: "av_read_frame")

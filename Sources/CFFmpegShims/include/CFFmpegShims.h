@@ -41,4 +41,20 @@ int cffmpeg_request_watch_pending(void);
 /// and the request watch see nothing without it.
 int cffmpeg_log_sink_installed(void);
 
+/// The request log: from `cffmpeg_request_log_begin` on the calling thread, every HTTP request FFmpeg's
+/// http protocol sends (status 0) and every HTTP error answer it reads (the status), with the URL (the
+/// request context's `location`) and the system clock's Unix time when FFmpeg logged it. Up to 1024
+/// entries wait to be taken; more are counted as dropped. Begin again to clear; end on the same thread.
+void cffmpeg_request_log_begin(void);
+
+/// Takes the oldest entry recorded on the calling thread: returns 1 with its URL copied into `buffer`
+/// (NUL-terminated; empty when it was unreadable or does not fit), its time and status; 0 when none.
+int cffmpeg_request_log_take(char *buffer, size_t size, double *unix_time, int *status);
+
+/// How many entries the calling thread's log dropped since it began (the ring was full).
+unsigned long cffmpeg_request_log_dropped(void);
+
+/// Stops recording on the calling thread and frees its log.
+void cffmpeg_request_log_end(void);
+
 #endif
