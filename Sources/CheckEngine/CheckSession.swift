@@ -28,23 +28,28 @@ package final class CheckSession: Sendable {
     private let lines = FFmpegLines()
     /// The live playlists FFmpeg reloads, judged as it loads them.
     private let playlists: PlaylistWatch
+    /// How far behind the live edge the player is (`CheckSession+Live.swift`).
+    let live: LiveEdgeWatch
     /// The time source of every reading and wait.
-    private let clock: any CheckClock
+    let clock: any CheckClock
     /// The clock's reading when the check began: clock 0.
-    private let started: Double
+    let started: Double
     private let samplingOver = Atomic<Bool>(false)
     let cancelled = Atomic<Bool>(false)
     /// `--cmcd`: the keys of each request after the first, from the player's state (`observe`).
-    private let cmcdRequests: CMCDRequests?
+    let cmcdRequests: CMCDRequests?
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over, so
     /// it sleeps to its deadline in one wait instead of polling the flags.
     private let wake = DispatchSemaphore(value: 0)
 
     /// The check's rules (`CheckMachine`), shared by the reading thread and `progress()`.
-    private let machine: Mutex<CheckMachine>
+    let machine: Mutex<CheckMachine>
 
-    /// Creates a session timed by `clock`; the check's clock 0 is now.
-    package init(source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock()) {
+    /// Creates a session timed by `clock`; the check's clock 0 is now, and `unixTimeAtStart` on the wall
+    /// clock live latency is read against (this machine's now unless a test gives one).
+    package init(
+        source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock(), unixTimeAtStart: Double? = nil
+    ) {
         self.source = source
         self.settings = settings
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
@@ -53,6 +58,7 @@ package final class CheckSession: Sendable {
         self.cmcdRequests = settings.cmcd.map(CMCDRequests.init)
         self.machine = Mutex(CheckMachine(policy: settings.policy, recordsTrace: settings.recordsTrace))
         self.playlists = PlaylistWatch()
+        self.live = LiveEdgeWatch(unixAtStart: unixTimeAtStart ?? Date().timeIntervalSince1970)
     }
 
     /// Stops the check as soon as FFmpeg next polls (Ctrl-C). Safe from any thread.
@@ -81,12 +87,17 @@ package final class CheckSession: Sendable {
                 throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
                 realtimeFactor: span > 0 ? counters.mediaReceived / span : nil)
             progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
+            if counters.firstPacketTime != nil, let view = live.view(at: now, playhead: player.item.currentTime) {
+                progress.live = CheckProgress.Live(
+                    latency: view.latency, windowStart: view.windowStart.map(session.presentationTime),
+                    edge: session.presentationTime(view.edge))
+            }
             return progress
         }
     }
 
     /// Seconds since the check began.
-    private func now() -> Double { clock.now() - started }
+    func now() -> Double { clock.now() - started }
 
     // MARK: Running
 
@@ -120,10 +131,12 @@ package final class CheckSession: Sendable {
             return failing(report, refusal)
         }
         let dashChecked = admission.dashChecked
+        // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
+        let startOptions = liveStartOptions()
         let input: MediaInput
         let openBegan = now()
         do {
-            let (playlists, clock, started) = (self.playlists, self.clock, self.started)
+            let (playlists, live, clock, started) = (self.playlists, self.live, self.clock, self.started)
             let checkTime: @Sendable () -> Double = { clock.now() - started }
             // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
             var timing: RequestTiming?
@@ -135,9 +148,14 @@ package final class CheckSession: Sendable {
             var decorate: (@Sendable (String) -> RequestDecoration?)?
             if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
             input = try MediaInput(
-                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
-                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: checkTime()) },
-                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked)
+                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)),
+                options: settings.formatOptions.merging(startOptions) { $1 }, interrupter: interrupter,
+                playlistLoaded: { url, bytes in
+                    let time = checkTime()
+                    if let playlist = playlists.load(url: url, bytes: bytes, at: time) { live.playlistLoaded(playlist, url: url, at: time) }
+                },
+                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked,
+                resourceOpened: { url in live.segmentOpened(url: url) })
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -244,24 +262,9 @@ package final class CheckSession: Sendable {
                     packet.modelPacket, corrupt: packet.isCorrupt, bytesReceived: reading.bytesReceived,
                     bytesDelivered: reading.bytesDelivered, now: time)
             }
+            noteLive(packet, at: time)
             observeForCMCD(reading)
         }
-    }
-
-    /// Tells `--cmcd`'s per-request keys the player's state: buffer ahead, starting up or stalled, and the
-    /// played variant's declared bit rate.
-    private func observeForCMCD(_ reading: CheckReading) {
-        guard let cmcdRequests else { return }
-        let (buffered, startingUp): (Double, Bool) = machine.withLock { machine in
-            guard let player = machine.session?.player else { return (0, true) }
-            let waiting = switch player.state {
-            case .loading, .stalled: true
-            case .playing, .paused, .seeking, .ended, .failed: false
-            }
-            return (player.item.bufferedAhead, waiting)
-        }
-        cmcdRequests.observe(
-            bufferedAhead: buffered, startingUp: startingUp, bitRate: reading.declaredBitRate.flatMap { Int(exactly: $0.value) })
     }
 
     /// What `--record-trace` recorded (`nil` without it); complete once `run()` has returned.
@@ -337,9 +340,12 @@ package final class CheckSession: Sendable {
         if let last = reading.lastPacketTime, last > 0 {
             report.throughputBps = (Double(reading.bytesReceived) * 8 / last).rounded()
         }
-        // Receiving starts with the first packet: the time to get there is open_time and startup_delay.
+        // Receiving starts with the first packet: the time to get there is open_time and startup_delay. A
+        // live start behind the edge downloads its backlog at once: that is not delivery faster than live.
+        report.liveLatency = live.report()
         if let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
-            report.realtimeFactor = JSONOutput.seconds(received.totalDuration / (last - first))
+            let backlog = reading.isLive ? live.backlog ?? 0 : 0
+            report.realtimeFactor = JSONOutput.seconds(max(0, received.totalDuration - backlog) / (last - first))
         }
         if let declared = reading.declaredBitRate {
             report.declaredBitRate = Double(declared.value)
@@ -364,7 +370,8 @@ package final class CheckSession: Sendable {
         measured.maxStartup = settings.maxStartup
         measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
         measured.peakBitRate = report.peakBitRate
-        measured.realtimeFactor = report.realtimeFactor
+        // Live media cannot come faster than it is made; falling behind shows as stalls and latency.
+        measured.realtimeFactor = report.liveLatency == nil ? report.realtimeFactor : nil
         measured.received = presented.ranges
         measured.brokenPlaylists = lines.httpErrors.compactMap { http in
             guard let url = http.url, url != source,
