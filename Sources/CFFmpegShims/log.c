@@ -119,10 +119,12 @@ int cffmpeg_request_watch_take(char *buffer, size_t size) {
 int cffmpeg_request_watch_pending(void) { return request_pending; }
 
 // The request log (cffmpeg_request_log_begin): per thread, like the watch. A ring of fixed entries,
-// allocated when a thread first records and freed by cffmpeg_request_log_end on that thread; the reader
+// allocated when a thread first records and freed by cffmpeg_request_log_end on that thread (or when the
+// thread exits); the reader
 // takes entries from the same thread after each libavformat call, so the ring only has to hold what one
-// call requests (FFmpeg 5.1's DASH demuxer can request hundreds of missing segments in one read).
-#define REQUEST_LOG_ENTRIES 1024
+// call requests (FFmpeg 5.1's DASH demuxer can request many missing segments in one read: the rest are
+// counted as dropped).
+#define REQUEST_LOG_ENTRIES 256
 #define REQUEST_LOG_URL 1024
 struct request_log_entry {
     double unix_time;
@@ -160,8 +162,17 @@ static void request_log_add(void *context, int status) {
     log->count++;
 }
 
+// Frees a thread's log when the thread exits without cffmpeg_request_log_end (a check that failed).
+static pthread_key_t request_log_key;
+static pthread_once_t request_log_key_once = PTHREAD_ONCE_INIT;
+static void request_log_key_create(void) { pthread_key_create(&request_log_key, free); }
+
 void cffmpeg_request_log_begin(void) {
-    if (!request_log) request_log = calloc(1, sizeof *request_log);
+    if (!request_log) {
+        pthread_once(&request_log_key_once, request_log_key_create);
+        request_log = calloc(1, sizeof *request_log);
+        pthread_setspecific(request_log_key, request_log);
+    }
     if (request_log) {
         request_log->head = 0;
         request_log->count = 0;
@@ -187,6 +198,8 @@ int cffmpeg_request_log_take(char *buffer, size_t size, double *unix_time, int *
 unsigned long cffmpeg_request_log_dropped(void) { return request_log ? request_log->dropped : 0; }
 
 void cffmpeg_request_log_end(void) {
+    if (!request_log) return;
+    pthread_setspecific(request_log_key, NULL);
     free(request_log);
     request_log = NULL;
 }

@@ -82,6 +82,9 @@ package struct CheckReport: Sendable, Codable {
     /// Latency to the live edge (`LiveLatency`); `null` unless the stream is live and its media maps to a
     /// clock.
     @NullEncoded package var liveLatency: LiveLatency?
+    /// How a live (dynamic) DASH manifest and the player's requests for it behaved (`DASHLiveReport`);
+    /// `null` for every other input.
+    @NullEncoded package var dashLive: DASHLiveReport?
     /// `--all-variants`: every HLS variant validated against its master's attributes, in master order;
     /// `null` without the option.
     @NullEncoded package var variantChecks: [VariantCheck]?

@@ -41,4 +41,16 @@ extension CheckSession {
     var skippedWarnings: [String] {
         interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
     }
+
+    /// `report` failed for `reason`: its warnings, `--all-variants` and refused requests still added.
+    func failing(_ report: CheckReport, _ reason: String) -> CheckReport {
+        var report = report
+        report.verdict = .fail
+        report.reason = reason
+        if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
+        // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
+        addVariantChecks(to: &report)
+        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
+        return report
+    }
 }

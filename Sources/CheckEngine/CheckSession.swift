@@ -25,11 +25,14 @@ package final class CheckSession: Sendable {
 
     /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after.
     let validation = Interrupter(timeout: nil)
-    private let lines = FFmpegLines()
+    /// FFmpeg's log lines for this check, read on the reading thread.
+    let lines = FFmpegLines()
     /// The live playlists FFmpeg reloads, judged as it loads them.
     private let playlists: PlaylistWatch
     /// How far behind the live edge the player is (`CheckSession+Live.swift`).
     let live: LiveEdgeWatch
+    /// A live DASH input's manifest, clock and FFmpeg's requests (`CheckSession+DASHLive.swift`).
+    let dash = DASHLiveWatch()
     /// The time source of every reading and wait.
     let clock: any CheckClock
     /// The clock's reading when the check began: clock 0.
@@ -133,6 +136,7 @@ package final class CheckSession: Sendable {
         let dashChecked = admission.dashChecked
         // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
         let startOptions = liveStartOptions()
+        prepareDASHLive()
         let input: MediaInput
         let openBegan = now()
         do {
@@ -155,7 +159,7 @@ package final class CheckSession: Sendable {
                     if let playlist = playlists.load(url: url, bytes: bytes, at: time) { live.playlistLoaded(playlist, url: url, at: time) }
                 },
                 requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked,
-                resourceOpened: { url in live.segmentOpened(url: url) })
+                resourceOpened: { url in live.segmentOpened(url: url) }, requestLog: dash.isActive ? dash.requestLog : nil)
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -362,6 +366,7 @@ package final class CheckSession: Sendable {
         }
         // After the player's last word: validating takes wall time no player waits through.
         addVariantChecks(to: &report)
+        addDASHLive(to: &report)
         if let failure { return failing(report, failure) }
         var measured = Verdict.Measurements(source: source, qoe: qoe)
         measured.sampled = { if case .sampled = end { true } else { false } }()
@@ -382,20 +387,10 @@ package final class CheckSession: Sendable {
         // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
         measured.skippedResources = interrupter.skipped.filter { $0.kind != .failed }.map { ($0.url, $0.why) }
         measured.variantProblems = (report.variantChecks ?? []).map { ($0.index, $0.problemKinds) }
+        measured.dashLive = report.dashLive
         measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
             .map { ($0.playlist, $0.at) }
         (report.verdict, report.reason) = Verdict.decide(measured)
-        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
-        return report
-    }
-
-    private func failing(_ report: CheckReport, _ reason: String) -> CheckReport {
-        var report = report
-        report.verdict = .fail
-        report.reason = reason
-        if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
-        // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
-        addVariantChecks(to: &report)
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }

@@ -59,6 +59,7 @@ package enum CheckText {
             out += variantTable(checks, segments: report.settings.allVariantsSegments)
         }
         if let health = report.playlistHealth { out += playlist(health) }
+        if let dash = report.dashLive { out += dashLive(dash) }
         // Every warning of the JSON document (FFmpeg's problems, refused resources, playlist events), as
         // `probe` prints its own; before any data arrived the reason is the sentence made of them.
         if receivedAnything {
@@ -126,6 +127,17 @@ package enum CheckText {
         }
         let reloads = "\(health.reloads) load\(health.reloads == 1 ? "" : "s") seen"
         return "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
+    }
+
+    /// The live DASH line: manifest, clock, reloads, segments requested, problems by kind (each problem is
+    /// also a warning).
+    static func dashLive(_ dash: DASHLiveReport) -> String {
+        let found = DASHLiveReport.Kind.allCases.compactMap { kind in
+            dash.counts[kind] > 0 ? "\(dash.counts[kind]) \(kind.rawValue)" : nil
+        }
+        let offset = dash.clock == "system" ? "" : String(format: " (%+.3f s)", dash.clockOffset)
+        let period = dash.minimumUpdatePeriod.map { " (minimumUpdatePeriod \(TextFormat.seconds($0)))" } ?? ""
+        return "  dash live:   \(dash.manifest), clock \(dash.clock)\(offset), \(dash.mpdReloads) reload\(dash.mpdReloads == 1 ? "" : "s")\(period), \(dash.segmentsRequested) segment requests, \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
     }
 
     /// What `played` means for this check. A VOD input whose data all arrived before the player got that

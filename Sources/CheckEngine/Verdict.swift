@@ -49,6 +49,9 @@ package enum Verdict {
         /// `check --all-variants`: each variant's problems (failed playlist or segment, a declared
         /// attribute the media contradicts), by variant index.
         package var variantProblems: [(variant: Int, kinds: [VariantCheck.Kind])] = []
+        /// A live DASH input's report: segments it lists inside their availability window that answered
+        /// an error make it degraded (the player's early requests and late reloads are warnings only).
+        package var dashLive: DASHLiveReport?
 
         /// Measurements of a check of `source` whose player reported `qoe`.
         package init(source: String, qoe: QoEReport) {
@@ -116,6 +119,13 @@ package enum Verdict {
                 "variant \(entry.variant): " + entry.kinds.map(\.rawValue).joined(separator: ", ")
             }
             problems.append("has variants that are not what its master playlist declares (\(list.joined(separator: "; ")))")
+        }
+        // A live DASH segment listed and inside its availability window but not served: a hole for every
+        // viewer at that point of the stream, even when this player skipped it.
+        if let dash = m.dashLive, dash.counts.missingSegment > 0 {
+            let first = dash.events.first { $0.kind == DASHLiveReport.Kind.missingSegment.rawValue }?.url ?? dash.manifest
+            let count = dash.counts.missingSegment
+            problems.append("did not serve \(count == 1 ? "a segment" : "\(count) segments") its live manifest lists as available (first: \(first))")
         }
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")

@@ -41,9 +41,9 @@ int cffmpeg_request_watch_pending(void);
 /// and the request watch see nothing without it.
 int cffmpeg_log_sink_installed(void);
 
-/// The request log: from `cffmpeg_request_log_begin` on the calling thread, every HTTP request FFmpeg's
+/// The request log: from `cffmpeg_request_log_begin` on the calling thread (freed by `cffmpeg_request_log_end` or when the thread exits), every HTTP request FFmpeg's
 /// http protocol sends (status 0) and every HTTP error answer it reads (the status), with the URL (the
-/// request context's `location`) and the system clock's Unix time when FFmpeg logged it. Up to 1024
+/// request context's `location`) and the system clock's Unix time when FFmpeg logged it. Up to 256
 /// entries wait to be taken; more are counted as dropped. Begin again to clear; end on the same thread.
 void cffmpeg_request_log_begin(void);
 
