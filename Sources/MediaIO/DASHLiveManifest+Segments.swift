@@ -89,19 +89,21 @@ extension DASHLiveManifest {
     }
 
     /// The newest media available at `unixTime` (stream clock) for `timing`: the end of the last segment
-    /// whose availability start (with its offset) has passed, on the clock; `nil` when none can be worked out.
+    /// whose availability start (with its offset) has passed, on the clock, but never later than `unixTime`
+    /// (a segment open early under `availabilityTimeOffset` holds media only up to now); `nil` when none can
+    /// be worked out.
     public func edge(of timing: Timing, at unixTime: Double) -> Double? {
         guard let availabilityStartTime else { return nil }
         let origin = availabilityStartTime + periodStart
         if !timing.timeline.isEmpty {
             let scale = Double(timing.timescale)
             let ends = timing.timeline.map { origin + Double($0.time - timing.presentationTimeOffset + $0.duration) / scale }
-            return ends.last(where: { $0 - timing.availabilityTimeOffset <= unixTime })
+            return ends.last(where: { $0 - timing.availabilityTimeOffset <= unixTime }).map { min($0, unixTime) }
         }
         guard let duration = timing.duration else { return nil }
         let length = Double(duration) / Double(timing.timescale)
         let available = ((unixTime - origin + timing.availabilityTimeOffset) / length).rounded(.down)
         guard available.isFinite, available >= 1 else { return nil }
-        return origin + available * length
+        return min(origin + available * length, unixTime)
     }
 }

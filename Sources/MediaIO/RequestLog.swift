@@ -22,6 +22,13 @@ public final class RequestLog: Sendable {
         public var unixTime: Double
         /// 0 for a request sent; the HTTP status of an error answer (404...).
         public var status: Int
+
+        /// An entry (tests make their own).
+        public init(url: String, unixTime: Double, status: Int) {
+            self.url = url
+            self.unixTime = unixTime
+            self.status = status
+        }
     }
 
     /// The most entries kept.
