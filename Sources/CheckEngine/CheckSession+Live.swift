@@ -44,7 +44,7 @@ extension CheckSession {
         let media = packet.modelPacket
         guard let seconds = media.dts ?? media.pts else { return }
         live.packet(mediaTime: seconds)
-        if dash.isActive { anchorDASHLive(mediaTime: seconds) }
+        if dash.isActive { noteDASHLiveStart() }
         let playhead: Double? = machine.withLock { machine in
             guard let player = machine.session?.player, player.report.started else { return nil }
             return player.item.currentTime

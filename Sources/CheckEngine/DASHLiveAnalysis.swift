@@ -6,7 +6,8 @@ package import MediaIO
 ///
 /// - A manifest read is a request of one of `manifestURLs`; every read after the first is a reload. Reloads
 ///   are judged against `minimumUpdatePeriod`: a gap between reads (or from the last read to the end of the
-///   sample) longer than 1.5 times it, and at least a second longer, is `reload_late`.
+///   sample) longer than 1.5 times it, and at least a second longer, is `reload_late`; a reload sooner than
+///   half of it is `reload_early` (listed once, counted each time).
 /// - A segment request is a request whose URL one representation's template names (`Timing.segment(url:)`).
 ///   Sent (on the stream's clock: local time plus `clockOffset`) more than `tolerance` before the segment's
 ///   availability start (its end on the clock less `availabilityTimeOffset`) it is `early_request`.
@@ -145,6 +146,13 @@ package struct DASHLiveAnalysis: Sendable {
             report.add(
                 .reloadLate, at: after, url: manifestURL,
                 message: "The player did not reload \(manifestURL) for \(TextFormat.seconds(after - before)) (from \(TextFormat.seconds(before)) into the check), though its minimumUpdatePeriod is \(TextFormat.seconds(period)).")
+        }
+        let early = zip(reads, reads.dropFirst()).filter { $1 - $0 < period / 2 }
+        if let first = early.first {
+            report.add(
+                .reloadEarly, at: first.1, url: manifestURL,
+                message: "The player reloaded \(manifestURL) \(early.count == 1 ? "once" : "\(early.count) times") sooner than half its minimumUpdatePeriod of \(TextFormat.seconds(period)) (first after \(TextFormat.seconds(first.1 - first.0))), when it cannot have changed.")
+            report.counts.reloadEarly = early.count
         }
     }
 

@@ -12,6 +12,9 @@ package struct DASHLiveReport: Sendable, Codable, Hashable {
         /// The manifest went unreloaded for longer than `minimumUpdatePeriod` allows (one and a half times
         /// it, at least one second more): the player used an expired manifest, a warning.
         case reloadLate = "reload_late"
+        /// The manifest was reloaded sooner than half its `minimumUpdatePeriod` after the read before (it
+        /// cannot have changed yet): requests wasted, a warning. Listed once, counted each time.
+        case reloadEarly = "reload_early"
         /// The manifest lists a window of segments longer or shorter than its `timeShiftBufferDepth` by
         /// more than a segment: a warning.
         case windowMismatch = "window_mismatch"
@@ -27,6 +30,8 @@ package struct DASHLiveReport: Sendable, Codable, Hashable {
         package var missingSegment = 0
         /// `reload_late`.
         package var reloadLate = 0
+        /// `reload_early`.
+        package var reloadEarly = 0
         /// `window_mismatch`.
         package var windowMismatch = 0
         /// `clock_unavailable`.
@@ -42,6 +47,7 @@ package struct DASHLiveReport: Sendable, Codable, Hashable {
                 case .earlyRequest: earlyRequest
                 case .missingSegment: missingSegment
                 case .reloadLate: reloadLate
+                case .reloadEarly: reloadEarly
                 case .windowMismatch: windowMismatch
                 case .clockUnavailable: clockUnavailable
                 }
@@ -51,6 +57,7 @@ package struct DASHLiveReport: Sendable, Codable, Hashable {
                 case .earlyRequest: earlyRequest = newValue
                 case .missingSegment: missingSegment = newValue
                 case .reloadLate: reloadLate = newValue
+                case .reloadEarly: reloadEarly = newValue
                 case .windowMismatch: windowMismatch = newValue
                 case .clockUnavailable: clockUnavailable = newValue
                 }

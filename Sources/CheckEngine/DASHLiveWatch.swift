@@ -3,8 +3,8 @@ package import MediaIO
 import Synchronization
 
 /// One check's watch over a live DASH input: the manifest bufprobe read before FFmpeg did (with its clock),
-/// the log of FFmpeg's own requests (`RequestLog`), and whether the media was placed on the clock yet.
-/// Set up before the input opens (`CheckSession.prepareDASHLive()`), anchored at the first packet, turned
+/// the log of FFmpeg's own requests (`RequestLog`), and whether the player's start was noted yet.
+/// Set up before the input opens (`CheckSession.prepareDASHLive()`), the start noted at the first packet, turned
 /// into `dash_live` at the end. Thread-safe; the request log is collected on the reading thread.
 package final class DASHLiveWatch: Sendable {
     /// What the watch knows once set up.
@@ -19,7 +19,7 @@ package final class DASHLiveWatch: Sendable {
 
     /// FFmpeg's requests; handed to `MediaInput` only once set up.
     package let requestLog = RequestLog()
-    private let state = Mutex<(setup: Setup?, anchored: Bool)>((nil, false))
+    private let state = Mutex<(setup: Setup?, startNoted: Bool)>((nil, false))
 
     /// An idle watch.
     package init() {}
@@ -33,11 +33,11 @@ package final class DASHLiveWatch: Sendable {
     /// The setup, when active.
     var setup: Setup? { state.withLock { $0.setup } }
 
-    /// `true` the first time it is called once active: the caller anchors the media then.
+    /// `true` the first time it is called once active: the caller notes the start then.
     func claimAnchor() -> Bool {
         state.withLock { state in
-            guard state.setup != nil, !state.anchored else { return false }
-            state.anchored = true
+            guard state.setup != nil, !state.startNoted else { return false }
+            state.startNoted = true
             return true
         }
     }

@@ -86,6 +86,13 @@ struct DASHLiveAnalysisTests {
         #expect(report.reloadIntervals == [2, 2.1, 4.9])
         #expect(report.counts.reloadLate == 1)
         #expect(report.events.first?.at == 9)
+        #expect(report.counts.reloadEarly == 0)
+        // Reloads in bursts (FFmpeg 5.1 reloads a SegmentTimeline manifest before every segment, several
+        // times): each too-early one counted, one listed.
+        let bursts = [0.0, 0.01, 0.02, 1.5, 1.51].map { RequestLog.Entry(url: manifestURL, unixTime: origin + 20 + $0, status: 0) }
+        let burst = rules.report(bursts, end: 2, base: DASHLiveReport(manifest: manifestURL))
+        #expect(burst.counts.reloadEarly == 3 && burst.mpdReloads == 4)
+        #expect(burst.events.filter { $0.kind == "reload_early" }.count == 1)
         // No reload at all in a sample longer than the allowance is late too (FFmpeg 5.1 with @duration
         // addressing never reloads).
         let once = rules.report(Array(reads.prefix(1)), end: 8, base: DASHLiveReport(manifest: manifestURL))
