@@ -30,6 +30,50 @@ extension DASHLiveManifest.Timing {
         return isNumber ? segment(number: value) : segment(time: value)
     }
 
+    /// The URL of the segment whose `$Number$` (or `$Time$`, whichever the template uses) is `value`, with
+    /// the template's `%0Nd` width (up to 20); `nil` without a template.
+    public func mediaURL(_ value: Int64) -> String? {
+        guard let media, let open = media.range(of: "$Number") ?? media.range(of: "$Time"),
+            let close = media[open.upperBound...].firstIndex(of: "$")
+        else { return nil }
+        let format = media[open.upperBound..<close]
+        var text = String(value)
+        if format.hasPrefix("%0"), format.hasSuffix("d"), let width = Int(format.dropFirst(2).dropLast()), width <= 20,
+            text.count < width
+        {
+            text = String(repeating: "0", count: width - text.count) + text
+        }
+        return String(media[..<open.lowerBound]) + text + String(media[media.index(after: close)...])
+    }
+
+    /// Whether the template addresses segments by `$Number$` (else by `$Time$`).
+    public var usesNumber: Bool { media?.contains("$Number") ?? false }
+
+    /// The newest `count` segments complete at `unixTime` (stream clock; their end on the clock passed),
+    /// oldest first, as the value their URL carries (`mediaURL`) and their duration; empty when the manifest
+    /// does not say (no start time, no template timing).
+    public func recentSegments(count: Int, at unixTime: Double, origin: Double) -> [(value: Int64, duration: Double)] {
+        let scale = Double(timescale)
+        if !timeline.isEmpty {
+            let complete = timeline.enumerated().filter { origin + Double($0.element.time - presentationTimeOffset + $0.element.duration) / scale <= unixTime }
+            return complete.suffix(max(count, 0)).compactMap { entry in
+                let number = startNumber.addingReportingOverflow(Int64(entry.offset))
+                if usesNumber, number.overflow { return nil }
+                return (usesNumber ? number.partialValue : entry.element.time, Double(entry.element.duration) / scale)
+            }
+        }
+        guard let duration, count > 0 else { return [] }
+        let length = Double(duration) / scale
+        let done = ((unixTime - origin) / length).rounded(.down)
+        guard done.isFinite, done >= 1, done < 1e15 else { return [] }
+        let last = Int64(done) - 1
+        let first = max(0, last - Int64(count) + 1)
+        return (first...last).compactMap { index in
+            let number = startNumber.addingReportingOverflow(index)
+            return number.overflow ? nil : (number.partialValue, length)
+        }
+    }
+
     /// Segment number `number`: from the timeline (extrapolated past its end), else from `@duration`.
     public func segment(number: Int64) -> Segment? {
         let (index, overflow) = number.subtractingReportingOverflow(startNumber)

@@ -53,6 +53,14 @@ public struct DASHLiveManifest: Sendable, Hashable {
         /// `SegmentTemplate@media` with `$RepresentationID$` and `$Bandwidth$` filled in and every BaseURL
         /// above applied (relative to the manifest when no BaseURL is absolute); `nil` without a template.
         public var media: String?
+        /// `SegmentTemplate@initialization`, filled in and based as `media`; `nil` without one.
+        public var initialization: String?
+        /// `@width`, when given (on the representation or its adaptation set).
+        public var width: Int?
+        /// `@height`, when given.
+        public var height: Int?
+        /// `@codecs`, when given.
+        public var codecs: String?
         /// `@startNumber` (default 1).
         public var startNumber: Int64 = 1
         /// `@timescale` (default 1).
@@ -140,6 +148,9 @@ public struct DASHLiveManifest: Sendable, Hashable {
                 var timing = Timing(id: id, kind: .other)
                 timing.kind = kind(element, set)
                 timing.bandwidth = element.attributes["bandwidth"].flatMap { Int($0) }
+                timing.width = (element.attributes["width"] ?? set.attributes["width"]).flatMap { Int($0) }
+                timing.height = (element.attributes["height"] ?? set.attributes["height"]).flatMap { Int($0) }
+                timing.codecs = element.attributes["codecs"] ?? set.attributes["codecs"]
                 let bases = [mpdBase, periodBase, set.child("BaseURL"), element.child("BaseURL")].compactMap { $0 }
                 var base = ""
                 for level in bases { base = DASHManifest.join(level.text, onto: base) }
@@ -155,11 +166,14 @@ public struct DASHLiveManifest: Sendable, Hashable {
                 timing.presentationTimeOffset = try number(template, "presentationTimeOffset", minimum: 0) ?? 0
                 timing.availabilityTimeOffset = baseOffset + (try offset(template))
                 timing.availabilityTimeComplete = template.attributes["availabilityTimeComplete"].map { $0 == "true" }
-                if let media = template.attributes["media"] {
-                    let filled = media.replacingOccurrences(of: "$RepresentationID$", with: id)
-                        .replacingOccurrences(of: "$Bandwidth$", with: timing.bandwidth.map(String.init) ?? "$Bandwidth$")
-                    timing.media = DASHManifest.join(filled, onto: base)
+                let fill = { (text: String) in
+                    DASHManifest.join(
+                        text.replacingOccurrences(of: "$RepresentationID$", with: id)
+                            .replacingOccurrences(of: "$Bandwidth$", with: timing.bandwidth.map(String.init) ?? "$Bandwidth$"),
+                        onto: base)
                 }
+                timing.media = template.attributes["media"].map(fill)
+                timing.initialization = template.attributes["initialization"].map(fill)
                 if let timeline = template.child("SegmentTimeline") { timing.timeline = try slots(timeline, id: id) }
                 result.representations.append(timing)
             }
