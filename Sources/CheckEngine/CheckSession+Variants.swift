@@ -6,17 +6,26 @@ import Synchronization
 // The parts of a check's report that need more than the player: the variants validated with
 // `--all-variants`, and the sentences for resources the input led to that were refused or skipped.
 extension CheckSession {
-    /// `--all-variants`: validates every variant of an HLS master once (`VariantProber`), adding the checks
-    /// and one warning per problem. Not for inputs FFmpeg read as something else (a progressive file is
+    /// `--all-variants`: validates every variant of an HLS master (`VariantProber`) or every video
+    /// representation of a DASH manifest (`DASHVariantProber`) once, adding the checks and one warning per
+    /// problem. Not for inputs FFmpeg read as something else (a progressive file is
     /// never downloaded again as a playlist), nor after Ctrl-C.
     func addVariantChecks(to report: inout CheckReport) {
         guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
         let container = report.format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
         let isHLS = container == .hls
+        if container == .dash {
+            let prober = DASHVariantProber(
+                source: source, options: settings.formatOptions, timeout: settings.timeout,
+                segments: settings.allVariantsSegments, root: validation, pacer: interrupter, budget: settings.allVariantsBudget)
+            let outcome = prober.run()
+            report.variantChecks = outcome.checks
+            report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }
+            return
+        }
         guard isHLS else {
             report.variantChecks = []
-            let what = container == .dash ? "a DASH manifest (only HLS masters are validated per variant)" : "not an HLS master playlist"
-            report.warnings.append("--all-variants: \(source) is \(what), so no variant was validated.")
+            report.warnings.append("--all-variants: \(source) is not an HLS master playlist or a DASH manifest, so no variant was validated.")
             return
         }
         let prober = VariantProber(

@@ -150,7 +150,7 @@ package struct VariantProber: Sendable {
 
     /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few
     /// bytes at a time never waits long enough for one read to time out, yet must not hold the check.
-    private final class RequestDeadline: Sendable {
+    final class RequestDeadline: Sendable {
         let interrupter: Interrupter
         private let finished = Atomic<Bool>(false)
         private let expired = Atomic<Bool>(false)

@@ -178,7 +178,7 @@ struct CheckAllVariantsTests {
         let document = try CheckDocument.decode(result.stdout)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(document.variantChecks?.isEmpty == true)
-        #expect(document.warnings.contains { $0.contains("not an HLS master playlist") }, "\(document.warnings)")
+        #expect(document.warnings.contains { $0.contains("not an HLS master playlist or a DASH manifest") }, "\(document.warnings)")
         let text = try BufprobeProcess.run(["check", "--progress", "none", "--all-variants", server.url("h264-aac.mp4")])
         #expect(text.stdout.contains("all variants: none validated\n"), "\(text.stdout)")
         #expect(text.stdout.contains("\n  warning:     --all-variants: "), "\(text.stdout)")

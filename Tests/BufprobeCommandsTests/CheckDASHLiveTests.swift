@@ -90,9 +90,22 @@ private struct LiveDocument: Decodable {
         var clock: String
         var holdBack: HoldBack
     }
+    struct VariantCheck: Decodable {
+        struct Problem: Decodable {
+            var kind: String
+            var message: String
+        }
+        struct Measured: Decodable {
+            var width: Int?
+            var height: Int?
+        }
+        var measured: Measured
+        var problems: [Problem]
+    }
     var verdict: String
     var reason: String
     var stallCount: Int
+    var variantChecks: [VariantCheck]?
     var stallTime: Double
     var dashLive: DASHLive?
     var liveLatency: Latency?
@@ -153,7 +166,7 @@ struct CheckDASHLiveTests {
     @Test("A SegmentTimeline: MPD reloads counted, the start at the window's oldest segment and the latency it gives")
     func timelineReloads() throws {
         let source = try LiveDASHSource(timeline: true)
-        let result = try BufprobeProcess.run(["check", "--json", "--duration", "8s", source.url], timeout: 60)
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "8s", "--all-variants", source.url], timeout: 60)
         let document = try LiveDocument.decode(result.stdout)
         #expect(result.status == 0, "\(document.reason)")
         let dash = try #require(document.dashLive, "\(result.stdout)")
@@ -170,5 +183,10 @@ struct CheckDASHLiveTests {
         let atStart = try #require(latency.atStart)
         #expect(atStart >= holdBack - 0.5 && atStart <= holdBack + Self.segment + 0.5, "latency \(atStart), hold-back \(holdBack)")
         #expect(dash.counts.missingSegment == 0)
+        // --all-variants on a live manifest: the video representation's newest complete segments, fetched.
+        let checks = try #require(document.variantChecks)
+        #expect(checks.count == 1)
+        #expect(checks.first?.measured.width == 320 && checks.first?.measured.height == 180)
+        #expect(checks.first?.problems.contains { $0.kind == "resolution_mismatch" || $0.kind == "codecs_mismatch" || $0.kind == "segment_failed" } == false, "\(checks.first?.problems.map(\.message) ?? [])")
     }
 }
