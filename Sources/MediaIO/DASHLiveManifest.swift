@@ -40,6 +40,12 @@ public struct DASHLiveManifest: Sendable, Hashable {
         public var value: String
         /// The scheme, when bufprobe knows it.
         public var scheme: Scheme? { Scheme(rawValue: schemeIdUri.replacingOccurrences(of: ":2012", with: ":2014")) }
+
+        /// A `UTCTiming` element's two attributes.
+        public init(schemeIdUri: String, value: String) {
+            self.schemeIdUri = schemeIdUri
+            self.value = value
+        }
     }
 
     /// One representation's segment timing.

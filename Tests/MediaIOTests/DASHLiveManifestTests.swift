@@ -122,3 +122,39 @@ struct DASHLiveManifestTests {
         #expect(video.segment(url: "chunk-stream0-99999999999999999999999.m4s", manifestURL: "http://h/live.mpd") == nil)
     }
 }
+
+@Suite("A DASH manifest's UTCTiming read once")
+struct UTCTimingSourceTests {
+    @Test("direct: the value against when the manifest was read; a date in whole seconds is the middle of that second")
+    func direct() throws {
+        let timing = DASHLiveManifest.UTCTiming(schemeIdUri: "urn:mpeg:dash:utc:direct:2014", value: "2026-01-01T00:00:10Z")
+        let readAt = try #require(ProgramDateTime.parse("2026-01-01T00:00:00Z"))
+        let result = UTCTimingSource.offset(
+            of: timing, manifestURL: "http://127.0.0.1:1/live.mpd", manifestReadAt: readAt, options: [:],
+            interrupter: Interrupter(timeout: .seconds(1)))
+        #expect(try result.get().offset == 10.5)
+        let precise = DASHLiveManifest.UTCTiming(schemeIdUri: "urn:mpeg:dash:utc:direct:2012", value: "2026-01-01T00:00:10.250Z")
+        let fraction = UTCTimingSource.offset(
+            of: precise, manifestURL: "http://127.0.0.1:1/live.mpd", manifestReadAt: readAt, options: [:],
+            interrupter: Interrupter(timeout: .seconds(1)))
+        #expect(try fraction.get().offset == 10.25)
+    }
+
+    @Test("Schemes bufprobe does not read say so, without a request", arguments: [
+        ("urn:mpeg:dash:utc:ntp:2014", "NTP"),
+        ("urn:mpeg:dash:utc:http-head:2014", "http-head"),
+        ("urn:example:clock", "not one bufprobe knows"),
+        ("urn:mpeg:dash:utc:direct:2014", "not a date"),
+    ])
+    func unsupported(_ scheme: String, _ sentence: String) {
+        let timing = DASHLiveManifest.UTCTiming(schemeIdUri: scheme, value: "pool.ntp.org")
+        let result = UTCTimingSource.offset(
+            of: timing, manifestURL: "http://127.0.0.1:1/live.mpd", manifestReadAt: 0, options: [:],
+            interrupter: Interrupter(timeout: .seconds(1)))
+        guard case .failure(let error) = result else {
+            Issue.record("\(scheme) gave a clock")
+            return
+        }
+        #expect(error.reason.contains(sentence), "\(error.reason)")
+    }
+}
