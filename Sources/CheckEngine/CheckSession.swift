@@ -314,11 +314,11 @@ package final class CheckSession: Sendable {
             report.throughputBps = (Double(reading.bytesReceived) * 8 / last).rounded()
         }
         // Receiving starts with the first packet: the time to get there is open_time and startup_delay. A
-        // live start behind the edge downloads its backlog at once: that is not delivery faster than live.
+        // live stream on the clock arrives as fast as it is made: the start behind the edge downloads its
+        // backlog at once, then the player's reloads pace it; kept up or not is the latency's drift.
         report.liveLatency = live.report()
-        if let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
-            let backlog = reading.isLive ? live.backlog ?? 0 : 0
-            report.realtimeFactor = JSONOutput.seconds(max(0, received.totalDuration - backlog) / (last - first))
+        if report.liveLatency == nil, let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
+            report.realtimeFactor = JSONOutput.seconds(received.totalDuration / (last - first))
         }
         if let declared = reading.declaredBitRate {
             report.declaredBitRate = Double(declared.value)
@@ -343,8 +343,7 @@ package final class CheckSession: Sendable {
         measured.maxStartup = settings.maxStartup
         measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
         measured.peakBitRate = report.peakBitRate
-        // Live media cannot come faster than it is made; falling behind shows as stalls and latency.
-        measured.realtimeFactor = report.liveLatency == nil ? report.realtimeFactor : nil
+        measured.realtimeFactor = report.realtimeFactor
         measured.received = presented.ranges
         measured.brokenPlaylists = lines.httpErrors.compactMap { http in
             guard let url = http.url, url != source,

@@ -107,9 +107,10 @@ struct CheckLiveLatencyTests {
         #expect(atStart >= 6, "never closer than the hold-back: \(atStart)")
         // Playing without stalls keeps the latency flat: it may only grow by a stall.
         #expect(try figures.seconds("max") - figures.seconds("min") < 0.5 || figures.verdict != "pass")
-        // The 6 s backlog downloaded at once is not delivery faster than real time.
-        let factor = try #require(figures.realtimeFactor)
-        #expect(factor < 1.1, "realtime_factor \(factor)")
+        // The 6 s backlog downloaded at once is not reported as delivery faster than real time (issue 22
+        // saw 1.3x); a live stream on the clock has no real-time factor, its drift says whether it kept up.
+        #expect(figures.realtimeFactor == nil, "realtime_factor \(String(describing: figures.realtimeFactor))")
+        #expect(try abs(figures.seconds("drift")) < 0.5 || figures.verdict != "pass")
 
         // Started as fresh: the newest segment was just added, so neither run waits longer for its start.
         _ = try source.freshPlaylist(listing: 4)
