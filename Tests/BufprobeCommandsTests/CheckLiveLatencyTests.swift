@@ -8,62 +8,6 @@ import TestSupport
 /// was told to do and against the test's own reading of the playlist.
 @Suite("bufprobe check: latency to the live edge (ffmpeg -re HLS behind nginx)")
 struct CheckLiveLatencyTests {
-    /// The source: ffmpeg writing live HLS (2 s segments, 6 listed) into a temporary directory, and nginx.
-    final class LiveSource {
-        let directory: URL
-        let nginx: NginxServer
-        private let encoder: Process
-
-        init() throws {
-            directory = try CheckServers.temporaryDirectory("bufprobe-live-hls")
-            encoder = Process()
-            encoder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            encoder.currentDirectoryURL = directory
-            encoder.arguments = [
-                "ffmpeg", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
-                "-tune", "zerolatency", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-b:v", "300k",
-                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "2", "-hls_list_size", "6",
-                "-hls_flags", "program_date_time+delete_segments+independent_segments", "index.m3u8",
-            ]
-            encoder.standardOutput = FileHandle.nullDevice
-            encoder.standardError = FileHandle.nullDevice
-            try encoder.run()
-            nginx = try NginxServer(extraRoots: ["live": directory])
-        }
-
-        deinit {
-            // SIGKILL: a child of the test process inherits its blocked SIGTERM and SIGINT.
-            kill(encoder.processIdentifier, SIGKILL)
-            encoder.waitUntilExit()
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        var url: String { nginx.url("live/index.m3u8") }
-
-        /// The playlist as written now.
-        func playlist() -> HLSPlaylist? {
-            guard let text = try? String(contentsOf: directory.appendingPathComponent("index.m3u8"), encoding: .utf8) else { return nil }
-            return try? HLSPlaylist.parse(text)
-        }
-
-        /// Waits until the playlist lists `count` segments, then until the next one is added: the returned
-        /// playlist is at most a few tens of milliseconds old, so a check started now reads the same one.
-        func freshPlaylist(listing count: Int) throws -> HLSPlaylist {
-            let deadline = Date().addingTimeInterval(40)
-            while (playlist()?.segments.count ?? 0) < count {
-                guard Date() < deadline else { throw CheckServers.ServerError("the live playlist never listed \(count) segments") }
-                usleep(50_000)
-            }
-            let sequence = playlist()?.segments.last?.sequence
-            while true {
-                guard Date() < deadline else { throw CheckServers.ServerError("the live playlist stopped growing") }
-                if let now = playlist(), now.segments.last?.sequence != sequence { return now }
-                usleep(20_000)
-            }
-        }
-    }
-
     /// `live_latency` and a few figures of a `check --json` document.
     struct Figures {
         let latency: [String: Any]
@@ -85,7 +29,7 @@ struct CheckLiveLatencyTests {
 
     @Test("the latency equals the hold-back applied (3 target durations) plus the time since the edge segment was made, within half a segment; --live-start edge shortens it")
     func latencyAgainstTheSource() throws {
-        let source = try LiveSource()
+        let source = try LiveHLSSource()
         let playlist = try source.freshPlaylist(listing: 4)
         let edge = try #require(playlist.segments.last.flatMap { last in last.programDateTime.map { $0 + last.duration } })
         let launched = Date().timeIntervalSince1970
