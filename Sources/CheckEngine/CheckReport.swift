@@ -67,8 +67,8 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var duration: Double?
     /// Media seconds the player played.
     package var played: Double
-    /// Seconds loaded ahead of the playhead when the check ended: for a sampled live stream, how far the
-    /// player was behind the newest media received (FFmpeg 5.1 does not expose the live edge itself).
+    /// Seconds loaded ahead of the playhead when the check ended (for a live stream, the distance to the
+    /// live edge is `liveLatency`).
     package var bufferedAhead: Double
     /// Bytes received.
     @NullEncoded package var bytesReceived: Int64?
