@@ -59,6 +59,8 @@ extension CheckSession {
         if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
         // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
         addVariantChecks(to: &report)
+        // A live DASH input that failed still says what its requests met (missing segments, early ones).
+        if report.dashLive == nil { addDASHLive(to: &report) }
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }

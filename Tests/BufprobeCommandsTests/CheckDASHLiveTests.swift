@@ -11,13 +11,14 @@ private final class LiveDASHSource {
     let origin: FixtureServer
     private let muxer: Process
 
-    /// Starts the origin and the muxer (`-use_timeline` as given, 1 s segments, a 4 s window, a 2 s
+    /// Starts the origin (answering 404 for every `dropEvery`-th segment when given) and the muxer (`-use_timeline` as given, 1 s segments, a 4 s window, a 2 s
     /// minimumUpdatePeriod, a 3 s target latency), and waits until the stream is older than its window
     /// (FFmpeg 5.1 computes the oldest segment as `now - availabilityStartTime - timeShiftBufferDepth` in
     /// unsigned arithmetic, which wraps while the stream is younger).
-    init(timeline: Bool) throws {
+    init(timeline: Bool, dropEvery: Int? = nil) throws {
         directory = try CheckServers.temporaryDirectory("bufprobe-dash-live")
-        origin = try FixtureServer(script: "dash_live_origin.py", arguments: ["--root", directory.path])
+        origin = try FixtureServer(
+            script: "dash_live_origin.py", arguments: ["--root", directory.path] + (dropEvery.map { ["--drop-every=\($0)"] } ?? []))
         let muxer = Process()
         muxer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         muxer.currentDirectoryURL = directory
@@ -75,6 +76,12 @@ private struct LiveDocument: Decodable {
         var listedWindow: Double?
         var mpdReloads: Int
         var segmentsRequested: Int
+        struct Event: Decodable {
+            var kind: String
+            var url: String
+            var message: String
+        }
+        var events: [Event]
         var startSegment: Int64?
         var startHoldBack: Double?
         var counts: Counts
@@ -188,5 +195,20 @@ struct CheckDASHLiveTests {
         #expect(checks.count == 1)
         #expect(checks.first?.measured.width == 320 && checks.first?.measured.height == 180)
         #expect(checks.first?.problems.contains { $0.kind == "resolution_mismatch" || $0.kind == "codecs_mismatch" || $0.kind == "segment_failed" } == false, "\(checks.first?.problems.map(\.message) ?? [])")
+    }
+
+    @Test("Segments the manifest lists but the origin lost (every fourth answers 404) are missing_segment, and the verdict is degraded")
+    func missingSegments() throws {
+        let source = try LiveDASHSource(timeline: true, dropEvery: 4)
+        let result = try BufprobeProcess.run(["check", "--json", "--duration", "8s", source.url], timeout: 60)
+        let document = try LiveDocument.decode(result.stdout)
+        let dash = try #require(document.dashLive, "\(result.stdout)")
+        // FFmpeg starts at the oldest of the 4 listed segments: one of them is lost, asked for once available.
+        #expect(dash.counts.missingSegment >= 1, "\(dash.events.map(\.message))")
+        let missing = try #require(dash.events.first { $0.kind == "missing_segment" })
+        #expect(missing.message == "\(source.url) lists \(missing.url), inside its availability window, but it answered HTTP 404.")
+        #expect(missing.url.hasSuffix("0.m4s") || missing.url.hasSuffix("4.m4s") || missing.url.hasSuffix("8.m4s"), "\(missing.url)")
+        #expect(document.verdict == "degraded" && result.status == 1, "\(document.reason)")
+        #expect(document.reason.contains("did not serve"), "\(document.reason)")
     }
 }

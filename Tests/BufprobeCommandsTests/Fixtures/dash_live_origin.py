@@ -12,21 +12,28 @@ hundreds of numbers a second (measured), so no playback could be checked.
                    --clock-offset seconds (a server clock ahead of this machine's)
   /<file>          the file under --root; a missing *.m4s is waited for (--hold), then 404
   /missing/<file>  always 404 (a manifest may be pointed here to list segments that are not served)
+
+--drop-every=N answers 404 at once for every media segment whose number is a multiple of N (the fault twin:
+segments the manifest lists but the origin lost).
 """
 import datetime
 import http.server
 import os
+import re
 import sys
 import time
 
-sys.argv, extra = [a for a in sys.argv if not a.startswith("--hold=") and not a.startswith("--clock-offset=")], \
-    [a for a in sys.argv if a.startswith("--hold=") or a.startswith("--clock-offset=")]
+OWN = ("--hold=", "--clock-offset=", "--drop-every=")
+sys.argv, extra = [a for a in sys.argv if not a.startswith(OWN)], [a for a in sys.argv if a.startswith(OWN)]
 HOLD = 3.0
 CLOCK_OFFSET = 0.0
+DROP_EVERY = 0
 for argument in extra:
     name, value = argument.split("=", 1)
     if name == "--hold":
         HOLD = float(value)
+    elif name == "--drop-every":
+        DROP_EVERY = int(value)
     else:
         CLOCK_OFFSET = float(value)
 
@@ -64,6 +71,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if name.startswith("..") or os.path.isabs(name):
             return self.answer(404, b"", "text/plain")
         full = os.path.join(self.root, name)
+        number = re.search(r"-(\d+)\.m4s$", name)
+        if DROP_EVERY > 0 and number and int(number.group(1)) % DROP_EVERY == 0:
+            return self.answer(404, b"lost\n", "text/plain")
         deadline = time.monotonic() + (HOLD if name.endswith(".m4s") else 0)
         while not os.path.isfile(full) and time.monotonic() < deadline:
             time.sleep(0.02)
