@@ -102,6 +102,17 @@ package enum ProbeMetrics {
                 "bufprobe_live_latency_summary_seconds", "Latency to the live edge over the check, per statistic (at_start, min, time-averaged mean, max).",
                 stats.compactMap { name, value in value.map { ([("stat", name)], $0) } })
         }
+        if let dash = report.dashLive {
+            // Every kind is written (0 included), so that an alert on one kind has a series to compare.
+            text += family("bufprobe_dash_mpd_reloads", "Reloads of the live DASH manifest the player made after its first read.", [([], Double(dash.mpdReloads))])
+            text += family("bufprobe_dash_segments_requested", "Segment requests the player sent for the live DASH stream.", [([], Double(dash.segmentsRequested))])
+            text += family(
+                "bufprobe_dash_clock_offset_seconds", "Seconds the live DASH stream's clock (UTCTiming) was ahead of this machine's; 0 on this machine's clock.",
+                [([("clock", dash.clock)], dash.clockOffset)])
+            text += family(
+                "bufprobe_dash_problems", "Live DASH problems, per kind (every kind written): missing_segment also makes the verdict degraded.",
+                DASHLiveReport.Kind.allCases.map { ([("kind", $0.rawValue)], Double(dash.counts[$0])) })
+        }
         if let checks = report.variantChecks {
             text += family("bufprobe_variants_validated", "HLS variants validated against their master (all_variants=true).", [([], Double(checks.count))])
             let samples = checks.flatMap { check in
