@@ -32,6 +32,8 @@ package struct CheckReading {
     package var lastPacketTime: Double?
     /// How many segments FFmpeg had skipped when opening finished (opening probes every variant).
     package var segmentsFailedWhileOpening = 0
+    /// The LL-HLS path the input is read through, when it is (`LowLatencyPlayback`).
+    package var lowLatency: LowLatencyPlayback?
 
     private let isPlaylist: Bool
     private let isPaced: Bool

@@ -79,6 +79,8 @@ package struct CheckReport: Sendable, Codable {
     /// How the live HLS media playlist behaved across its reloads; `nil` (`null`) for inputs that are not
     /// remote live HLS.
     @NullEncoded package var playlistHealth: PlaylistHealth?
+    /// How a low-latency HLS stream behaved, played part by part (`LowLatencyReport`); `null` otherwise.
+    @NullEncoded package var lowLatency: LowLatencyReport?
     /// `--all-variants`: every HLS variant validated against its master's attributes, in master order;
     /// `null` without the option.
     @NullEncoded package var variantChecks: [VariantCheck]?

@@ -35,13 +35,13 @@ package final class CheckSession: Sendable {
     private let samplingOver = Atomic<Bool>(false)
     let cancelled = Atomic<Bool>(false)
     /// `--cmcd`: the keys of each request after the first, from the player's state (`observe`).
-    private let cmcdRequests: CMCDRequests?
+    let cmcdRequests: CMCDRequests?
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over, so
     /// it sleeps to its deadline in one wait instead of polling the flags.
     private let wake = DispatchSemaphore(value: 0)
 
     /// The check's rules (`CheckMachine`), shared by the reading thread and `progress()`.
-    private let machine: Mutex<CheckMachine>
+    let machine: Mutex<CheckMachine>
 
     /// Creates a session timed by `clock`; the check's clock 0 is now.
     package init(source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock()) {
@@ -86,7 +86,7 @@ package final class CheckSession: Sendable {
     }
 
     /// Seconds since the check began.
-    private func now() -> Double { clock.now() - started }
+    func now() -> Double { clock.now() - started }
 
     // MARK: Running
 
@@ -120,6 +120,8 @@ package final class CheckSession: Sendable {
             return failing(report, refusal)
         }
         let dashChecked = admission.dashChecked
+        let lowLatency = lowLatencyPlayback()
+        defer { lowLatency?.stop() }
         let input: MediaInput
         let openBegan = now()
         do {
@@ -134,10 +136,10 @@ package final class CheckSession: Sendable {
             }
             var decorate: (@Sendable (String) -> RequestDecoration?)?
             if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
-            input = try MediaInput(
+            if let lowLatency { input = try lowLatency.openInput() } else { input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
                 playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: checkTime()) },
-                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked)
+                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked) }
         } catch {
             report.sampledDuration = JSONOutput.seconds(now())
             if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
@@ -154,6 +156,7 @@ package final class CheckSession: Sendable {
         report.format = input.format.name
         var reading = CheckReading(input: input, settings: settings, source: source)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
+        reading.lowLatency = lowLatency
         report.variants = reading.variants
         report.playableStreams = reading.playable
         report.live = reading.isLive
@@ -239,6 +242,7 @@ package final class CheckSession: Sendable {
             reading.count(packet)
             let time = now()
             reading.lastPacketTime = time
+            reading.lowLatency?.received(packet, videoStream: reading.input.bestVideoStream, at: time)
             action = machine.withLock { machine in
                 machine.received(
                     packet.modelPacket, corrupt: packet.isCorrupt, bytesReceived: reading.bytesReceived,
@@ -246,22 +250,6 @@ package final class CheckSession: Sendable {
             }
             observeForCMCD(reading)
         }
-    }
-
-    /// Tells `--cmcd`'s per-request keys the player's state: buffer ahead, starting up or stalled, and the
-    /// played variant's declared bit rate.
-    private func observeForCMCD(_ reading: CheckReading) {
-        guard let cmcdRequests else { return }
-        let (buffered, startingUp): (Double, Bool) = machine.withLock { machine in
-            guard let player = machine.session?.player else { return (0, true) }
-            let waiting = switch player.state {
-            case .loading, .stalled: true
-            case .playing, .paused, .seeking, .ended, .failed: false
-            }
-            return (player.item.bufferedAhead, waiting)
-        }
-        cmcdRequests.observe(
-            bufferedAhead: buffered, startingUp: startingUp, bitRate: reading.declaredBitRate.flatMap { Int(exactly: $0.value) })
     }
 
     /// What `--record-trace` recorded (`nil` without it); complete once `run()` has returned.
@@ -303,7 +291,7 @@ package final class CheckSession: Sendable {
             failure = resourceLimitSentence(opening: false) ?? CheckSentence.readFailure(
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
-            failure = CheckSentence.earlyEnd(
+            failure = reading.lowLatency?.failure.map { "\(source) stopped playing: \($0)" } ?? CheckSentence.earlyEnd(
                 source: source, lines: lines, loaded: presented, declared: reading.declared.map { declared in
                     // From the playable start, as `presented`: the end moves, the duration does not.
                     let end = machine.withLock { $0.session?.presentationTime(declared.end) } ?? declared.end
@@ -354,6 +342,7 @@ package final class CheckSession: Sendable {
             report.playlistHealth = health
             report.warnings += health.events.map(\.message)
         }
+        addLowLatency(reading.lowLatency, to: &report)
         // After the player's last word: validating takes wall time no player waits through.
         addVariantChecks(to: &report)
         if let failure { return failing(report, failure) }
@@ -377,6 +366,7 @@ package final class CheckSession: Sendable {
         measured.variantProblems = (report.variantChecks ?? []).map { ($0.index, $0.problemKinds) }
         measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
             .map { ($0.playlist, $0.at) }
+        measured.ignoredBlockingReloads = report.lowLatency.flatMap { $0.blockingReloadsIgnored > 0 ? ($0.playlist, $0.blockingReloadsIgnored, $0.blockingReloads) : nil }
         (report.verdict, report.reason) = Verdict.decide(measured)
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report

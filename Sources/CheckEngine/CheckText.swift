@@ -58,6 +58,7 @@ package enum CheckText {
             out += variantTable(checks, segments: report.settings.allVariantsSegments)
         }
         if let health = report.playlistHealth { out += playlist(health) }
+        if let lowLatency = report.lowLatency { out += self.lowLatency(lowLatency) }
         // Every warning of the JSON document (FFmpeg's problems, refused resources, playlist events), as
         // `probe` prints its own; before any data arrived the reason is the sentence made of them.
         if receivedAnything {
@@ -100,6 +101,22 @@ package enum CheckText {
         }
         let reloads = "\(health.reloads) load\(health.reloads == 1 ? "" : "s") seen"
         return "  playlist:    \(health.url ?? "no reload seen"), \(reloads), \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
+    }
+
+    /// The LL-HLS line: part target and hold-back, blocking reloads held or ignored and their times, parts
+    /// played, problems by kind (each problem is also a warning).
+    static func lowLatency(_ section: CheckReport.LowLatencyReport) -> String {
+        let found = LowLatencyMonitor.Kind.allCases.compactMap { kind in
+            section.counts[kind] > 0 ? "\(section.counts[kind]) \(kind.rawValue)" : nil
+        }
+        let target = section.partTarget.map { "PART-TARGET \(TextFormat.seconds($0))" } ?? "no PART-TARGET"
+        let holdBack = section.partHoldBack.map { "PART-HOLD-BACK \(TextFormat.seconds($0))" } ?? "no PART-HOLD-BACK"
+        var hold = ""
+        if let low = section.holdMin, let mean = section.holdMean, let high = section.holdMax {
+            hold = " (held \(TextFormat.seconds(low))/\(TextFormat.seconds(mean))/\(TextFormat.seconds(high)) min/mean/max)"
+        }
+        let reloads = "\(section.blockingReloads) blocking reloads, \(section.blockingReloadsHeld) held, \(section.blockingReloadsIgnored) ignored\(hold)"
+        return "  low latency: \(target), \(holdBack); \(reloads); \(section.partsPlayed) parts played; \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
     }
 
     /// What `played` means for this check. A VOD input whose data all arrived before the player got that

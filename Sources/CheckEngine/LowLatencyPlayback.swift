@@ -1,0 +1,160 @@
+import Foundation
+package import MediaIO
+import Synchronization
+
+/// `check`'s low-latency HLS path: when the input's media playlist has `EXT-X-PART-INF` and
+/// `CAN-BLOCK-RELOAD=YES` (and `--no-low-latency` is not given), bufprobe plays the parts itself with a
+/// `LowLatencyHLSClient` instead of letting FFmpeg play whole segments, and libavformat demuxes the parts from
+/// memory (`MediaInput(streaming:...)`). This type wires the client's observations and the packets read
+/// into a `LowLatencyMonitor` (the rules) and into the check's live-edge tracker (`LiveFeed`), so the latency
+/// measured is the low-latency one.
+package final class LowLatencyPlayback: Sendable {
+    /// Where the latency tracker is told about anchors, the edge and the hold-back (`LiveEdgeWatch`'s API).
+    package struct LiveFeed: Sendable {
+        /// Media time (seconds) <-> the stream's clock (Unix seconds).
+        package var anchor: @Sendable (_ mediaTime: Double, _ unixTime: Double) -> Void
+        /// The newest media listed ends at `unixTime`, seen at check time `at`.
+        package var edge: @Sendable (_ unixTime: Double, _ at: Double) -> Void
+        /// The hold-back applied at start, its target and its rule's name.
+        package var holdBack: @Sendable (_ applied: Double, _ target: Double?, _ rule: String) -> Void
+
+        /// A feed made of the three calls.
+        package init(
+            anchor: @escaping @Sendable (Double, Double) -> Void, edge: @escaping @Sendable (Double, Double) -> Void,
+            holdBack: @escaping @Sendable (Double, Double?, String) -> Void
+        ) {
+            self.anchor = anchor
+            self.edge = edge
+            self.holdBack = holdBack
+        }
+    }
+
+    /// What the client's thread and the reading thread share.
+    private final class Recorder: Sendable {
+        let monitor: Mutex<LowLatencyMonitor>
+        let failure = Mutex<String?>(nil)
+        let feed: LiveFeed?
+        let partHoldBack: Double?
+
+        init(playlist: String, feed: LiveFeed?, partHoldBack: Double?) {
+            monitor = Mutex(LowLatencyMonitor(playlist: playlist))
+            self.feed = feed
+            self.partHoldBack = partHoldBack
+        }
+
+        func observe(_ observation: LowLatencyHLSClient.Observation) {
+            switch observation {
+            case .playlist(let url, let playlist, let began, let seconds, let asked):
+                let at = began + seconds
+                monitor.withLock { $0.loaded(playlist, url: url, at: at, seconds: seconds, asked: asked) }
+                if let edge = LowLatencyPlayback.edge(of: playlist) { feed?.edge(edge, at) }
+            case .part(let part, let range, _, let wholeSegment):
+                monitor.withLock { $0.appended(part, range: range, wholeSegment: wholeSegment) }
+            case .started(_, let behindEdge):
+                monitor.withLock { $0.started(behindEdge: behindEdge) }
+                feed?.holdBack(behindEdge, partHoldBack, "PART-HOLD-BACK")
+            case .failed(let sentence):
+                failure.withLock { if $0 == nil { $0 = sentence } }
+            }
+        }
+    }
+
+    /// The media playlist played.
+    package let playlist: String
+    private let client: LowLatencyHLSClient
+    private let recorder: Recorder
+    private let requests: Interrupter
+    private let readInterrupter: Interrupter
+    private let options: [String: String]
+    private let now: @Sendable () -> Double
+
+    /// The LL-HLS path for `source`, or `nil` when it does not apply: not a remote `.m3u8`, `--no-low-latency`,
+    /// a playlist without `EXT-X-PART-INF` or `CAN-BLOCK-RELOAD=YES`, or one that cannot be loaded (FFmpeg then
+    /// opens it and says why). A master playlist's variant is chosen as `--variant` says.
+    /// - Parameters:
+    ///   - interrupter: the check's; the client's requests use a child of it (its policy, pace and timeout).
+    ///   - now: the check's clock, seconds since it began.
+    package static func prepare(
+        source: String, settings: CheckSettings, interrupter: Interrupter, now: @escaping @Sendable () -> Double,
+        feed: LiveFeed?
+    ) -> LowLatencyPlayback? {
+        guard settings.lowLatency, InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return nil }
+        let requests = Interrupter(
+            timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
+            policy: settings.requestPolicy)
+        let options = settings.formatOptions
+        var url = source
+        guard var playlist = try? HLSPlaylist.load(location: url, options: options, interrupter: requests) else { return nil }
+        if playlist.kind == .master {
+            let bandwidths = playlist.variants.map { Int64($0.bandwidth) }
+            guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return nil }
+            url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: source)
+            guard let media = try? HLSPlaylist.load(location: url, options: options, interrupter: requests) else { return nil }
+            playlist = media
+        }
+        guard playlist.kind == .media, playlist.partTarget != nil, playlist.canBlockReload, !playlist.hasEndList,
+            !playlist.allParts.isEmpty
+        else { return nil }
+        return try? LowLatencyPlayback(
+            url: url, first: playlist, requests: requests, readInterrupter: interrupter, options: options, now: now, feed: feed)
+    }
+
+    private init(
+        url: String, first: HLSPlaylist, requests: Interrupter, readInterrupter: Interrupter, options: [String: String],
+        now: @escaping @Sendable () -> Double, feed: LiveFeed?
+    ) throws(FFmpegError) {
+        playlist = url
+        self.requests = requests
+        self.readInterrupter = readInterrupter
+        self.options = options
+        self.now = now
+        let recorder = Recorder(playlist: url, feed: feed, partHoldBack: first.partHoldBack)
+        self.recorder = recorder
+        let holdBack = first.holdBack(playsParts: true)?.seconds ?? 3 * (first.partTarget ?? 1)
+        client = try LowLatencyHLSClient(
+            url: url, first: first, holdBack: holdBack, options: options, interrupter: requests,
+            readInterrupter: readInterrupter, now: now, observe: { recorder.observe($0) })
+        let at = now()
+        recorder.monitor.withLock { $0.loaded(first, url: url, at: at, seconds: 0, asked: nil) }
+        if let edge = Self.edge(of: first) { feed?.edge(edge, at) }
+    }
+
+    /// Starts the client and opens the parts it appends as the check's input.
+    /// - Throws: `FFmpegError` from opening (the first parts never came, or are not media).
+    package func openInput() throws(FFmpegError) -> MediaInput {
+        client.start()
+        return try MediaInput(streaming: client.stream, name: playlist, options: options, interrupter: readInterrupter)
+    }
+
+    /// A packet the check read, at check time `at`: the `INDEPENDENT` rule and the latency anchors.
+    package func received(_ packet: Packet, videoStream: Int?, at: Double) {
+        let anchor = recorder.monitor.withLock { monitor in
+            monitor.packet(
+                position: packet.position, isVideo: packet.stream == videoStream, keyframe: packet.isKeyframe,
+                mediaTime: packet.pts, anchorsOnVideo: videoStream != nil, at: at)
+        }
+        if let anchor { recorder.feed?.anchor(anchor.mediaTime, anchor.unixTime) }
+    }
+
+    /// Stops the client (the request in flight is cancelled) and ends the stream. Safe to repeat.
+    package func stop() { client.stop() }
+
+    /// Why the client stopped before the check did (a request that failed), if it did.
+    package var failure: String? { recorder.failure.withLock { $0 } }
+
+    /// The `low_latency` section, with a failed request as an event.
+    package func report() -> CheckReport.LowLatencyReport {
+        let failure = self.failure
+        return recorder.monitor.withLock { monitor in
+            if let failure, monitor.report.counts.requestFailed == 0 { monitor.failed(failure, at: now()) }
+            return monitor.finalReport
+        }
+    }
+
+    /// The program date-time at which the newest media `playlist` lists ends (Unix seconds).
+    static func edge(of playlist: HLSPlaylist) -> Double? {
+        if let part = playlist.trailingParts.last, let date = part.programDateTime { return date + part.duration }
+        guard let segment = playlist.segments.last, let date = segment.programDateTime else { return nil }
+        return date + segment.duration
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import Synchronization
+
+/// Plays a low-latency HLS media playlist (RFC 8216bis) part by part, as an LL-HLS player does, since FFmpeg
+/// 5.1's HLS demuxer ignores parts: starts at the live edge minus the hold-back at an `INDEPENDENT` part,
+/// fetches the `#EXT-X-MAP` and then each part in order, appends their bytes to a `StreamingMemoryIO` that
+/// libavformat demuxes, and asks for each part not yet listed with a blocking playlist reload
+/// (`_HLS_msn=M&_HLS_part=P`, §6.2.5.2), timing how long the server held it.
+///
+/// It judges nothing: every playlist it loads and every part it appends is handed to `observe` (on its own
+/// thread) as an `Observation`, and the caller applies the rules. Every request goes through `interrupter`
+/// (its protocol whitelist, request policy, pace, and half its timeout to answer); `stop()` cancels the
+/// request in flight and ends the stream.
+public final class LowLatencyHLSClient: Sendable {
+    /// What the client saw or did, in order.
+    public enum Observation: Sendable {
+        /// A media playlist was loaded: its URL as requested, the playlist, when the request began and how
+        /// long it took (check seconds), and for a blocking reload the part it asked for.
+        case playlist(url: String, playlist: HLSPlaylist, began: Double, seconds: Double, asked: Request?)
+        /// A part's bytes were appended to the stream at `range` (stream offsets); `wholeSegment` when a
+        /// segment no longer listed by parts was fetched whole to catch up.
+        case part(HLSPlaylist.Part, range: Range<Int64>, at: Double, wholeSegment: Bool)
+        /// The start: the part playing begins at, and how far behind the newest listed media it is (seconds).
+        case started(HLSPlaylist.Part, behindEdge: Double)
+        /// A request failed or was refused: one sentence naming the URL.
+        case failed(String)
+    }
+
+    /// A blocking reload's question.
+    public struct Request: Sendable, Hashable {
+        /// `_HLS_msn`.
+        public var sequence: Int
+        /// `_HLS_part`.
+        public var part: Int
+        /// Whether `_HLS_skip=YES` asked for a delta update.
+        public var skip: Bool
+    }
+
+    /// The largest part (or catch-up segment) accepted, bytes: a part that never ends is cut off here.
+    public static let maxPartBytes: Int64 = 32 << 20
+    /// Every how many blocking reloads one asks for a delta update, when the server offers them.
+    static let deltaEvery = 4
+
+    /// The stream the parts are appended to.
+    public let stream: StreamingMemoryIO
+    private let url: String
+    private let first: HLSPlaylist
+    private let holdBack: Double
+    private let options: [String: String]
+    private let interrupter: Interrupter
+    private let now: @Sendable () -> Double
+    private let observe: @Sendable (Observation) -> Void
+    private let stopped = Atomic<Bool>(false)
+
+    /// A client for the media playlist at `url`, already loaded as `first`, starting `holdBack` seconds from
+    /// its live edge.
+    /// - Parameters:
+    ///   - options: protocol AVOptions for every request (`user_agent`, `headers`).
+    ///   - interrupter: bounds and polices every request (a child of `readInterrupter`, so that the end of
+    ///     the check stops it); `stop()` cancels it.
+    ///   - readInterrupter: the one the demuxer reading the stream is armed with: it bounds each wait for bytes.
+    ///   - now: the caller's clock (seconds), for the observations' times.
+    ///   - observe: receives every observation, on the client's thread.
+    /// - Throws: `FFmpegError` when the stream cannot be allocated.
+    public init(
+        url: String, first: HLSPlaylist, holdBack: Double, options: [String: String], interrupter: Interrupter,
+        readInterrupter: Interrupter?, now: @escaping @Sendable () -> Double, observe: @escaping @Sendable (Observation) -> Void
+    ) throws(FFmpegError) {
+        self.url = url
+        self.first = first
+        self.holdBack = holdBack
+        self.options = options
+        self.interrupter = interrupter
+        self.now = now
+        self.observe = observe
+        stream = try StreamingMemoryIO(interrupter: readInterrupter)
+    }
+
+    /// Starts fetching on a thread of its own.
+    public func start() {
+        let thread = Thread { [self] in
+            run()
+            stream.finish()
+        }
+        thread.name = "bufprobe LL-HLS"
+        thread.start()
+    }
+
+    /// Stops: the request in flight is cancelled, no other is made, the stream ends. Safe from any thread.
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+        interrupter.cancel()
+        stream.finish()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Whether a failure is the end of the check rather than the server's (stopped, or the check cancelled).
+    private var isEnding: Bool { isStopped || interrupter.reason == .cancelled }
+
+    /// The part to start at in `playlist`: the newest `INDEPENDENT` one that begins at least `holdBack`
+    /// before the end of the newest listed part, else the oldest listed part.
+    public static func startPart(in playlist: HLSPlaylist, holdBack: Double) -> HLSPlaylist.Part? {
+        let parts = playlist.allParts
+        var behind = 0.0
+        var reached: Int?
+        for index in parts.indices.reversed() {
+            behind += parts[index].duration
+            if behind >= holdBack - 1e-6 {
+                reached = index
+                break
+            }
+        }
+        guard let reached else { return parts.first { !$0.gap } }
+        return parts[...reached].last { $0.independent && !$0.gap } ?? parts.first { !$0.gap }
+    }
+
+    /// Where the part after `part` is found in `playlist`: listed (`.part`), only as a whole segment
+    /// (`.segment`), or not yet (`nil`). A part index past the end of a complete segment means part 0 of the
+    /// next one (§6.2.5.2).
+    public enum Next: Sendable {
+        /// The part, listed.
+        case part(HLSPlaylist.Part)
+        /// Only its segment is listed, with no parts (an older segment).
+        case segment(HLSPlaylist.Segment)
+    }
+
+    /// Looks up part `index` of segment `sequence` in `playlist`.
+    public static func find(sequence: Int, index: Int, in playlist: HLSPlaylist) -> Next? {
+        if let segment = playlist.segments.first(where: { $0.sequence == sequence }) {
+            if index < segment.parts.count { return .part(segment.parts[index]) }
+            if segment.parts.isEmpty, index == 0 { return .segment(segment) }
+            // Past its last part (or its parts no longer listed after we played some): the next segment.
+            return sequence < Int.max ? find(sequence: sequence + 1, index: 0, in: playlist) : nil
+        }
+        return playlist.trailingParts.first { $0.sequence == sequence && $0.index == index }.map(Next.part)
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        guard let start = Self.startPart(in: first, holdBack: holdBack) else {
+            observe(.failed("\(url) lists no part to start at."))
+            return
+        }
+        let parts = first.allParts
+        if let index = parts.firstIndex(of: start) {
+            observe(.started(start, behindEdge: parts[index...].reduce(0) { $0 + $1.duration }))
+        }
+        var playlist = first
+        var mapFetched: HLSPlaylist.Map?
+        var sequence = start.sequence
+        var index = start.index
+        var reloads = 0
+        while !isStopped {
+            switch Self.find(sequence: sequence, index: index, in: playlist) {
+            case .part(let part):
+                if part.map != mapFetched, let map = part.map {
+                    guard fetch(map.uri, range: map.byteRange) != nil else { return }
+                    mapFetched = map
+                }
+                if !part.gap {
+                    guard let range = fetch(part.uri, range: part.byteRange) else { return }
+                    observe(.part(part, range: range, at: now(), wholeSegment: false))
+                }
+                sequence = part.sequence
+                index = part.index + 1
+            case .segment(let segment):
+                if segment.map != mapFetched, let map = segment.map {
+                    guard fetch(map.uri, range: map.byteRange) != nil else { return }
+                    mapFetched = map
+                }
+                guard let range = fetch(segment.uri, range: segment.byteRange) else { return }
+                let whole = HLSPlaylist.Part(
+                    uri: segment.uri, duration: segment.duration, independent: false, byteRange: segment.byteRange, gap: false,
+                    sequence: segment.sequence, index: 0, programDateTime: segment.programDateTime, map: segment.map)
+                observe(.part(whole, range: range, at: now(), wholeSegment: true))
+                sequence = segment.sequence + 1
+                index = 0
+            case nil:
+                if sequence < playlist.mediaSequence + playlist.skippedSegments, !playlist.isDeltaUpdate {
+                    // Fell out of the window: start again from the edge, as a player that fell behind does.
+                    guard let restart = Self.startPart(in: playlist, holdBack: holdBack) else { return }
+                    sequence = restart.sequence
+                    index = restart.index
+                    continue
+                }
+                reloads += 1
+                let skip = first.canSkipUntil != nil && reloads % Self.deltaEvery == 0
+                let asked = Request(sequence: sequence, part: index, skip: skip)
+                guard let loaded = reload(asking: playlist.canBlockReload ? asked : nil) else { return }
+                let found = Self.find(sequence: sequence, index: index, in: loaded.playlist) != nil
+                // A delta update lists the newest parts but not the old segments: keep the full one's window.
+                if !loaded.playlist.isDeltaUpdate || found { playlist = loaded.playlist }
+                if !found {
+                    // The server answered without the part (it ignores blocking reloads, or we are ahead):
+                    // poll, as players fall back to, every half part target.
+                    let pause = max(0.05, min(1, (playlist.partTarget ?? 1) / 2))
+                    Thread.sleep(forTimeInterval: pause)
+                }
+            }
+        }
+    }
+
+    /// Loads the playlist, blocking for `asked` when given; `nil` (after an observation) when it failed.
+    private func reload(asking asked: Request?) -> (playlist: HLSPlaylist, seconds: Double)? {
+        var target = url
+        if let asked {
+            let separator = url.contains("?") ? "&" : "?"
+            target += "\(separator)_HLS_msn=\(asked.sequence)&_HLS_part=\(asked.part)" + (asked.skip ? "&_HLS_skip=YES" : "")
+        }
+        let began = now()
+        do {
+            let playlist = try HLSPlaylist.load(location: target, options: options, interrupter: interrupter)
+            let seconds = now() - began
+            observe(.playlist(url: target, playlist: playlist, began: began, seconds: seconds, asked: asked))
+            return (playlist, seconds)
+        } catch {
+            if !isEnding { observe(.failed("\(target) could not be reloaded: \(error).")) }
+            return nil
+        }
+    }
+
+    /// Fetches `uri` (resolved against the playlist) and appends it to the stream; its stream range, or
+    /// `nil` after an observation when it failed.
+    private func fetch(_ uri: String, range: HLSPlaylist.ByteRange?) -> Range<Int64>? {
+        let location = HLSPlaylist.resolve(uri, against: url)
+        do {
+            let reader = try ResourceReader(url: location, options: options, interrupter: interrupter, offset: range?.offset ?? 0)
+            let bytes: [UInt8]
+            if let range {
+                guard range.length <= Self.maxPartBytes else {
+                    observe(.failed("\(location) is a part of \(range.length) bytes, more than the \(Self.maxPartBytes) bufprobe reads."))
+                    return nil
+                }
+                bytes = try reader.read(count: range.length)
+            } else {
+                bytes = try reader.readAll(limit: Self.maxPartBytes)
+            }
+            let start = try stream.append(bytes)
+            return start..<(start + Int64(bytes.count))
+        } catch let error as StreamingMemoryIO.AppendError {
+            if !isEnding, error == .readerTooFarBehind {
+                observe(.failed("the parts of \(url) arrived \(StreamingMemoryIO.maxUnread >> 20) MiB ahead of playing them."))
+            }
+            return nil
+        } catch {
+            if !isEnding { observe(.failed("\(location) could not be fetched: \(error).")) }
+            return nil
+        }
+    }
+}
