@@ -102,22 +102,26 @@ package struct LowLatencyMonitor: Sendable {
         }
         let parts = playlist.allParts
         checkDurations(parts, target: report.partTarget ?? playlist.partTarget, url: url, at: at)
+        // A delta numbered wrongly says nothing true about parts or hints: only its mismatch is reported.
+        var mismatched = false
+        if let asked, asked.skip, playlist.isDeltaUpdate {
+            report.deltaUpdates += 1
+            mismatched = checkDelta(playlist, url: url, at: at)
+        }
         if let asked {
             report.blockingReloads += 1
             holds.append(seconds)
-            if LowLatencyHLSClient.find(sequence: asked.sequence, index: asked.part, in: playlist) != nil {
+            if mismatched {
+                // Neither held nor ignored: the part asked for cannot be told from the wrong numbering.
+            } else if LowLatencyHLSClient.find(sequence: asked.sequence, index: asked.part, in: playlist) != nil {
                 report.blockingReloadsHeld += 1
             } else {
                 report.blockingReloadsIgnored += 1
                 add(.blockingReloadIgnored, at: at, url: url, "\(url) answered a blocking reload in \(TextFormat.seconds(seconds)) without the part it asked for (part \(asked.part) of segment \(asked.sequence)): the server ignores _HLS_msn/_HLS_part although it declares CAN-BLOCK-RELOAD=YES, so players fall back to polling.")
             }
-            if asked.skip, playlist.isDeltaUpdate {
-                report.deltaUpdates += 1
-                checkDelta(playlist, url: url, at: at)
-            }
         }
         if !playlist.isDeltaUpdate { lastFull = playlist }
-        checkHint(playlist, parts: parts, url: url, at: at)
+        if !mismatched { checkHint(playlist, parts: parts, url: url, at: at) }
     }
 
     /// A part's bytes were appended to the stream at `range`.
@@ -184,15 +188,19 @@ package struct LowLatencyMonitor: Sendable {
         }
     }
 
-    private mutating func checkDelta(_ delta: HLSPlaylist, url: String, at: Double) {
-        guard let full = lastFull else { return }
+    /// Whether `delta` contradicts the last full playlist (reported).
+    private mutating func checkDelta(_ delta: HLSPlaylist, url: String, at: Double) -> Bool {
+        guard let full = lastFull else { return false }
         let known = Dictionary(full.segments.map { ($0.sequence, $0.uri) }, uniquingKeysWith: { first, _ in first })
         let overlapping = delta.segments.filter { known[$0.sequence] != nil }
         if let wrong = overlapping.first(where: { known[$0.sequence] != $0.uri }) {
             add(.deltaUpdateMismatch, at: at, url: url, "\(url) sent a delta update skipping \(delta.skippedSegments) segments whose numbering does not match the full playlist: segment \(wrong.sequence) is \(wrong.uri) in the delta but \(known[wrong.sequence] ?? "-") in the full playlist.")
+            return true
         } else if overlapping.isEmpty, let first = delta.segments.first, let last = full.segments.last, first.sequence > last.sequence + 1 {
             add(.deltaUpdateMismatch, at: at, url: url, "\(url) sent a delta update whose first segment is numbered \(first.sequence) after skipping \(delta.skippedSegments), past the full playlist's last (\(last.sequence)).")
+            return true
         }
+        return false
     }
 
     private mutating func checkHint(_ playlist: HLSPlaylist, parts: [HLSPlaylist.Part], url: String, at: Double) {

@@ -6,37 +6,18 @@ import Synchronization
 /// `CAN-BLOCK-RELOAD=YES` (and `--no-low-latency` is not given), bufprobe plays the parts itself with a
 /// `LowLatencyHLSClient` instead of letting FFmpeg play whole segments, and libavformat demuxes the parts from
 /// memory (`MediaInput(streaming:...)`). This type wires the client's observations and the packets read
-/// into a `LowLatencyMonitor` (the rules) and into the check's live-edge tracker (`LiveFeed`), so the latency
-/// measured is the low-latency one.
+/// into a `LowLatencyMonitor` (the rules) and into the check's `LiveEdgeWatch` (anchors from each part's
+/// program date-time against the media time of its first packet, the edge from each playlist load, the
+/// hold-back applied at start), so the latency measured is the low-latency one.
 package final class LowLatencyPlayback: Sendable {
-    /// Where the latency tracker is told about anchors, the edge and the hold-back (`LiveEdgeWatch`'s API).
-    package struct LiveFeed: Sendable {
-        /// Media time (seconds) <-> the stream's clock (Unix seconds).
-        package var anchor: @Sendable (_ mediaTime: Double, _ unixTime: Double) -> Void
-        /// The newest media listed ends at `unixTime`, seen at check time `at`.
-        package var edge: @Sendable (_ unixTime: Double, _ at: Double) -> Void
-        /// The hold-back applied at start, its target and its rule's name.
-        package var holdBack: @Sendable (_ applied: Double, _ target: Double?, _ rule: String) -> Void
-
-        /// A feed made of the three calls.
-        package init(
-            anchor: @escaping @Sendable (Double, Double) -> Void, edge: @escaping @Sendable (Double, Double) -> Void,
-            holdBack: @escaping @Sendable (Double, Double?, String) -> Void
-        ) {
-            self.anchor = anchor
-            self.edge = edge
-            self.holdBack = holdBack
-        }
-    }
-
     /// What the client's thread and the reading thread share.
     private final class Recorder: Sendable {
         let monitor: Mutex<LowLatencyMonitor>
         let failure = Mutex<String?>(nil)
-        let feed: LiveFeed?
+        let feed: LiveEdgeWatch?
         let partHoldBack: Double?
 
-        init(playlist: String, feed: LiveFeed?, partHoldBack: Double?) {
+        init(playlist: String, feed: LiveEdgeWatch?, partHoldBack: Double?) {
             monitor = Mutex(LowLatencyMonitor(playlist: playlist))
             self.feed = feed
             self.partHoldBack = partHoldBack
@@ -47,12 +28,12 @@ package final class LowLatencyPlayback: Sendable {
             case .playlist(let url, let playlist, let began, let seconds, let asked):
                 let at = began + seconds
                 monitor.withLock { $0.loaded(playlist, url: url, at: at, seconds: seconds, asked: asked) }
-                if let edge = LowLatencyPlayback.edge(of: playlist) { feed?.edge(edge, at) }
+                LowLatencyPlayback.feedEdge(of: playlist, to: feed, at: at)
             case .part(let part, let range, _, let wholeSegment):
                 monitor.withLock { $0.appended(part, range: range, wholeSegment: wholeSegment) }
             case .started(_, let behindEdge):
                 monitor.withLock { $0.started(behindEdge: behindEdge) }
-                feed?.holdBack(behindEdge, partHoldBack, "PART-HOLD-BACK")
+                feed?.holdBack(applied: behindEdge, target: partHoldBack, rule: "PART-HOLD-BACK")
             case .failed(let sentence):
                 failure.withLock { if $0 == nil { $0 = sentence } }
             }
@@ -76,7 +57,7 @@ package final class LowLatencyPlayback: Sendable {
     ///   - now: the check's clock, seconds since it began.
     package static func prepare(
         source: String, settings: CheckSettings, interrupter: Interrupter, now: @escaping @Sendable () -> Double,
-        feed: LiveFeed?
+        feed: LiveEdgeWatch?
     ) -> LowLatencyPlayback? {
         guard settings.lowLatency, InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return nil }
         let requests = Interrupter(
@@ -101,7 +82,7 @@ package final class LowLatencyPlayback: Sendable {
 
     private init(
         url: String, first: HLSPlaylist, requests: Interrupter, readInterrupter: Interrupter, options: [String: String],
-        now: @escaping @Sendable () -> Double, feed: LiveFeed?
+        now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?
     ) throws(FFmpegError) {
         playlist = url
         self.requests = requests
@@ -116,7 +97,8 @@ package final class LowLatencyPlayback: Sendable {
             readInterrupter: readInterrupter, now: now, observe: { recorder.observe($0) })
         let at = now()
         recorder.monitor.withLock { $0.loaded(first, url: url, at: at, seconds: 0, asked: nil) }
-        if let edge = Self.edge(of: first) { feed?.edge(edge, at) }
+        feed?.basis("program_date_time")
+        Self.feedEdge(of: first, to: feed, at: at)
     }
 
     /// Starts the client and opens the parts it appends as the check's input.
@@ -133,7 +115,7 @@ package final class LowLatencyPlayback: Sendable {
                 position: packet.position, isVideo: packet.stream == videoStream, keyframe: packet.isKeyframe,
                 mediaTime: packet.pts, anchorsOnVideo: videoStream != nil, at: at)
         }
-        if let anchor { recorder.feed?.anchor(anchor.mediaTime, anchor.unixTime) }
+        if let anchor { recorder.feed?.anchor(mediaTime: anchor.mediaTime, unixTime: anchor.unixTime) }
     }
 
     /// Stops the client (the request in flight is cancelled) and ends the stream. Safe to repeat.
@@ -149,6 +131,13 @@ package final class LowLatencyPlayback: Sendable {
             if let failure, monitor.report.counts.requestFailed == 0 { monitor.failed(failure, at: now()) }
             return monitor.finalReport
         }
+    }
+
+    /// Tells `feed` where `playlist`'s newest media ends and how much it lists (a delta update lists less).
+    static func feedEdge(of playlist: HLSPlaylist, to feed: LiveEdgeWatch?, at: Double) {
+        guard let feed else { return }
+        if let edge = edge(of: playlist) { feed.edge(unixTime: edge, at: at) }
+        if !playlist.isDeltaUpdate { feed.window(seconds: playlist.totalDuration + playlist.trailingParts.reduce(0) { $0 + $1.duration }) }
     }
 
     /// The program date-time at which the newest media `playlist` lists ends (Unix seconds).

@@ -34,6 +34,13 @@ public final class LowLatencyHLSClient: Sendable {
         public var part: Int
         /// Whether `_HLS_skip=YES` asked for a delta update.
         public var skip: Bool
+
+        /// A request for part `part` of segment `sequence`.
+        public init(sequence: Int, part: Int, skip: Bool) {
+            self.sequence = sequence
+            self.part = part
+            self.skip = skip
+        }
     }
 
     /// The largest part (or catch-up segment) accepted, bytes: a part that never ends is cut off here.
@@ -189,10 +196,11 @@ public final class LowLatencyHLSClient: Sendable {
                 let skip = first.canSkipUntil != nil && reloads % Self.deltaEvery == 0
                 let asked = Request(sequence: sequence, part: index, skip: skip)
                 guard let loaded = reload(asking: playlist.canBlockReload ? asked : nil) else { return }
-                let found = Self.find(sequence: sequence, index: index, in: loaded.playlist) != nil
-                // A delta update lists the newest parts but not the old segments: keep the full one's window.
-                if !loaded.playlist.isDeltaUpdate || found { playlist = loaded.playlist }
-                if !found {
+                // A delta update is judged by the caller, not followed: its numbering may be wrong (that is what
+                // is checked), and the next reload asks for a full playlist.
+                if loaded.playlist.isDeltaUpdate { continue }
+                playlist = loaded.playlist
+                if Self.find(sequence: sequence, index: index, in: playlist) == nil {
                     // The server answered without the part (it ignores blocking reloads, or we are ahead):
                     // poll, as players fall back to, every half part target.
                     let pause = max(0.05, min(1, (playlist.partTarget ?? 1) / 2))

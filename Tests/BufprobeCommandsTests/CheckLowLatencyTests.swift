@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `check` on a live LL-HLS origin (`llhls_origin.py`: real media cut by ffmpeg into 0.4 s fMP4 parts,
+/// 2.4 s segments, PART-HOLD-BACK 1.0, blocking reloads) and on its faulty twins. Every origin re-encodes
+/// 24 s of the sample at start (a few seconds); the tests run side by side.
+@Suite("bufprobe check on a low-latency HLS origin")
+struct CheckLowLatencyTests {
+    /// What a check of one origin gave.
+    struct Outcome {
+        var status: Int32
+        var verdict: String
+        var reason: String
+        var warnings: [String]
+        var lowLatency: [String: Any]?
+        var liveLatency: [String: Any]?
+        var counts: [String: Int] { (lowLatency?["counts"] as? [String: Int]) ?? [:] }
+        var stderr: String
+    }
+
+    /// Starts the origin with `fault` and checks its playlist (`path`) for `seconds`.
+    static func check(fault: String?, path: String = "live.m3u8", seconds: Int = 8, extra: [String] = []) throws -> Outcome {
+        let origin = try FixtureServer(
+            script: "llhls_origin.py",
+            arguments: ["--sample", BufprobeProcess.sample("h264-aac.mp4"), "--seconds", "24"] + (fault.map { ["--fault", $0] } ?? []))
+        let result = try BufprobeProcess.run(
+            ["check", "--json", "--duration", "\(seconds)"] + extra + ["http://127.0.0.1:\(origin.port)/\(path)"], timeout: 60)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\n\(result.stderr)")
+        return Outcome(
+            status: result.status, verdict: object["verdict"] as? String ?? "", reason: object["reason"] as? String ?? "",
+            warnings: object["warnings"] as? [String] ?? [], lowLatency: object["low_latency"] as? [String: Any],
+            liveLatency: object["live_latency"] as? [String: Any], stderr: result.stderr)
+    }
+
+    @Test("the good origin passes with no LL-HLS problem: every blocking reload held, parts played, started about PART-HOLD-BACK from the edge")
+    func goodOriginPasses() throws {
+        let outcome = try Self.check(fault: nil)
+        #expect(outcome.verdict == "pass", "\(outcome.reason)")
+        let section = try #require(outcome.lowLatency, "no low_latency section")
+        #expect(outcome.counts.values.allSatisfy { $0 == 0 }, "\(outcome.counts) \(outcome.warnings)")
+        #expect(outcome.warnings.isEmpty, "\(outcome.warnings)")
+        let made = section["blocking_reloads"] as? Int ?? 0
+        #expect(made >= 8, "\(section)")
+        #expect(section["blocking_reloads_held"] as? Int == made)
+        // 8 s at 0.4 s a part, less the start: at least 15 parts.
+        #expect((section["parts_played"] as? Int ?? 0) >= 15, "\(section)")
+        // The start: the newest INDEPENDENT part at least PART-HOLD-BACK (1.0 s) behind the edge; one part in
+        // two is independent, so at most 2 part targets (0.8 s) more.
+        let behind = try #require(section["start_behind_edge"] as? Double)
+        #expect(behind >= 1.0 - 1e-6 && behind <= 1.8 + 1e-6, "\(behind)")
+        // A blocking reload is held for about one part target (0.4 s) while the next part is made.
+        let mean = try #require(section["hold_mean"] as? Double)
+        #expect(mean > 0.1 && mean < 0.8, "\(section)")
+        if let latency = outcome.liveLatency, let average = latency["mean"] as? Double {
+            // PART-HOLD-BACK, up to 2 part targets more to reach an INDEPENDENT part, and half a second for
+            // fetching a part after it is published (a blocking reload's answer, then the part's request).
+            #expect(average >= 0.9 && average <= 1.0 + 0.8 + 0.5, "\(latency)")
+        }
+    }
+
+    @Test(
+        "each faulty twin gives its own warning, and ignoring blocking reloads is degraded",
+        arguments: [
+            ("ignore-blocking", "blocking_reload_ignored"), ("long-part", "part_over_target"),
+            ("missing-hint", "preload_hint_unfulfilled"), ("false-independent", "independent_without_keyframe"),
+            ("wrong-skip", "delta_update_mismatch"),
+        ])
+    func twinIsNamed(fault: String, kind: String) throws {
+        let outcome = try Self.check(fault: fault)
+        #expect(outcome.lowLatency != nil, "\(outcome.reason)")
+        #expect(outcome.counts[kind, default: 0] > 0, "\(outcome.counts) \(outcome.warnings)")
+        // No other kind fires (each twin has one fault).
+        #expect(outcome.counts.filter { $0.key != kind && $0.value > 0 }.isEmpty, "\(outcome.counts) \(outcome.warnings)")
+        let events = outcome.lowLatency?["events"] as? [[String: Any]] ?? []
+        let messages = events.filter { $0["kind"] as? String == kind }.compactMap { $0["message"] as? String }
+        #expect(!messages.isEmpty && messages.allSatisfy { message in outcome.warnings.contains(message) })
+        if fault == "ignore-blocking" {
+            #expect(outcome.verdict == "degraded", "\(outcome.reason)")
+            #expect(outcome.reason.contains("ignores blocking playlist reloads"), "\(outcome.reason)")
+            #expect(outcome.status == 1)
+        } else {
+            #expect(outcome.verdict == "pass", "\(outcome.reason)")
+        }
+    }
+
+    @Test("--no-low-latency plays the stream as FFmpeg does: no low_latency section; a master's best variant is played part by part")
+    func optOutAndMaster() throws {
+        let plain = try Self.check(fault: nil, seconds: 4, extra: ["--no-low-latency"])
+        #expect(plain.lowLatency == nil)
+        #expect(plain.verdict != "fail", "\(plain.reason)")
+        let master = try Self.check(fault: nil, path: "master.m3u8", seconds: 4)
+        let section = try #require(master.lowLatency, "\(master.reason)")
+        #expect((section["playlist"] as? String)?.hasSuffix("/live.m3u8") == true, "\(section)")
+    }
+}
