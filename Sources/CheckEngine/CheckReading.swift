@@ -47,8 +47,9 @@ package struct CheckReading {
     private var spanStart: Double?
     private var spanEnd: Double?
 
-    /// Picks the variant and streams for `input`.
-    package init(input: MediaInput, settings: CheckSettings, source: String) {
+    /// Picks the variant and streams for `input`; `live` says it is live whatever its container declares (the
+    /// LL-HLS parts: the MP4 demuxer reads a duration from the first fragments).
+    package init(input: MediaInput, settings: CheckSettings, source: String, live: Bool = false) {
         self.input = input
         let formatName = input.format.name
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
@@ -69,9 +70,9 @@ package struct CheckReading {
         keepsEveryStream = chosen == nil
         streamCount = input.streams.count
         playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
-        isLive = input.format.duration == nil
+        isLive = live || input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
-        declared = input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
+        declared = isLive ? nil : input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
         if let chosen, let bandwidth = candidates[chosen].bandwidth {
             declaredBitRate = (bandwidth, ContainerFormat(demuxer: formatName) == .hls ? "variant" : "representation")
         } else if let rate = input.format.bitRate, candidates.isEmpty {

@@ -154,13 +154,13 @@ package final class CheckSession: Sendable {
         let openEnded = now()
         report.openTime = JSONOutput.seconds(openEnded - openBegan)
         report.format = input.format.name
-        var reading = CheckReading(input: input, settings: settings, source: source)
+        var reading = CheckReading(input: input, settings: settings, source: source, live: lowLatency != nil)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
         reading.lowLatency = lowLatency
         report.variants = reading.variants
         report.playableStreams = reading.playable
         report.live = reading.isLive
-        report.duration = input.format.duration.map(JSONOutput.seconds)
+        report.duration = reading.declared.map { JSONOutput.seconds($0.duration) }
         report.settings.sampleLimit = reading.sampleLimit
         if case .index(let position) = settings.variant, !reading.variants.isEmpty,
             !reading.variants.contains(where: \.selected)
