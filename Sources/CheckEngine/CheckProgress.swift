@@ -26,6 +26,18 @@ package struct CheckProgress: Sendable {
     package var throughput: Double?
     /// Media seconds received per wall second so far.
     package var realtimeFactor: Double?
+    /// For a live stream whose media is on the clock: the latency and the window around the playhead.
+    package var live: Live?
+
+    /// Where a live playhead is against the live edge, media times from the playable start.
+    package struct Live: Sendable, Hashable {
+        /// Seconds behind the live edge (the stream clock minus the playhead's capture time).
+        package var latency: Double
+        /// The oldest media the origin still lists, when known: the time-shift window's start.
+        package var windowStart: Double?
+        /// The media being captured now: the live edge.
+        package var edge: Double
+    }
 
     /// A check still connecting and opening.
     package init(source: String, elapsed: Double) {

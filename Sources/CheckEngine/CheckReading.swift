@@ -33,7 +33,7 @@ package struct CheckReading {
     /// How many segments FFmpeg had skipped when opening finished (opening probes every variant).
     package var segmentsFailedWhileOpening = 0
     /// The LL-HLS path the input is read through, when it is (`LowLatencyPlayback`).
-    package var lowLatency: LowLatencyPlayback?
+    package let lowLatency: LowLatencyPlayback?
 
     private let isPlaylist: Bool
     private let isPaced: Bool
@@ -47,10 +47,11 @@ package struct CheckReading {
     private var spanStart: Double?
     private var spanEnd: Double?
 
-    /// Picks the variant and streams for `input`; `live` says it is live whatever its container declares (the
-    /// LL-HLS parts: the MP4 demuxer reads a duration from the first fragments).
-    package init(input: MediaInput, settings: CheckSettings, source: String, live: Bool = false) {
+    /// Picks the variant and streams for `input`; read through `lowLatency` (LL-HLS parts), it is live whatever
+    /// its container declares (the MP4 demuxer reads a duration from the first fragments).
+    package init(input: MediaInput, settings: CheckSettings, source: String, lowLatency: LowLatencyPlayback? = nil) {
         self.input = input
+        self.lowLatency = lowLatency
         let formatName = input.format.name
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
         isPlaylist = input.format.readsOtherResources
@@ -70,7 +71,7 @@ package struct CheckReading {
         keepsEveryStream = chosen == nil
         streamCount = input.streams.count
         playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
-        isLive = live || input.format.duration == nil
+        isLive = lowLatency != nil || input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
         declared = isLive ? nil : input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
         if let chosen, let bandwidth = candidates[chosen].bandwidth {
@@ -158,6 +159,7 @@ package struct CheckReading {
 
     /// Counts `packet` in the byte, bit-rate and span tallies.
     package mutating func count(_ packet: Packet) {
+        lowLatency?.received(packet, videoStream: input.bestVideoStream)
         payloadBytes += Int64(packet.size)
         if let position = packet.position { deliveredEnd = max(deliveredEnd, position + Int64(packet.size)) }
         if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }

@@ -1,5 +1,4 @@
 import MediaIO
-import PlaybackModel
 
 extension CheckSession {
     /// Tells `--cmcd`'s per-request keys the player's state: buffer ahead, starting up or stalled, and the

@@ -25,13 +25,15 @@ package final class CheckSession: Sendable {
 
     /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after.
     let validation = Interrupter(timeout: nil)
-    private let lines = FFmpegLines()
+    let lines = FFmpegLines()
     /// The live playlists FFmpeg reloads, judged as it loads them.
     private let playlists: PlaylistWatch
+    /// How far behind the live edge the player is (`CheckSession+Live.swift`).
+    let live: LiveEdgeWatch
     /// The time source of every reading and wait.
-    private let clock: any CheckClock
+    let clock: any CheckClock
     /// The clock's reading when the check began: clock 0.
-    private let started: Double
+    let started: Double
     private let samplingOver = Atomic<Bool>(false)
     let cancelled = Atomic<Bool>(false)
     /// `--cmcd`: the keys of each request after the first, from the player's state (`observe`).
@@ -43,8 +45,11 @@ package final class CheckSession: Sendable {
     /// The check's rules (`CheckMachine`), shared by the reading thread and `progress()`.
     let machine: Mutex<CheckMachine>
 
-    /// Creates a session timed by `clock`; the check's clock 0 is now.
-    package init(source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock()) {
+    /// Creates a session timed by `clock`; the check's clock 0 is now, and `unixTimeAtStart` on the wall
+    /// clock live latency is read against (this machine's now unless a test gives one).
+    package init(
+        source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock(), unixTimeAtStart: Double? = nil
+    ) {
         self.source = source
         self.settings = settings
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
@@ -53,6 +58,7 @@ package final class CheckSession: Sendable {
         self.cmcdRequests = settings.cmcd.map(CMCDRequests.init)
         self.machine = Mutex(CheckMachine(policy: settings.policy, recordsTrace: settings.recordsTrace))
         self.playlists = PlaylistWatch()
+        self.live = LiveEdgeWatch(unixAtStart: unixTimeAtStart ?? Date().timeIntervalSince1970)
     }
 
     /// Stops the check as soon as FFmpeg next polls (Ctrl-C). Safe from any thread.
@@ -81,6 +87,11 @@ package final class CheckSession: Sendable {
                 throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
                 realtimeFactor: span > 0 ? counters.mediaReceived / span : nil)
             progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
+            if counters.firstPacketTime != nil, let view = live.view(at: now, playhead: player.item.currentTime) {
+                progress.live = CheckProgress.Live(
+                    latency: view.latency, windowStart: view.windowStart.map(session.presentationTime),
+                    edge: session.presentationTime(view.edge))
+            }
             return progress
         }
     }
@@ -121,11 +132,12 @@ package final class CheckSession: Sendable {
         }
         let dashChecked = admission.dashChecked
         let lowLatency = lowLatencyPlayback()
-        defer { lowLatency?.stop() }
+        // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
+        let startOptions = lowLatency == nil ? liveStartOptions() : [:]
         let input: MediaInput
         let openBegan = now()
         do {
-            let (playlists, clock, started) = (self.playlists, self.clock, self.started)
+            let (playlists, live, clock, started) = (self.playlists, self.live, self.clock, self.started)
             let checkTime: @Sendable () -> Double = { clock.now() - started }
             // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
             var timing: RequestTiming?
@@ -137,26 +149,22 @@ package final class CheckSession: Sendable {
             var decorate: (@Sendable (String) -> RequestDecoration?)?
             if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
             if let lowLatency { input = try lowLatency.openInput() } else { input = try MediaInput(
-                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), options: settings.formatOptions, interrupter: interrupter,
-                playlistLoaded: { url, bytes in playlists.load(url: url, bytes: bytes, at: checkTime()) },
-                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked) }
+                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)),
+                options: settings.formatOptions.merging(startOptions) { $1 }, interrupter: interrupter,
+                playlistLoaded: { url, bytes in
+                    let time = checkTime()
+                    if let playlist = playlists.load(url: url, bytes: bytes, at: time) { live.playlistLoaded(playlist, url: url, at: time) }
+                },
+                requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked,
+                resourceOpened: { url in live.segmentOpened(url: url) }) }
         } catch {
-            report.sampledDuration = JSONOutput.seconds(now())
-            if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
-            if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
-            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1, when
-            // the URL did not name a manifest bufprobe could check first.
-            if interrupter.policy != nil, !dashChecked, error.code == -EINVAL {
-                return failing(report, "\(source) was not read: it is a DASH manifest not named like one (.mpd), which a request policy (--deny-private, serve --allow-target) refuses, since bufprobe checks the URLs a DASH manifest leads to only for a URL whose path ends in .mpd.")
-            }
-            return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
+            return openFailed(error, report: report, dashChecked: dashChecked, lowLatency: lowLatency)
         }
         let openEnded = now()
         report.openTime = JSONOutput.seconds(openEnded - openBegan)
         report.format = input.format.name
-        var reading = CheckReading(input: input, settings: settings, source: source, live: lowLatency != nil)
+        var reading = CheckReading(input: input, settings: settings, source: source, lowLatency: lowLatency)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
-        reading.lowLatency = lowLatency
         report.variants = reading.variants
         report.playableStreams = reading.playable
         report.live = reading.isLive
@@ -242,12 +250,12 @@ package final class CheckSession: Sendable {
             reading.count(packet)
             let time = now()
             reading.lastPacketTime = time
-            reading.lowLatency?.received(packet, videoStream: reading.input.bestVideoStream, at: time)
             action = machine.withLock { machine in
                 machine.received(
                     packet.modelPacket, corrupt: packet.isCorrupt, bytesReceived: reading.bytesReceived,
                     bytesDelivered: reading.bytesDelivered, now: time)
             }
+            noteLive(packet, at: time)
             observeForCMCD(reading)
         }
     }
@@ -325,9 +333,12 @@ package final class CheckSession: Sendable {
         if let last = reading.lastPacketTime, last > 0 {
             report.throughputBps = (Double(reading.bytesReceived) * 8 / last).rounded()
         }
-        // Receiving starts with the first packet: the time to get there is open_time and startup_delay.
+        // Receiving starts with the first packet: the time to get there is open_time and startup_delay. A
+        // live start behind the edge downloads its backlog at once: that is not delivery faster than live.
+        report.liveLatency = live.report()
         if let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
-            report.realtimeFactor = JSONOutput.seconds(received.totalDuration / (last - first))
+            let backlog = reading.isLive ? live.backlog ?? 0 : 0
+            report.realtimeFactor = JSONOutput.seconds(max(0, received.totalDuration - backlog) / (last - first))
         }
         if let declared = reading.declaredBitRate {
             report.declaredBitRate = Double(declared.value)
@@ -353,7 +364,8 @@ package final class CheckSession: Sendable {
         measured.maxStartup = settings.maxStartup
         measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
         measured.peakBitRate = report.peakBitRate
-        measured.realtimeFactor = report.realtimeFactor
+        // Live media cannot come faster than it is made; falling behind shows as stalls and latency.
+        measured.realtimeFactor = report.liveLatency == nil ? report.realtimeFactor : nil
         measured.received = presented.ranges
         measured.brokenPlaylists = lines.httpErrors.compactMap { http in
             guard let url = http.url, url != source,
@@ -372,7 +384,7 @@ package final class CheckSession: Sendable {
         return report
     }
 
-    private func failing(_ report: CheckReport, _ reason: String) -> CheckReport {
+    func failing(_ report: CheckReport, _ reason: String) -> CheckReport {
         var report = report
         report.verdict = .fail
         report.reason = reason

@@ -18,6 +18,8 @@ package struct CheckSettings: Sendable {
     package static let defaultUserAgent = "bufprobe/\(BufprobeVersion.string)"
     /// Opt-in CMCD (CTA-5004) data sent with the requests, `nil` for none.
     package var cmcd: CMCD?
+    /// `--live-start`: where a live HLS playlist is started.
+    package var liveStart: LiveStart = .holdBack
     /// The HLS/DASH variant to play.
     package var variant: VariantChoice = .best
     /// The player's thresholds.

@@ -46,6 +46,7 @@ package enum CheckText {
             out += "  stalls:      none\n"
         }
         if report.startupDelay != nil { out += "  played:      \(played(report))\n" }
+        if let latency = report.liveLatency { out += liveLatency(latency) }
         if receivedAnything { out += "  loaded:      \(TextFormat.ranges(report.loadedRanges))\n" }
         if !report.skippedHoles.isEmpty { out += "  jumped:      \(TextFormat.ranges(report.skippedHoles))\n" }
         for variant in report.variants {
@@ -64,6 +65,31 @@ package enum CheckText {
         if receivedAnything {
             for warning in report.warnings { out += "  warning:     \(warning)\n" }
         }
+        return out
+    }
+
+    /// `live_latency` in two lines: the figures over the sample, then where they come from.
+    static func liveLatency(_ latency: CheckReport.LiveLatency) -> String {
+        func figure(_ value: Double?) -> String { value.map(TextFormat.seconds) ?? "n/a" }
+        var out = "  latency:     "
+        if latency.samples > 0 {
+            out += "\(figure(latency.atStart)) at start, \(figure(latency.atEnd)) at end (min \(figure(latency.min)), mean \(figure(latency.mean)), max \(figure(latency.max)))"
+        } else {
+            out += "not measured (playback never started)"
+        }
+        out += "\n"
+        var source: [String] = []
+        if let applied = latency.holdBack.applied {
+            var text = "started \(TextFormat.seconds(applied)) behind the edge"
+            if let target = latency.holdBack.target, let rule = latency.holdBack.rule {
+                text += " (target \(TextFormat.seconds(target)), \(rule))"
+            }
+            source.append(text)
+        }
+        if let edge = latency.edgeDelay { source.append("edge delay \(TextFormat.seconds(edge))") }
+        let clock = latency.clock == "system" ? "this machine's clock" : latency.clock
+        source.append("\(latency.basis == "program_date_time" ? "EXT-X-PROGRAM-DATE-TIME" : "availability times") against \(clock)")
+        out += "               \(source.joined(separator: "; "))\n"
         return out
     }
 

@@ -15,12 +15,13 @@ package final class LowLatencyPlayback: Sendable {
         let monitor: Mutex<LowLatencyMonitor>
         let failure = Mutex<String?>(nil)
         let feed: LiveEdgeWatch?
-        let partHoldBack: Double?
+        /// The hold-back aimed at and its rule's name, for the latency watch.
+        let target: (seconds: Double?, rule: String)
 
-        init(playlist: String, feed: LiveEdgeWatch?, partHoldBack: Double?) {
+        init(playlist: String, feed: LiveEdgeWatch?, target: (seconds: Double?, rule: String)) {
             monitor = Mutex(LowLatencyMonitor(playlist: playlist))
             self.feed = feed
-            self.partHoldBack = partHoldBack
+            self.target = target
         }
 
         func observe(_ observation: LowLatencyHLSClient.Observation) {
@@ -33,7 +34,7 @@ package final class LowLatencyPlayback: Sendable {
                 monitor.withLock { $0.appended(part, range: range, wholeSegment: wholeSegment) }
             case .started(_, let behindEdge):
                 monitor.withLock { $0.started(behindEdge: behindEdge) }
-                feed?.holdBack(applied: behindEdge, target: partHoldBack, rule: "PART-HOLD-BACK")
+                feed?.holdBack(applied: behindEdge, target: target.seconds, rule: target.rule)
             case .failed(let sentence):
                 failure.withLock { if $0 == nil { $0 = sentence } }
             }
@@ -77,21 +78,22 @@ package final class LowLatencyPlayback: Sendable {
             !playlist.allParts.isEmpty
         else { return nil }
         return try? LowLatencyPlayback(
-            url: url, first: playlist, requests: requests, readInterrupter: interrupter, options: options, now: now, feed: feed)
+            url: url, first: playlist, settings: settings, requests: requests, readInterrupter: interrupter, options: options,
+            now: now, feed: feed)
     }
 
     private init(
-        url: String, first: HLSPlaylist, requests: Interrupter, readInterrupter: Interrupter, options: [String: String],
-        now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?
+        url: String, first: HLSPlaylist, settings: CheckSettings, requests: Interrupter, readInterrupter: Interrupter,
+        options: [String: String], now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?
     ) throws(FFmpegError) {
         playlist = url
         self.requests = requests
         self.readInterrupter = readInterrupter
         self.options = options
         self.now = now
-        let recorder = Recorder(playlist: url, feed: feed, partHoldBack: first.partHoldBack)
+        let (holdBack, rule) = Self.start(settings.liveStart, in: first)
+        let recorder = Recorder(playlist: url, feed: feed, target: (holdBack.isFinite ? holdBack : nil, rule))
         self.recorder = recorder
-        let holdBack = first.holdBack(playsParts: true)?.seconds ?? 3 * (first.partTarget ?? 1)
         client = try LowLatencyHLSClient(
             url: url, first: first, holdBack: holdBack, options: options, interrupter: requests,
             readInterrupter: readInterrupter, now: now, observe: { recorder.observe($0) })
@@ -108,8 +110,9 @@ package final class LowLatencyPlayback: Sendable {
         return try MediaInput(streaming: client.stream, name: playlist, options: options, interrupter: readInterrupter)
     }
 
-    /// A packet the check read, at check time `at`: the `INDEPENDENT` rule and the latency anchors.
-    package func received(_ packet: Packet, videoStream: Int?, at: Double) {
+    /// A packet the check read (now): the `INDEPENDENT` rule and the latency anchors.
+    package func received(_ packet: Packet, videoStream: Int?) {
+        let at = now()
         let anchor = recorder.monitor.withLock { monitor in
             monitor.packet(
                 position: packet.position, isVideo: packet.stream == videoStream, keyframe: packet.isKeyframe,
@@ -118,8 +121,11 @@ package final class LowLatencyPlayback: Sendable {
         if let anchor { recorder.feed?.anchor(mediaTime: anchor.mediaTime, unixTime: anchor.unixTime) }
     }
 
-    /// Stops the client (the request in flight is cancelled) and ends the stream. Safe to repeat.
+    /// Stops the client (the request in flight is cancelled) and ends the stream. Safe to repeat; the end of
+    /// the check (this object released with its reading) stops it too.
     package func stop() { client.stop() }
+
+    deinit { client.stop() }
 
     /// Why the client stopped before the check did (a request that failed), if it did.
     package var failure: String? { recorder.failure.withLock { $0 } }
@@ -130,6 +136,18 @@ package final class LowLatencyPlayback: Sendable {
         return recorder.monitor.withLock { monitor in
             if let failure, monitor.report.counts.requestFailed == 0 { monitor.failed(failure, at: now()) }
             return monitor.finalReport
+        }
+    }
+
+    /// How far behind the newest listed part `start` (`--live-start`) begins in `playlist`, and the rule's name:
+    /// `PART-HOLD-BACK` by default (else `HOLD-BACK`, else three target durations, as `holdBack(playsParts:)`
+    /// says), 0 for `edge`, the whole window (infinity: the oldest part) for `window-start`.
+    static func start(_ start: LiveStart, in playlist: HLSPlaylist) -> (seconds: Double, rule: String) {
+        switch start {
+        case .holdBack: playlist.holdBack(playsParts: true) ?? (3 * (playlist.partTarget ?? 1), "3 x PART-TARGET")
+        case .edge: (0, "--live-start edge")
+        case .windowStart: (.infinity, "--live-start window-start")
+        case .behind(let seconds): (seconds, "--live-start")
         }
     }
 

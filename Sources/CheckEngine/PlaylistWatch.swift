@@ -1,5 +1,5 @@
 import Foundation
-import MediaIO
+package import MediaIO
 import Synchronization
 
 /// The live media playlists one check watches, judged by `HLSPlaylistHealth` from the playlists FFmpeg's
@@ -39,8 +39,10 @@ package final class PlaylistWatch: Sendable {
         state.withLock { $0.opened = true }
     }
 
-    /// Judges one playlist FFmpeg read, `at` seconds after the check began.
-    package func load(url: String, bytes: [UInt8], at time: Double) {
+    /// Judges one playlist FFmpeg read, `at` seconds after the check began; returns it parsed (`nil` when
+    /// it is not a playlist).
+    @discardableResult
+    package func load(url: String, bytes: [UInt8], at time: Double) -> HLSPlaylist? {
         let parsed: Result<HLSPlaylist, HLSPlaylistError>
         do {
             parsed = .success(try HLSPlaylist.parse(String(decoding: bytes, as: UTF8.self)))
@@ -49,7 +51,7 @@ package final class PlaylistWatch: Sendable {
             located.location = url
             parsed = .failure(located)
         }
-        if case .success(let playlist) = parsed, playlist.kind == .master { return }
+        if case .success(let playlist) = parsed, playlist.kind == .master { return playlist }
         state.withLock { state in
             guard state.records[url] != nil || state.records.count < Self.maxPlaylists else { return }
             var record = state.records[url] ?? HLSPlaylistHealth(url: url)
@@ -57,6 +59,7 @@ package final class PlaylistWatch: Sendable {
             state.records[url] = record
             if state.opened, !state.watched.contains(url) { state.watched.append(url) }
         }
+        return try? parsed.get()
     }
 
     /// The report's `playlist_health`: the watched playlists' reloads, counts and events (oldest first).

@@ -63,16 +63,21 @@ public final class MediaInput {
     ///     itself and found every URL it leads to allowed (`DASHRequestCheck`): only then may FFmpeg's
     ///     `dash` demuxer read it, with every HTTP request it sends checked where it is written
     ///     (`ResourceGate`'s request watch). Without a policy it changes nothing.
+    ///   - resourceOpened: for a remote input, receives the URL of each resource the demuxer opened through
+    ///     `io_open` (playlists, segments, keys; not the input's first open), on the reading thread, once the
+    ///     open succeeded: which HLS segment the next media comes from.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false,
+        resourceOpened: (@Sendable (_ url: String) -> Void)? = nil
     ) throws(FFmpegError) {
         try self.init(
             url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded,
-            requestTiming: requestTiming, decorateRequest: decorateRequest, dashChecked: dashChecked)
+            requestTiming: requestTiming, decorateRequest: decorateRequest, dashChecked: dashChecked,
+            resourceOpened: resourceOpened)
     }
 
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
@@ -81,7 +86,8 @@ public final class MediaInput {
         streaming: StreamingMemoryIO? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false,
+        resourceOpened: (@Sendable (_ url: String) -> Void)? = nil
     ) throws(FFmpegError) {
         self.url = url
         self.interrupter = interrupter
@@ -103,7 +109,8 @@ public final class MediaInput {
             let readsDASH = interrupter.policy != nil && dashChecked && cffmpeg_log_sink_installed() != 0
             let gate = ResourceGate(
                 interrupter: interrupter, input: url, context: allocated, playlistLoaded: playlistLoaded,
-                requestTiming: requestTiming, decorateRequest: decorateRequest, watchesRequests: readsDASH)
+                requestTiming: requestTiming, decorateRequest: decorateRequest, watchesRequests: readsDASH,
+                resourceOpened: resourceOpened)
             gate.install()
             self.gate = gate
             ownOptions = ["protocol_whitelist": whitelist.ffmpegValue, "http_persistent": "0"]

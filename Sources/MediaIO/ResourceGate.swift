@@ -72,6 +72,9 @@ final class ResourceGate: Sendable {
     /// Whether every HTTP request FFmpeg sends on the reading thread is checked where it is written (see
     /// the type's comment).
     let watchesRequests: Bool
+    /// Receives the URL of each resource opened through the gate but the input's first (`MediaInput`'s
+    /// `resourceOpened`).
+    let resourceOpened: (@Sendable (_ url: String) -> Void)?
     private let state = Mutex(State())
     // FFmpeg's defaults, called for the actual work; and the input's own context, whose `pb` and demuxer
     // decide whether the input is read as a playlist. Used on the reading thread only.
@@ -84,8 +87,10 @@ final class ResourceGate: Sendable {
         interrupter: Interrupter, input: String, context: UnsafeMutablePointer<AVFormatContext>,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
-        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, watchesRequests: Bool = false
+        decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, watchesRequests: Bool = false,
+        resourceOpened: (@Sendable (_ url: String) -> Void)? = nil
     ) {
+        self.resourceOpened = resourceOpened
         self.interrupter = interrupter
         self.watchesRequests = watchesRequests
         self.input = input
@@ -187,6 +192,7 @@ final class ResourceGate: Sendable {
             interrupter.skip(SkippedResource(url: url, why: why, kind: .failed))
         }
         if result >= 0, !isFirstOpen, let opened = pb?.pointee {
+            resourceOpened?(url)
             let key = UInt(bitPattern: opened)
             state.withLock { $0.watched[key] = (url, false) }
             if readsPlaylist(url, isInput: isInput), let tee = PlaylistTee(url: url, wrapping: opened) {

@@ -36,10 +36,17 @@ struct BarPainter {
         return Int(min(max(position, 0), Double(cells - 1)))
     }
 
-    /// The window the bar shows: the whole media, or a sliding window with the playhead at 3/4.
+    /// The window the bar shows: the whole media; for a live stream with a known edge, the time-shift window
+    /// ending at the edge (stretched back to the playhead when it fell behind the window, so it stays on
+    /// the bar); else a sliding window with the playhead at 3/4.
     static func window(for snapshot: ProgressSnapshot) -> (start: Double, length: Double) {
         if let duration = snapshot.knownDuration { return (0, duration) }
         let length = snapshot.liveWindow.isFinite && snapshot.liveWindow > 0 ? snapshot.liveWindow : 60
+        if let live = snapshot.live, live.edge.isFinite, snapshot.currentTime.isFinite {
+            var start = live.windowStart.flatMap { $0.isFinite && $0 < live.edge ? $0 : nil } ?? live.edge - length
+            start = min(start, snapshot.currentTime)
+            if live.edge - start > 0 { return (start, live.edge - start) }
+        }
         // A non-finite playhead would make every cell index below NaN, which Int() traps on.
         let playhead = snapshot.currentTime.isFinite ? snapshot.currentTime : 0
         return (playhead - length * 0.75, length)

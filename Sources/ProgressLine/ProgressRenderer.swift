@@ -22,7 +22,9 @@
 /// variant being fetched: its glyph in its color, its place in the ladder from the lowest, its bit rate
 /// (`▅ 2/3 1.0 Mbit/s`), so the colors and glyphs of the bar can be read.
 ///
-/// Without a duration the time reads `01:23 live` and there is no percentage; while indeterminate,
+/// Without a duration the time reads `01:23 live` and there is no percentage; with a live edge
+/// (`ProgressSnapshot.live`) it reads the latency, `live -8.2 s` (`-8.2 s` when short, and in the compact
+/// form), and the bar's track is the time-shift window ending at the edge; while indeterminate,
 /// or in phase mode without a duration, there is neither time nor percentage.
 public struct ProgressRenderer: Sendable {
     /// The look used for every frame.
@@ -168,6 +170,8 @@ public struct ProgressRenderer: Sendable {
         if !snapshot.isIndeterminate {
             if let duration = snapshot.knownDuration {
                 text += " " + Self.percentText(snapshot.currentTime / duration).drop(while: { $0 == " " })
+            } else if let live = snapshot.live {
+                text += " " + live.figure
             } else {
                 text += " " + FieldFormat.clock(snapshot.currentTime, hours: abs(snapshot.currentTime) >= 3600)
             }
@@ -217,6 +221,8 @@ public struct ProgressRenderer: Sendable {
                 let current = FieldFormat.clock(s.currentTime, hours: hours)
                 fields[.time] = shortTime ? current : "\(current) / \(FieldFormat.clock(duration, hours: hours))"
                 fields[.percent] = Self.percentText(s.currentTime / duration)
+            } else if let live = s.live {
+                fields[.time] = shortTime ? live.figure : "live \(live.figure)"
             } else {
                 let current = FieldFormat.clock(s.currentTime, hours: abs(s.currentTime) >= 3600)
                 fields[.time] = shortTime ? current : "\(current) live"

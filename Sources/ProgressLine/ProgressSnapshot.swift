@@ -31,6 +31,9 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var tick: Int
     /// Length in seconds of the sliding window drawn when there is no duration.
     public var liveWindow: Double
+    /// For a live stream whose edge is known: the bar's track is the time-shift window up to the edge and
+    /// the time field the latency (`LiveEdge`); `nil` draws the sliding window around the playhead.
+    public var live: LiveEdge?
     /// Whether the bar fills the played part up to `currentTime`. Set it false when nothing plays
     /// (probe reading a file): the bar then shows only the loaded ranges with their holes, while
     /// `currentTime` still gives the time, the percentage and the thumb.

@@ -102,6 +102,12 @@ public struct Check: AsyncParsableCommand {
         transform: ReadRate.argument)
     var rate: ReadRate?
 
+    @Option(
+        help: ArgumentHelp(
+            "Live HLS: where to start playing: hold-back (the playlist's HOLD-BACK, else 3 target durations, as players start), edge (the newest segment), window-start (the oldest listed), or seconds behind the edge (default hold-back).",
+            valueName: "where"))
+    var liveStart: LiveStart = .holdBack
+
     @Flag(
         help: ArgumentHelp(
             "HLS: also validate every variant of the master: its playlist loads, its first segment opens, and RESOLUTION, CODECS, FRAME-RATE, BANDWIDTH and AVERAGE-BANDWIDTH match the media."))
@@ -192,6 +198,7 @@ public struct Check: AsyncParsableCommand {
         // One session id (sid) for the run: every input of one `check` shares it.
         settings.cmcd = cmcd.map { CMCD(mode: $0, contentID: cmcdContentId) }
         settings.variant = variant
+        settings.liveStart = liveStart
         settings.policy = policy
         settings.player = policyOptions.player
         settings.maxStartup = maxStartup.value

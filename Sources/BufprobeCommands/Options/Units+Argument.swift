@@ -43,4 +43,5 @@ extension Factor: ExpressibleByArgument {
 // The check engine's option values, read from the command line by the initialisers they declare.
 extension ReadRate: ExpressibleByArgument {}
 extension VariantChoice: ExpressibleByArgument {}
+extension LiveStart: ExpressibleByArgument {}
 extension ThroughputRecording.Format: RawValueArgument {}

@@ -1,0 +1,71 @@
+import Foundation
+import MediaIO
+
+extension CheckSession {
+    /// For a remote live HLS input: reads the playlist the player will play (the input, or the variant
+    /// `--variant` picks from a master) before FFmpeg does, so that the check starts where players start
+    /// (`LiveStart`), and hands it to the latency watch (FFmpeg's own first read of the input is not seen).
+    /// Returns the demuxer options that place the start (`live_start_index`); none for anything else, or
+    /// when the playlist could not be read in `prereadBudget` (FFmpeg's open then says why, and starts
+    /// three segments from the end).
+    ///
+    /// One more request than FFmpeg makes (two for a master), sent as the player's first (with `--cmcd`
+    /// its keys): a player reads the playlist before its first segment too, but FFmpeg reads it again. The
+    /// time counts in `open_time` and the startup delay. A playlist over `prereadBytes` is left to FFmpeg.
+    func liveStartOptions() -> [String: String] {
+        guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return [:] }
+        live.liveStart(settings.liveStart.description)
+        // Its own interrupter: what it skips is not the player's, a cancel of the check still stops it, and
+        // a body that trickles forever is cut at the budget.
+        let reader = Interrupter(
+            timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
+            policy: settings.requestPolicy)
+        DispatchQueue.global().asyncAfter(deadline: .now() + min(settings.timeout, Self.prereadBudget)) { reader.cancel() }
+        let options = settings.formatOptions
+        func load(_ requested: String, decoration: RequestDecoration? = nil) throws -> HLSPlaylist {
+            var options = options
+            if let headers = decoration?.headers, !headers.isEmpty {
+                options["headers"] = (options["headers"] ?? "") + headers.map { $0 + "\r\n" }.joined()
+            }
+            let url = decoration?.decorated(requested) ?? requested
+            let bytes = try ResourceReader(url: url, options: options, interrupter: reader).readAll(limit: Self.prereadBytes)
+            return try HLSPlaylist.parse(String(decoding: HLSPlaylistWindow.window(bytes) ?? bytes, as: UTF8.self))
+        }
+        do {
+            var url = source
+            var playlist = try load(settings.requestURL(for: source))
+            if playlist.kind == .master {
+                let bandwidths = playlist.variants.map { Int64($0.bandwidth) as Int64? }
+                guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return [:] }
+                url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: source)
+                playlist = try load(url, decoration: cmcdRequests?.decoration(for: url))
+            }
+            guard playlist.kind == .media, !playlist.hasEndList, let start = settings.liveStart.start(in: playlist) else {
+                return [:]
+            }
+            live.holdBack(applied: nil, target: start.target, rule: start.rule)
+            live.playlistLoaded(playlist, url: url, at: now())
+            return ["live_start_index": String(start.liveStartIndex)]
+        } catch {
+            return [:]
+        }
+    }
+
+    /// The longest the playlist read before opening may take, seconds (at most `--timeout`).
+    static let prereadBudget = 3.0
+    /// The largest playlist read before opening, bytes: a live window of a few hundred segments.
+    static let prereadBytes: Int64 = 1 << 20
+
+    /// A packet of a played stream was handed to the player at check time `time`: the first places the
+    /// media on the clock, and every one samples the latency once playback has started.
+    func noteLive(_ packet: Packet, at time: Double) {
+        let media = packet.modelPacket
+        guard let seconds = media.dts ?? media.pts else { return }
+        live.packet(mediaTime: seconds)
+        let playhead: Double? = machine.withLock { machine in
+            guard let player = machine.session?.player, player.report.started else { return nil }
+            return player.item.currentTime
+        }
+        if let playhead { live.sample(at: time, playhead: playhead) }
+    }
+}
