@@ -79,14 +79,11 @@ package struct CheckReport: Sendable, Codable {
     /// How the live HLS media playlist behaved across its reloads; `nil` (`null`) for inputs that are not
     /// remote live HLS.
     @NullEncoded package var playlistHealth: PlaylistHealth?
-<<<<<<< HEAD
     /// How a low-latency HLS stream behaved, played part by part (`LowLatencyReport`); `null` otherwise.
     @NullEncoded package var lowLatency: LowLatencyReport?
-=======
     /// Latency to the live edge (`LiveLatency`); `null` unless the stream is live and its media maps to a
     /// clock.
     @NullEncoded package var liveLatency: LiveLatency?
->>>>>>> main
     /// `--all-variants`: every HLS variant validated against its master's attributes, in master order;
     /// `null` without the option.
     @NullEncoded package var variantChecks: [VariantCheck]?
