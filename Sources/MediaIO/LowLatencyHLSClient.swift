@@ -163,25 +163,25 @@ public final class LowLatencyHLSClient: Sendable {
             switch Self.find(sequence: sequence, index: index, in: playlist) {
             case .part(let part):
                 if part.map != mapFetched, let map = part.map {
-                    guard fetch(map.uri, range: map.byteRange) != nil else { return }
+                    guard fetch(map.uri, range: map.byteRange) else { return }
                     mapFetched = map
                 }
                 if !part.gap {
-                    guard let range = fetch(part.uri, range: part.byteRange) else { return }
-                    observe(.part(part, range: range, at: now(), wholeSegment: false))
+                    guard fetch(part.uri, range: part.byteRange, announce: { .part(part, range: $0, at: self.now(), wholeSegment: false) })
+                    else { return }
                 }
                 sequence = part.sequence
                 index = part.index + 1
             case .segment(let segment):
                 if segment.map != mapFetched, let map = segment.map {
-                    guard fetch(map.uri, range: map.byteRange) != nil else { return }
+                    guard fetch(map.uri, range: map.byteRange) else { return }
                     mapFetched = map
                 }
-                guard let range = fetch(segment.uri, range: segment.byteRange) else { return }
                 let whole = HLSPlaylist.Part(
                     uri: segment.uri, duration: segment.duration, independent: false, byteRange: segment.byteRange, gap: false,
                     sequence: segment.sequence, index: 0, programDateTime: segment.programDateTime, map: segment.map)
-                observe(.part(whole, range: range, at: now(), wholeSegment: true))
+                guard fetch(segment.uri, range: segment.byteRange, announce: { .part(whole, range: $0, at: self.now(), wholeSegment: true) })
+                else { return }
                 sequence = segment.sequence + 1
                 index = 0
             case nil:
@@ -229,9 +229,12 @@ public final class LowLatencyHLSClient: Sendable {
         }
     }
 
-    /// Fetches `uri` (resolved against the playlist) and appends it to the stream; its stream range, or
-    /// `nil` after an observation when it failed.
-    private func fetch(_ uri: String, range: HLSPlaylist.ByteRange?) -> Range<Int64>? {
+    /// Fetches `uri` (resolved against the playlist) and appends it to the stream, handing `announce`'s
+    /// observation of its stream range over first (the demuxer may read the bytes as soon as they are
+    /// appended); `false` after an observation when it failed.
+    private func fetch(
+        _ uri: String, range: HLSPlaylist.ByteRange?, announce: ((Range<Int64>) -> Observation)? = nil
+    ) -> Bool {
         let location = HLSPlaylist.resolve(uri, against: url)
         do {
             let reader = try ResourceReader(url: location, options: options, interrupter: interrupter, offset: range?.offset ?? 0)
@@ -239,22 +242,25 @@ public final class LowLatencyHLSClient: Sendable {
             if let range {
                 guard range.length <= Self.maxPartBytes else {
                     observe(.failed("\(location) is a part of \(range.length) bytes, more than the \(Self.maxPartBytes) bufprobe reads."))
-                    return nil
+                    return false
                 }
                 bytes = try reader.read(count: range.length)
             } else {
                 bytes = try reader.readAll(limit: Self.maxPartBytes)
             }
-            let start = try stream.append(bytes)
-            return start..<(start + Int64(bytes.count))
+            // Only this thread appends: the end does not move between the announcement and the append.
+            let start = stream.end
+            if let announce { observe(announce(start..<(start + Int64(bytes.count)))) }
+            try stream.append(bytes)
+            return true
         } catch let error as StreamingMemoryIO.AppendError {
             if !isEnding, error == .readerTooFarBehind {
                 observe(.failed("the parts of \(url) arrived \(StreamingMemoryIO.maxUnread >> 20) MiB ahead of playing them."))
             }
-            return nil
+            return false
         } catch {
             if !isEnding { observe(.failed("\(location) could not be fetched: \(error).")) }
-            return nil
+            return false
         }
     }
 }
