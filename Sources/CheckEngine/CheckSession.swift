@@ -296,7 +296,7 @@ package final class CheckSession: Sendable {
         case .interrupted:
             failure = "\(source): interrupted after \(TextFormat.seconds(endTime))."
         case .failed(let error):
-            failure = resourceLimitSentence(opening: false) ?? CheckSentence.readFailure(
+            failure = resourceLimitSentence(opening: false) ?? reading.lowLatency?.stalledSentence ?? CheckSentence.readFailure(
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
             failure = reading.lowLatency?.failure.map { "\(source) stopped playing: \($0)" } ?? CheckSentence.earlyEnd(

@@ -127,6 +127,12 @@ package final class LowLatencyPlayback: Sendable {
 
     deinit { client.stop() }
 
+    /// Why reading stalled, when a part was still arriving: one sentence naming it (a part that never ends).
+    package var stalledSentence: String? {
+        guard let fetching = client.inFlight else { return nil }
+        return "\(playlist) stopped playing: its part \(fetching.url) was still arriving \(TextFormat.seconds(now() - fetching.since)) after it was requested, and nothing after it could be played."
+    }
+
     /// Why the client stopped before the check did (a request that failed), if it did.
     package var failure: String? { recorder.failure.withLock { $0 } }
 

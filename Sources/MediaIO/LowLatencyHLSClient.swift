@@ -58,6 +58,7 @@ public final class LowLatencyHLSClient: Sendable {
     private let now: @Sendable () -> Double
     private let observe: @Sendable (Observation) -> Void
     private let stopped = Atomic<Bool>(false)
+    private let fetching = Mutex<(url: String, since: Double)?>(nil)
 
     /// A client for the media playlist at `url`, already loaded as `first`, starting `holdBack` seconds from
     /// its live edge.
@@ -101,6 +102,9 @@ public final class LowLatencyHLSClient: Sendable {
     }
 
     private var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// The part (or map) being fetched now and since when (the caller's seconds), if one is.
+    public var inFlight: (url: String, since: Double)? { fetching.withLock { $0 } }
 
     /// Whether a failure is the end of the check rather than the server's (stopped, or the check cancelled).
     private var isEnding: Bool { isStopped || interrupter.reason == .cancelled }
@@ -236,6 +240,9 @@ public final class LowLatencyHLSClient: Sendable {
         _ uri: String, range: HLSPlaylist.ByteRange?, announce: ((Range<Int64>) -> Observation)? = nil
     ) -> Bool {
         let location = HLSPlaylist.resolve(uri, against: url)
+        let began = now()
+        fetching.withLock { $0 = (location, began) }
+        defer { fetching.withLock { $0 = nil } }
         do {
             let reader = try ResourceReader(url: location, options: options, interrupter: interrupter, offset: range?.offset ?? 0)
             let bytes: [UInt8]

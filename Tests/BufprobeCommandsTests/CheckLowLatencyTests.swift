@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// `check` on a live LL-HLS origin (`llhls_origin.py`: real media cut by ffmpeg into 0.4 s fMP4 parts,
-/// 2.4 s segments, PART-HOLD-BACK 1.0, blocking reloads) and on its faulty twins. Every origin re-encodes
-/// 24 s of the sample at start (a few seconds); the tests run side by side.
+/// 2.4 s segments, PART-HOLD-BACK 1.0, blocking reloads) and on its faulty twins. The first origin encodes
+/// 24 s of the sample (a few seconds), kept under `.build/test-cache` for the others; the tests run side by side.
 @Suite("bufprobe check on a low-latency HLS origin")
 struct CheckLowLatencyTests {
     /// What a check of one origin gave.
@@ -19,11 +19,15 @@ struct CheckLowLatencyTests {
         var stderr: String
     }
 
+    /// Where the origins keep their encoding of the sample between tests and runs (under `.build`).
+    static let cache = BufprobeProcess.packageRoot.appendingPathComponent(".build/test-cache").path
+
     /// Starts the origin with `fault` and checks its playlist (`path`) for `seconds`.
     static func check(fault: String?, path: String = "live.m3u8", seconds: Int = 8, extra: [String] = []) throws -> Outcome {
         let origin = try FixtureServer(
             script: "llhls_origin.py",
-            arguments: ["--sample", BufprobeProcess.sample("h264-aac.mp4"), "--seconds", "24"] + (fault.map { ["--fault", $0] } ?? []))
+            arguments: ["--sample", BufprobeProcess.sample("h264-aac.mp4"), "--seconds", "24", "--cache", Self.cache]
+                + (fault.map { ["--fault", $0] } ?? []))
         let result = try BufprobeProcess.run(
             ["check", "--json", "--duration", "\(seconds)"] + extra + ["http://127.0.0.1:\(origin.port)/\(path)"], timeout: 60)
         let object = try #require(
@@ -88,6 +92,17 @@ struct CheckLowLatencyTests {
         } else {
             #expect(outcome.verdict == "pass", "\(outcome.reason)")
         }
+    }
+
+    @Test("a part that never ends fails the check within seconds, naming the part")
+    func endlessPart() throws {
+        let began = ContinuousClock.now
+        let outcome = try Self.check(fault: "endless-part", seconds: 20, extra: ["--timeout", "2"])
+        #expect(ContinuousClock.now - began < .seconds(30))
+        #expect(outcome.verdict == "fail", "\(outcome.reason)")
+        // Each read of the part may take half --timeout (ResourceReader), so the fetch fails first and the
+        // stream ends; a trickle fast enough for that would meet the 32 MiB part limit.
+        #expect(outcome.reason.contains(".3.m4s could not be fetched") || outcome.reason.contains("was still arriving"), "\(outcome.reason)")
     }
 
     @Test("--no-low-latency plays the stream as FFmpeg does: no low_latency section; a master's best variant is played part by part; --live-start edge starts at the newest INDEPENDENT part")

@@ -4,7 +4,7 @@
 Standard library plus the ffmpeg and ffprobe on PATH; 127.0.0.1 only, "PORT <n>" first, stops when stdin closes
 (as serving.py's servers).
 
-At start ffmpeg re-encodes --sample (looped to --seconds of media) to fragmented MP4 with a keyframe every
+At start ffmpeg re-encodes --sample (once for all origins given the same --cache folder) (looped to --seconds of media) to fragmented MP4 with a keyframe every
 0.8 s and a fragment every 0.4 s (`frag_keyframe+empty_moov+default_base_moof`, `-frag_duration 400000`): each
 moof+mdat fragment is one part (0.4 s), six parts are one segment (2.4 s), and a part is INDEPENDENT when its
 first video packet is a keyframe (ffprobe says which), so every other part is. The first 3 segments are
@@ -26,8 +26,10 @@ update (EXT-X-SKIP) when CAN-SKIP-UNTIL allows. /master.m3u8 lists the playlist 
   missing-hint         the preload hint names a URI that is never listed nor served
   false-independent    every part is flagged INDEPENDENT=YES, also those that start without a keyframe
   wrong-skip           a delta update's SKIPPED-SEGMENTS is one more than the segments it left out
+  endless-part         part 3 of every segment after the preloaded ones never ends: 1 kB every 0.1 s, no length
 """
 import argparse
+import fcntl
 import json
 import os
 import subprocess
@@ -57,6 +59,21 @@ def encode(sample, seconds, directory):
          "-movflags", "frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "400000", out],
         check=True)
     return out
+
+
+def cached(sample, seconds, cache):
+    """The encoding of `sample` in `cache`, made once (under a lock: origins started together wait for the
+    first), named after the sample's size and time and the seconds, so a changed sample is encoded again."""
+    os.makedirs(cache, exist_ok=True)
+    info = os.stat(sample)
+    name = "llhls-%s-%d-%d-%g.mp4" % (os.path.basename(sample), info.st_size, int(info.st_mtime), seconds)
+    path = os.path.join(cache, name)
+    with open(os.path.join(cache, "llhls.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(path):
+            with tempfile.TemporaryDirectory(dir=cache) as directory:
+                os.rename(encode(sample, seconds, directory), path)
+    return path
 
 
 def boxes(data):
@@ -221,6 +238,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_body(200, "video/mp4", stream.init)
             elif path.startswith("part") and path.endswith(".m4s"):
                 msn, index = (int(x) for x in path[4:-4].split("."))
+                if stream.fault == "endless-part" and index == 3 and msn >= PRELOADED_SEGMENTS:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "video/mp4")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    while True:
+                        self.wfile.write(b"\0" * 1000)
+                        self.wfile.flush()
+                        time.sleep(0.1)
                 if not stream.has_part(msn, index):
                     self.send_body(404, "text/plain", b"404\n")
                 else:
@@ -270,9 +296,13 @@ def main():
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--fault", default="")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--cache", help="a folder to keep the encoding in, for the next origin")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        init, fragments = cut(encode(args.sample, args.seconds, directory))
+    if args.cache:
+        init, fragments = cut(cached(args.sample, args.seconds, args.cache))
+    else:
+        with tempfile.TemporaryDirectory() as directory:
+            init, fragments = cut(encode(args.sample, args.seconds, directory))
     Handler.stream = Stream(init, fragments, args.fault)
     server = QuietServer(("127.0.0.1", args.port), Handler)
     print("PORT %d" % server.server_address[1], flush=True)
