@@ -105,7 +105,7 @@ struct CheckLowLatencyTests {
         #expect(outcome.reason.contains(".3.m4s could not be fetched") || outcome.reason.contains("was still arriving"), "\(outcome.reason)")
     }
 
-    @Test("--no-low-latency plays the stream as FFmpeg does: no low_latency section; a master's best variant is played part by part; --live-start edge starts at the newest INDEPENDENT part")
+    @Test("--no-low-latency plays the stream as FFmpeg does: no low_latency section; --deny-private refuses it before any LL-HLS request; a master's best variant is played part by part; --live-start edge starts at the newest INDEPENDENT part")
     func optOutAndMaster() throws {
         let edge = try Self.check(fault: nil, seconds: 3, extra: ["--live-start", "edge"])
         let behind = try #require(edge.lowLatency?["start_behind_edge"] as? Double, "\(edge.reason)")
@@ -113,6 +113,10 @@ struct CheckLowLatencyTests {
         let plain = try Self.check(fault: nil, seconds: 4, extra: ["--no-low-latency"])
         #expect(plain.lowLatency == nil)
         #expect(plain.verdict != "fail", "\(plain.reason)")
+        // Under --deny-private the loopback origin is refused before any LL-HLS request goes out.
+        let denied = try Self.check(fault: nil, seconds: 2, extra: ["--deny-private"])
+        #expect(denied.lowLatency == nil)
+        #expect(denied.verdict == "fail", "\(denied.reason)")
         let master = try Self.check(fault: nil, path: "master.m3u8", seconds: 4)
         let section = try #require(master.lowLatency, "\(master.reason)")
         #expect((section["playlist"] as? String)?.hasSuffix("/live.m3u8") == true, "\(section)")

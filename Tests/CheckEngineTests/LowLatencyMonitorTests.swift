@@ -135,4 +135,29 @@ struct LowLatencyMonitorTests {
         measured.ignoredBlockingReloads = nil
         #expect(Verdict.decide(measured).verdict == .pass)
     }
+
+    @Test("the text summary's low latency line gives target, hold-back, reloads held and ignored with times, parts and problems by kind")
+    func textLine() throws {
+        var monitor = LowLatencyMonitor(playlist: "live.m3u8")
+        monitor.loaded(try Self.playlist(sequence: 5, parts: 1), url: "live.m3u8", at: 0, seconds: 0, asked: nil)
+        monitor.loaded(
+            try Self.playlist(sequence: 5, parts: 1), url: "live.m3u8", at: 0.01, seconds: 0.01,
+            asked: .init(sequence: 5, part: 1, skip: false))
+        monitor.loaded(
+            try Self.playlist(sequence: 5, parts: 2), url: "live.m3u8", at: 0.4, seconds: 0.39,
+            asked: .init(sequence: 5, part: 1, skip: false))
+        var report = CheckReport(
+            source: "live.m3u8", verdict: .pass, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: 0,
+            loadedRanges: [], sampledDuration: 1, live: true, complete: false, played: 0, bufferedAhead: 0,
+            playableStreams: [], variants: [],
+            settings: .init(
+                startThreshold: 1, resumeThreshold: 2, maxBuffer: 50, player: nil, resumeCap: nil, maxStartup: 3,
+                timeout: 10, sampleLimit: nil, rate: nil, variant: "best", allVariantsSegments: nil),
+            warnings: [])
+        report.lowLatency = monitor.finalReport
+        let text = CheckText.render(report)
+        #expect(text.contains(
+            "  low latency: PART-TARGET 0.400 s, PART-HOLD-BACK 1.000 s; 2 blocking reloads, 1 held, 1 ignored (held 0.010 s/0.200 s/0.390 s min/mean/max); 0 parts played; 1 blocking_reload_ignored\n"),
+            "\(text)")
+    }
 }
