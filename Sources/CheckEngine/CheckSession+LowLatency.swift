@@ -1,14 +1,13 @@
 import MediaIO
 
 extension CheckSession {
-    /// The LL-HLS path for this check's input, when it applies (`LowLatencyPlayback.prepare`), feeding the
-    /// check's latency watch (`live`): the start follows `--live-start`, with `PART-HOLD-BACK` for its default.
-    func lowLatencyPlayback() -> LowLatencyPlayback? {
-        let playback = LowLatencyPlayback.prepare(
-            source: source, settings: settings, interrupter: interrupter, now: { [weak self] in self?.now() ?? 0 },
-            feed: live)
-        if playback != nil { live.liveStart(settings.liveStart.description) }
-        return playback
+    /// The LL-HLS path for the media playlist at `url` (the input's, or its chosen variant's), read before
+    /// opening as `playlist`, when it applies (`LowLatencyPlayback.prepare`), feeding the check's latency
+    /// watch (`live`): the start follows `--live-start`, with `PART-HOLD-BACK` for its default.
+    func lowLatencyPlayback(url: String, playlist: HLSPlaylist) -> LowLatencyPlayback? {
+        LowLatencyPlayback.prepare(
+            url: url, playlist: playlist, source: source, settings: settings, interrupter: interrupter,
+            now: { [weak self] in self?.now() ?? 0 }, feed: live)
     }
 
     /// Adds the `low_latency` section and its problems (as warnings) to `report`.

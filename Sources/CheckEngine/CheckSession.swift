@@ -131,9 +131,9 @@ package final class CheckSession: Sendable {
             return failing(report, refusal)
         }
         let dashChecked = admission.dashChecked
-        let lowLatency = lowLatencyPlayback()
         // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
-        let startOptions = lowLatency == nil ? liveStartOptions() : [:]
+        var lowLatency: LowLatencyPlayback?
+        let startOptions = liveStartOptions(lowLatency: &lowLatency)
         let input: MediaInput
         let openBegan = now()
         do {

@@ -50,30 +50,22 @@ package final class LowLatencyPlayback: Sendable {
     private let options: [String: String]
     private let now: @Sendable () -> Double
 
-    /// The LL-HLS path for `source`, or `nil` when it does not apply: not a remote `.m3u8`, `--no-low-latency`,
-    /// a playlist without `EXT-X-PART-INF` or `CAN-BLOCK-RELOAD=YES`, or one that cannot be loaded (FFmpeg then
-    /// opens it and says why). A master playlist's variant is chosen as `--variant` says.
+    /// The LL-HLS path for the media playlist at `url` (read before opening, as `playlist`: the input's, or
+    /// the variant `--variant` picks from its master), or `nil` when it does not apply: `--no-low-latency`, or
+    /// a playlist without `EXT-X-PART-INF`, `CAN-BLOCK-RELOAD=YES` or parts, or ended.
     /// - Parameters:
+    ///   - source: the check's input, whose protocol whitelist the client's requests follow.
     ///   - interrupter: the check's; the client's requests use a child of it (its policy, pace and timeout).
     ///   - now: the check's clock, seconds since it began.
     package static func prepare(
-        source: String, settings: CheckSettings, interrupter: Interrupter, now: @escaping @Sendable () -> Double,
-        feed: LiveEdgeWatch?
+        url: String, playlist: HLSPlaylist, source: String, settings: CheckSettings, interrupter: Interrupter,
+        now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?
     ) -> LowLatencyPlayback? {
-        guard settings.lowLatency, InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return nil }
+        guard settings.lowLatency else { return nil }
         let requests = Interrupter(
             timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
             policy: settings.requestPolicy)
         let options = settings.formatOptions
-        var url = source
-        guard var playlist = try? HLSPlaylist.load(location: url, options: options, interrupter: requests) else { return nil }
-        if playlist.kind == .master {
-            let bandwidths = playlist.variants.map { Int64($0.bandwidth) }
-            guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return nil }
-            url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: source)
-            guard let media = try? HLSPlaylist.load(location: url, options: options, interrupter: requests) else { return nil }
-            playlist = media
-        }
         guard playlist.kind == .media, playlist.partTarget != nil, playlist.canBlockReload, !playlist.hasEndList,
             !playlist.allParts.isEmpty
         else { return nil }
