@@ -14,12 +14,14 @@ package final class LowLatencyPlayback: Sendable {
     private final class Recorder: Sendable {
         let monitor: Mutex<LowLatencyMonitor>
         let failure = Mutex<String?>(nil)
+        let now: @Sendable () -> Double
         let feed: LiveEdgeWatch?
         /// The hold-back aimed at and its rule's name, for the latency watch.
         let target: (seconds: Double?, rule: String)
 
-        init(playlist: String, feed: LiveEdgeWatch?, target: (seconds: Double?, rule: String)) {
+        init(playlist: String, now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?, target: (seconds: Double?, rule: String)) {
             monitor = Mutex(LowLatencyMonitor(playlist: playlist))
+            self.now = now
             self.feed = feed
             self.target = target
         }
@@ -36,7 +38,10 @@ package final class LowLatencyPlayback: Sendable {
                 monitor.withLock { $0.started(behindEdge: behindEdge) }
                 feed?.holdBack(applied: behindEdge, target: target.seconds, rule: target.rule)
             case .failed(let sentence):
-                failure.withLock { if $0 == nil { $0 = sentence } }
+                let at = now()
+                monitor.withLock { $0.failed(sentence, at: at) }
+                // The last one is what stopped the client.
+                failure.withLock { $0 = sentence }
             }
         }
     }
@@ -84,7 +89,7 @@ package final class LowLatencyPlayback: Sendable {
         self.options = options
         self.now = now
         let (holdBack, rule) = Self.start(settings.liveStart, in: first)
-        let recorder = Recorder(playlist: url, feed: feed, target: (holdBack.isFinite ? holdBack : nil, rule))
+        let recorder = Recorder(playlist: url, now: now, feed: feed, target: (holdBack.isFinite ? holdBack : nil, rule))
         self.recorder = recorder
         client = try LowLatencyHLSClient(
             url: url, first: first, holdBack: holdBack, options: options, interrupter: requests,
@@ -128,13 +133,9 @@ package final class LowLatencyPlayback: Sendable {
     /// Why the client stopped before the check did (a request that failed), if it did.
     package var failure: String? { recorder.failure.withLock { $0 } }
 
-    /// The `low_latency` section, with a failed request as an event.
+    /// The `low_latency` section.
     package func report() -> CheckReport.LowLatencyReport {
-        let failure = self.failure
-        return recorder.monitor.withLock { monitor in
-            if let failure, monitor.report.counts.requestFailed == 0 { monitor.failed(failure, at: now()) }
-            return monitor.finalReport
-        }
+        recorder.monitor.withLock { $0.finalReport }
     }
 
     /// How far behind the newest listed part `start` (`--live-start`) begins in `playlist`, and the rule's name:

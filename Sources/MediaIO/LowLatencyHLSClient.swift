@@ -47,6 +47,8 @@ public final class LowLatencyHLSClient: Sendable {
     public static let maxPartBytes: Int64 = 32 << 20
     /// Every how many blocking reloads one asks for a delta update, when the server offers them.
     static let deltaEvery = 4
+    /// Playlist reloads that may fail in a row (each reported) before the client stops.
+    public static let reloadAttempts = 3
 
     /// The stream the parts are appended to.
     public let stream: StreamingMemoryIO
@@ -163,6 +165,7 @@ public final class LowLatencyHLSClient: Sendable {
         var sequence = start.sequence
         var index = start.index
         var reloads = 0
+        var failedReloads = 0
         while !isStopped {
             switch Self.find(sequence: sequence, index: index, in: playlist) {
             case .part(let part):
@@ -199,7 +202,14 @@ public final class LowLatencyHLSClient: Sendable {
                 reloads += 1
                 let skip = first.canSkipUntil != nil && reloads % Self.deltaEvery == 0
                 let asked = Request(sequence: sequence, part: index, skip: skip)
-                guard let loaded = reload(asking: playlist.canBlockReload ? asked : nil) else { return }
+                guard let loaded = reload(asking: playlist.canBlockReload ? asked : nil) else {
+                    // A 503 after a long hold, a dropped connection: players retry; three in a row end it.
+                    failedReloads += 1
+                    if failedReloads >= Self.reloadAttempts || isEnding { return }
+                    Thread.sleep(forTimeInterval: max(0.05, min(1, playlist.partTarget ?? 1)))
+                    continue
+                }
+                failedReloads = 0
                 // A delta update is judged by the caller, not followed: its numbering may be wrong (that is what
                 // is checked), and the next reload asks for a full playlist.
                 if loaded.playlist.isDeltaUpdate { continue }
