@@ -162,7 +162,7 @@ package final class CheckSession: Sendable {
         }
         let openEnded = now()
         report.openTime = JSONOutput.seconds(openEnded - openBegan)
-        report.format = input.format.name
+        report.format = lowLatency != nil ? "hls" : input.format.name
         var reading = CheckReading(input: input, settings: settings, source: source, lowLatency: lowLatency)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
         report.variants = reading.variants
