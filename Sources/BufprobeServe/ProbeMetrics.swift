@@ -62,6 +62,18 @@ package enum ProbeMetrics {
         Gauge(name: "bufprobe_media_duration_seconds", help: "The media's declared duration; absent for a live stream.") { $0.duration },
         Gauge(name: "bufprobe_live", help: "1 when the target has no declared end (a live stream).") { $0.live ? 1 : 0 },
         Gauge(name: "bufprobe_complete", help: "1 when the whole media was received.") { $0.complete ? 1 : 0 },
+        Gauge(name: "bufprobe_live_latency_seconds", help: "Seconds behind the live edge when the check ended (the stream clock minus the capture time of the media at the playhead); absent unless the live media maps to a clock.") {
+            $0.liveLatency?.atEnd
+        },
+        Gauge(name: "bufprobe_live_edge_delay_seconds", help: "Seconds the newest media the origin listed was behind the clock at the last look (encoder, packager and CDN delay).") {
+            $0.liveLatency?.edgeDelay
+        },
+        Gauge(name: "bufprobe_live_hold_back_seconds", help: "Seconds behind the live edge the player started (the hold-back applied).") {
+            $0.liveLatency?.holdBack.applied
+        },
+        Gauge(name: "bufprobe_live_latency_drift_seconds", help: "Latency at the end minus latency at the start: how far the viewer fell behind during the check.") {
+            $0.liveLatency?.drift
+        },
         Gauge(name: "bufprobe_warnings", help: "Problems the check noted that did not decide the verdict (FFmpeg errors, skipped resources).") {
             Double($0.warnings.count)
         },
@@ -83,6 +95,12 @@ package enum ProbeMetrics {
             text += family(
                 "bufprobe_playlist_problems", "Live HLS playlist problems found across the reloads, per kind (every kind written).",
                 HLSPlaylistHealth.Kind.allCases.map { ([("kind", $0.rawValue)], Double(health.counts[$0])) })
+        }
+        if let latency = report.liveLatency {
+            let stats: [(String, Double?)] = [("at_start", latency.atStart), ("min", latency.min), ("mean", latency.mean), ("max", latency.max)]
+            text += family(
+                "bufprobe_live_latency_summary_seconds", "Latency to the live edge over the check, per statistic (at_start, min, time-averaged mean, max).",
+                stats.compactMap { name, value in value.map { ([("stat", name)], $0) } })
         }
         if let checks = report.variantChecks {
             text += family("bufprobe_variants_validated", "HLS variants validated against their master (all_variants=true).", [([], Double(checks.count))])

@@ -8,6 +8,7 @@ import PlaybackModel
 /// No name or value may carry a control character (a percent-encoded NUL, CR, LF...: 400).
 /// Parameters (each at most once; any other is refused): `target` (required), `duration`, `timeout`
 /// (check's duration grammar: `5s`, `1.5`, `250ms`), `variant` (`best`, `lowest`, a position, a rate),
+/// `live_start` (check's `--live-start`: `hold-back`, `edge`, `window-start`, seconds behind the edge),
 /// `all_variants` (`true` or `false`: check's `--all-variants`), `player` (check's `--player`: a real player's
 /// buffering policy, `PlayerPreset`).
 /// The check is bounded by the scrape's own timeout (`X-Prometheus-Scrape-Timeout-Seconds`, else
@@ -34,7 +35,7 @@ package struct ProbeRequest: Sendable {
     package var requestedDuration = false
 
     /// The parameters `/probe` takes.
-    package static let parameters = ["target", "module", "duration", "timeout", "variant", "all_variants", "player", "debug"]
+    package static let parameters = ["target", "module", "duration", "timeout", "variant", "all_variants", "player", "live_start", "debug"]
     /// The longest query accepted, bytes (a URL of a few KiB at most; everything longer is hostile).
     package static let longestQuery = 8192
     /// The scrape timeout assumed when the request does not send one (Prometheus's default).
@@ -119,6 +120,12 @@ package struct ProbeRequest: Sendable {
             } catch {
                 throw ProbeRefusal(.badRequest, "variant: \(error)")
             }
+        }
+        if let text = values["live_start"] {
+            guard let start = LiveStart(argument: text) else {
+                throw ProbeRefusal(.badRequest, "live_start: '\(Self.shortened(text))' is not hold-back, edge, window-start or seconds behind the edge.")
+            }
+            settings.liveStart = start
         }
         if let name = values["player"] {
             guard let preset = PlayerPreset(name: name) else {

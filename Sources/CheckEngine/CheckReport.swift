@@ -26,7 +26,10 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var startupDelay: Double?
     /// Bytes received x 8 / seconds from the start to the last packet.
     @NullEncoded package var throughputBps: Double?
-    /// Media seconds received per wall second, from the first packet to the last.
+    /// Media seconds received per wall second, from the first packet to the last; `null` for a live stream
+    /// whose media is on the clock (`live_latency`): the start behind the edge downloads its backlog at
+    /// once (which is not delivery faster than real time), then the player's playlist reloads pace it, so
+    /// whether it kept up is `live_latency.drift` and the stalls.
     @NullEncoded package var realtimeFactor: Double?
     /// The declared bit rate: the chosen variant's `BANDWIDTH` for HLS, the chosen representations'
     /// `@bandwidth` for DASH, else the container's bit rate.
@@ -64,8 +67,8 @@ package struct CheckReport: Sendable, Codable {
     @NullEncoded package var duration: Double?
     /// Media seconds the player played.
     package var played: Double
-    /// Seconds loaded ahead of the playhead when the check ended: for a sampled live stream, how far the
-    /// player was behind the newest media received (FFmpeg 5.1 does not expose the live edge itself).
+    /// Seconds loaded ahead of the playhead when the check ended (for a live stream, the distance to the
+    /// live edge is `liveLatency`).
     package var bufferedAhead: Double
     /// Bytes received.
     @NullEncoded package var bytesReceived: Int64?

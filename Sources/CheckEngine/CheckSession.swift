@@ -69,33 +69,6 @@ package final class CheckSession: Sendable {
         wake.signal()
     }
 
-    /// The state to draw now: the player advanced to the current time.
-    package func progress() -> CheckProgress {
-        let now = self.now()
-        return machine.withLock { machine in
-            if !machine.isFinished { _ = machine.advance(to: now) }
-            guard let session = machine.session else { return CheckProgress(source: source, elapsed: now) }
-            let counters = machine.counters
-            let player = session.player
-            let receiving = counters.lastPacketTime ?? now
-            let span = receiving - (counters.firstPacketTime ?? receiving)
-            var progress = CheckProgress(
-                source: source, elapsed: now, state: player.state, currentTime: session.presentationTime(player.item.currentTime),
-                bufferedAhead: player.item.bufferedAhead,
-                stallPositions: player.report.stalls.map { session.presentationTime($0.position) },
-                received: session.presentedReceived, duration: session.presentationDuration,
-                throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
-                realtimeFactor: span > 0 ? counters.mediaReceived / span : nil)
-            progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
-            if counters.firstPacketTime != nil, let view = live.view(at: now, playhead: player.item.currentTime) {
-                progress.live = CheckProgress.Live(
-                    latency: view.latency, windowStart: view.windowStart.map(session.presentationTime),
-                    edge: session.presentationTime(view.edge))
-            }
-            return progress
-        }
-    }
-
     /// Seconds since the check began.
     func now() -> Double { clock.now() - started }
 
@@ -334,11 +307,11 @@ package final class CheckSession: Sendable {
             report.throughputBps = (Double(reading.bytesReceived) * 8 / last).rounded()
         }
         // Receiving starts with the first packet: the time to get there is open_time and startup_delay. A
-        // live start behind the edge downloads its backlog at once: that is not delivery faster than live.
+        // live stream on the clock arrives as fast as it is made: the start behind the edge downloads its
+        // backlog at once, then the player's reloads pace it; kept up or not is the latency's drift.
         report.liveLatency = live.report()
-        if let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
-            let backlog = reading.isLive ? live.backlog ?? 0 : 0
-            report.realtimeFactor = JSONOutput.seconds(max(0, received.totalDuration - backlog) / (last - first))
+        if report.liveLatency == nil, let first = reading.firstPacketTime, let last = reading.lastPacketTime, last > first {
+            report.realtimeFactor = JSONOutput.seconds(received.totalDuration / (last - first))
         }
         if let declared = reading.declaredBitRate {
             report.declaredBitRate = Double(declared.value)
@@ -364,8 +337,7 @@ package final class CheckSession: Sendable {
         measured.maxStartup = settings.maxStartup
         measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
         measured.peakBitRate = report.peakBitRate
-        // Live media cannot come faster than it is made; falling behind shows as stalls and latency.
-        measured.realtimeFactor = report.liveLatency == nil ? report.realtimeFactor : nil
+        measured.realtimeFactor = report.realtimeFactor
         measured.received = presented.ranges
         measured.brokenPlaylists = lines.httpErrors.compactMap { http in
             guard let url = http.url, url != source,

@@ -46,7 +46,11 @@ package enum CheckText {
             out += "  stalls:      none\n"
         }
         if report.startupDelay != nil { out += "  played:      \(played(report))\n" }
-        if let latency = report.liveLatency { out += liveLatency(latency) }
+        if let latency = report.liveLatency {
+            out += liveLatency(latency)
+        } else if report.live, report.startupDelay != nil, report.format == "hls" {
+            out += "  latency:     not measured: the playlist maps no media to the clock (no EXT-X-PROGRAM-DATE-TIME)\n"
+        }
         if receivedAnything { out += "  loaded:      \(TextFormat.ranges(report.loadedRanges))\n" }
         if !report.skippedHoles.isEmpty { out += "  jumped:      \(TextFormat.ranges(report.skippedHoles))\n" }
         for variant in report.variants {

@@ -130,9 +130,9 @@ package enum Verdict {
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")
         }
-        let speed = m.realtimeFactor.map { String(format: " at %.1fx real time", $0) } ?? ""
+        let speed = m.realtimeFactor.map { String(format: ", received at %.1fx real time", $0) } ?? ""
         let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
-        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span), received\(speed).")
+        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")
     }
 
     private static func join(_ parts: [String]) -> String {

@@ -84,7 +84,7 @@ struct ProbeRequestTests {
             ("target=http://h/a&duration=0", nil, 400, "duration must be more than 0 seconds"),
             ("target=http://h/a&timeout=soon", nil, 400, "timeout: 'soon' is not a duration"),
             ("target=http://h/a&variant=highest", nil, 400, "variant: 'highest' is not best, lowest"),
-            ("target=http://h/a&prober=http", nil, 400, "/probe takes no parameter 'prober'; it takes target, module, duration, timeout, variant, all_variants, player and debug."),
+            ("target=http://h/a&prober=http", nil, 400, "/probe takes no parameter 'prober'; it takes target, module, duration, timeout, variant, all_variants, player, live_start and debug."),
             ("target=http://h/a&debug=yes", nil, 400, "debug takes true or false, got 'yes'."),
             ("target=http://h/a&target=http://h/b", nil, 400, "the parameter target is given twice."),
             ("target=http://h/%zz", nil, 400, "the query is not valid percent-encoding."),

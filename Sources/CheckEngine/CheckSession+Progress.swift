@@ -1,0 +1,30 @@
+import PlaybackModel
+
+extension CheckSession {
+    /// The state to draw now: the player advanced to the current time.
+    package func progress() -> CheckProgress {
+        let now = self.now()
+        return machine.withLock { machine in
+            if !machine.isFinished { _ = machine.advance(to: now) }
+            guard let session = machine.session else { return CheckProgress(source: source, elapsed: now) }
+            let counters = machine.counters
+            let player = session.player
+            let receiving = counters.lastPacketTime ?? now
+            let span = receiving - (counters.firstPacketTime ?? receiving)
+            var progress = CheckProgress(
+                source: source, elapsed: now, state: player.state, currentTime: session.presentationTime(player.item.currentTime),
+                bufferedAhead: player.item.bufferedAhead,
+                stallPositions: player.report.stalls.map { session.presentationTime($0.position) },
+                received: session.presentedReceived, duration: session.presentationDuration,
+                throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
+                realtimeFactor: live.backlog == nil && span > 0 ? counters.mediaReceived / span : nil)
+            progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
+            if counters.firstPacketTime != nil, let view = live.view(at: now, playhead: player.item.currentTime) {
+                progress.live = CheckProgress.Live(
+                    latency: view.latency, windowStart: view.windowStart.map(session.presentationTime),
+                    edge: session.presentationTime(view.edge))
+            }
+            return progress
+        }
+    }
+}
