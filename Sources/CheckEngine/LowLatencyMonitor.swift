@@ -52,27 +52,42 @@ package struct LowLatencyMonitor: Sendable {
         package var unixTime: Double
     }
 
+    /// A part appended to the stream, and what its packets showed so far.
     private struct PlayedPart {
+        /// The part as listed.
         var part: HLSPlaylist.Part
+        /// Its bytes in the stream.
         var range: Range<Int64>
+        /// Whether a video packet of it was read (the first is the keyframe checked).
         var sawVideo = false
+        /// Whether any packet of it was read (the first anchors an audio-only stream).
         var sawAny = false
     }
 
+    /// A `TYPE=PART` preload hint waiting to come true.
     private struct Hint {
+        /// The hinted URI.
         var uri: String
+        /// When it was first seen (check seconds).
         var at: Double
         /// The last part listed when it was hinted.
+        /// The last part listed when it was hinted: the hint is the part after it.
         var after: (sequence: Int, index: Int)
     }
 
     /// The report so far.
     package private(set) var report: CheckReport.LowLatencyReport
+    /// Seconds each blocking reload took.
     private var holds: [Double] = []
+    /// The newest part whose duration was checked: each part once.
     private var newestChecked: (sequence: Int, index: Int)?
+    /// The last full (not delta) playlist, what a delta update is compared with.
     private var lastFull: HLSPlaylist?
+    /// The hint waiting to come true.
     private var hint: Hint?
+    /// The newest parts appended (`partsRemembered`), for matching packets to them.
     private var played: [PlayedPart] = []
+    /// Whether the first playlist's server control was read.
     private var sawFirstPlaylist = false
 
     /// A monitor for the media playlist at `playlist`.

@@ -12,13 +12,18 @@ import Synchronization
 package final class LowLatencyPlayback: Sendable {
     /// What the client's thread and the reading thread share.
     private final class Recorder: Sendable {
+        /// The rules.
         let monitor: Mutex<LowLatencyMonitor>
+        /// The last failed request's sentence (the one that stopped the client).
         let failure = Mutex<String?>(nil)
+        /// The check's clock.
         let now: @Sendable () -> Double
+        /// The check's latency watch.
         let feed: LiveEdgeWatch?
         /// The hold-back aimed at and its rule's name, for the latency watch.
         let target: (seconds: Double?, rule: String)
 
+        /// A recorder for the media playlist `playlist`.
         init(playlist: String, now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?, target: (seconds: Double?, rule: String)) {
             monitor = Mutex(LowLatencyMonitor(playlist: playlist))
             self.now = now
@@ -26,6 +31,7 @@ package final class LowLatencyPlayback: Sendable {
             self.target = target
         }
 
+        /// Applies one of the client's observations (on its thread).
         func observe(_ observation: LowLatencyHLSClient.Observation) {
             switch observation {
             case .playlist(let url, let playlist, let began, let seconds, let asked):
@@ -48,11 +54,17 @@ package final class LowLatencyPlayback: Sendable {
 
     /// The media playlist played.
     package let playlist: String
+    /// Fetches the parts.
     private let client: LowLatencyHLSClient
+    /// What the client's thread and the reading thread share.
     private let recorder: Recorder
+    /// The client's requests' interrupter (a child of the check's).
     private let requests: Interrupter
+    /// The check's: the demuxer reading the parts is armed with it.
     private let readInterrupter: Interrupter
+    /// Protocol and demuxer AVOptions.
     private let options: [String: String]
+    /// The check's clock, seconds since it began.
     private let now: @Sendable () -> Double
 
     /// The LL-HLS path for the media playlist at `url` (read before opening, as `playlist`: the input's, or
@@ -79,6 +91,7 @@ package final class LowLatencyPlayback: Sendable {
             now: now, feed: feed)
     }
 
+    /// Creates the client for `url` (whose first load is `first`) and records that load.
     private init(
         url: String, first: HLSPlaylist, settings: CheckSettings, requests: Interrupter, readInterrupter: Interrupter,
         options: [String: String], now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?

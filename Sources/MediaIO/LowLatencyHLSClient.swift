@@ -52,14 +52,23 @@ public final class LowLatencyHLSClient: Sendable {
 
     /// The stream the parts are appended to.
     public let stream: StreamingMemoryIO
+    /// The media playlist's URL, as requested (relative URIs resolve against it).
     private let url: String
+    /// The playlist read before the client was made: where it starts.
     private let first: HLSPlaylist
+    /// Seconds behind the newest listed part to start (`startPart`).
     private let holdBack: Double
+    /// Protocol AVOptions of every request.
     private let options: [String: String]
+    /// Bounds and polices every request; `stop()` cancels it.
     private let interrupter: Interrupter
+    /// The caller's clock, seconds.
     private let now: @Sendable () -> Double
+    /// Receives every observation, on the client's thread.
     private let observe: @Sendable (Observation) -> Void
+    /// Set by `stop()`.
     private let stopped = Atomic<Bool>(false)
+    /// The part or map being fetched and since when (`inFlight`).
     private let fetching = Mutex<(url: String, since: Double)?>(nil)
 
     /// A client for the media playlist at `url`, already loaded as `first`, starting `holdBack` seconds from
@@ -103,6 +112,7 @@ public final class LowLatencyHLSClient: Sendable {
         stream.finish()
     }
 
+    /// Whether `stop()` was called.
     private var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     /// The part (or map) being fetched now and since when (the caller's seconds), if one is.
@@ -151,6 +161,7 @@ public final class LowLatencyHLSClient: Sendable {
 
     // MARK: The loop
 
+    /// The loop: start, then each part in order, with a blocking reload for each not yet listed.
     private func run() {
         guard let start = Self.startPart(in: first, holdBack: holdBack) else {
             observe(.failed("\(url) lists no part to start at."))

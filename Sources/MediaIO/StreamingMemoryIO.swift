@@ -22,12 +22,15 @@ public final class StreamingMemoryIO: Sendable {
         case readerTooFarBehind
     }
 
+    /// What the producer and the reader share, under `state`'s lock.
     private struct State {
+        /// The bytes held: from `base` to the end of the stream.
         var bytes: [UInt8] = []
         /// Stream offset of `bytes[0]`.
         var base: Int64 = 0
         /// The read position, a stream offset.
         var position: Int64 = 0
+        /// Whether `finish()` was called: no byte will be appended.
         var finished = false
     }
 
@@ -38,11 +41,15 @@ public final class StreamingMemoryIO: Sendable {
     /// How long the read callback waits between two looks at the interrupter.
     static let pollInterval = 0.02
 
+    /// The bytes and positions.
     private let state = Mutex(State())
+    /// Wakes a waiting read when bytes are appended or the stream finishes.
     private let grew = NSCondition()
+    /// Asked between waits: a timeout or a cancel ends the read.
     private let interrupter: Interrupter?
     /// The I/O context, installed as `AVFormatContext.pb` by `MediaInput`.
     nonisolated(unsafe) let context: UnsafeMutablePointer<AVIOContext>
+    /// The I/O context's buffer, bytes (libavformat may enlarge it).
     private static let bufferSize: Int32 = 32 << 10
 
     /// An empty stream whose reads stop when `interrupter` says so.
