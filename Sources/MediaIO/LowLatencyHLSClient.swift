@@ -74,6 +74,9 @@ public final class LowLatencyHLSClient: Sendable {
     /// A client for the media playlist at `url`, already loaded as `first`, starting `holdBack` seconds from
     /// its live edge.
     /// - Parameters:
+    ///   - url: the media playlist, as requested (relative URIs resolve against it).
+    ///   - first: the playlist as read before: where the client starts.
+    ///   - holdBack: seconds behind the newest listed part to start (`startPart(in:holdBack:)`).
     ///   - options: protocol AVOptions for every request (`user_agent`, `headers`).
     ///   - interrupter: bounds and polices every request (a child of `readInterrupter`, so that the end of
     ///     the check stops it); `stop()` cancels it.
