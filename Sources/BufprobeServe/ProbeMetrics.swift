@@ -113,6 +113,26 @@ package enum ProbeMetrics {
                 "bufprobe_dash_problems", "Live DASH problems, per kind (every kind written): missing_segment also makes the verdict degraded.",
                 DASHLiveReport.Kind.allCases.map { ([("kind", $0.rawValue)], Double(dash.counts[$0])) })
         }
+        if let low = report.lowLatency {
+            // LL-HLS played part by part: blocking reloads and the spec's rules, every kind written.
+            text += family(
+                "bufprobe_llhls_blocking_reloads", "LL-HLS blocking playlist reloads (_HLS_msn/_HLS_part) by result: held (answered with the part asked for) or ignored (answered at once without it; makes the verdict degraded).",
+                [([("result", "held")], Double(low.blockingReloadsHeld)), ([("result", "ignored")], Double(low.blockingReloadsIgnored))])
+            let holds: [(String, Double?)] = [("min", low.holdMin), ("mean", low.holdMean), ("max", low.holdMax)]
+            text += family(
+                "bufprobe_llhls_blocking_reload_seconds", "Seconds the server held each LL-HLS blocking reload, per statistic (min, mean, max).",
+                holds.compactMap { name, value in value.map { ([("stat", name)], $0) } })
+            text += family("bufprobe_llhls_parts_played", "LL-HLS parts the player fetched and played.", [([], Double(low.partsPlayed))])
+            if let target = low.partTarget {
+                text += family("bufprobe_llhls_part_target_seconds", "The playlist's PART-TARGET.", [([], target)])
+            }
+            if let holdBack = low.partHoldBack {
+                text += family("bufprobe_llhls_part_hold_back_seconds", "The playlist's PART-HOLD-BACK.", [([], holdBack)])
+            }
+            text += family(
+                "bufprobe_llhls_problems", "LL-HLS problems found, per kind (every kind written).",
+                LowLatencyMonitor.Kind.allCases.map { ([("kind", $0.rawValue)], Double(low.counts[$0])) })
+        }
         if let checks = report.variantChecks {
             text += family("bufprobe_variants_validated", "HLS variants validated against their master (all_variants=true).", [([], Double(checks.count))])
             let samples = checks.flatMap { check in

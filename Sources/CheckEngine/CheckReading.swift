@@ -32,6 +32,8 @@ package struct CheckReading {
     package var lastPacketTime: Double?
     /// How many segments FFmpeg had skipped when opening finished (opening probes every variant).
     package var segmentsFailedWhileOpening = 0
+    /// The LL-HLS path the input is read through, when it is (`LowLatencyPlayback`).
+    package let lowLatency: LowLatencyPlayback?
 
     private let isPlaylist: Bool
     private let isPaced: Bool
@@ -45,9 +47,11 @@ package struct CheckReading {
     private var spanStart: Double?
     private var spanEnd: Double?
 
-    /// Picks the variant and streams for `input`.
-    package init(input: MediaInput, settings: CheckSettings, source: String) {
+    /// Picks the variant and streams for `input`; read through `lowLatency` (LL-HLS parts), it is live whatever
+    /// its container declares (the MP4 demuxer reads a duration from the first fragments).
+    package init(input: MediaInput, settings: CheckSettings, source: String, lowLatency: LowLatencyPlayback? = nil) {
         self.input = input
+        self.lowLatency = lowLatency
         let formatName = input.format.name
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
         isPlaylist = input.format.readsOtherResources
@@ -67,9 +71,9 @@ package struct CheckReading {
         keepsEveryStream = chosen == nil
         streamCount = input.streams.count
         playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
-        isLive = input.format.duration == nil
+        isLive = lowLatency != nil || input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
-        declared = input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
+        declared = isLive ? nil : input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
         if let chosen, let bandwidth = candidates[chosen].bandwidth {
             declaredBitRate = (bandwidth, ContainerFormat(demuxer: formatName) == .hls ? "variant" : "representation")
         } else if let rate = input.format.bitRate, candidates.isEmpty {
@@ -155,6 +159,7 @@ package struct CheckReading {
 
     /// Counts `packet` in the byte, bit-rate and span tallies.
     package mutating func count(_ packet: Packet) {
+        lowLatency?.received(packet, videoStream: input.bestVideoStream)
         payloadBytes += Int64(packet.size)
         if let position = packet.position { deliveredEnd = max(deliveredEnd, position + Int64(packet.size)) }
         if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }

@@ -82,6 +82,8 @@ package struct CheckReport: Sendable, Codable {
     /// How the live HLS media playlist behaved across its reloads; `nil` (`null`) for inputs that are not
     /// remote live HLS.
     @NullEncoded package var playlistHealth: PlaylistHealth?
+    /// How a low-latency HLS stream behaved, played part by part (`LowLatencyReport`); `null` otherwise.
+    @NullEncoded package var lowLatency: LowLatencyReport?
     /// Latency to the live edge (`LiveLatency`); `null` unless the stream is live and its media maps to a
     /// clock.
     @NullEncoded package var liveLatency: LiveLatency?

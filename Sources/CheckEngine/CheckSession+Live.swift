@@ -12,7 +12,10 @@ extension CheckSession {
     /// One more request than FFmpeg makes (two for a master), sent as the player's first (with `--cmcd`
     /// its keys): a player reads the playlist before its first segment too, but FFmpeg reads it again. The
     /// time counts in `open_time` and the startup delay. A playlist over `prereadBytes` is left to FFmpeg.
-    func liveStartOptions() -> [String: String] {
+    ///
+    /// A low-latency playlist (`LowLatencyPlayback.prepare`) is played part by part instead: `lowLatency` is
+    /// set and no option returned (FFmpeg does not open the input).
+    func liveStartOptions(lowLatency: inout LowLatencyPlayback?) -> [String: String] {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return [:] }
         live.liveStart(settings.liveStart.description)
         // Its own interrupter: what it skips is not the player's, a cancel of the check still stops it, and
@@ -40,6 +43,8 @@ extension CheckSession {
                 url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: source)
                 playlist = try load(url, decoration: cmcdRequests?.decoration(for: url))
             }
+            lowLatency = lowLatencyPlayback(url: url, playlist: playlist)
+            if lowLatency != nil { return [:] }
             guard playlist.kind == .media, !playlist.hasEndList, let start = settings.liveStart.start(in: playlist) else {
                 return [:]
             }

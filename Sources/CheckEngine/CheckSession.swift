@@ -108,7 +108,8 @@ package final class CheckSession: Sendable {
         }
         let dashChecked = admission.dashChecked
         // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
-        let startOptions = liveStartOptions()
+        var lowLatency: LowLatencyPlayback?
+        let startOptions = liveStartOptions(lowLatency: &lowLatency)
         prepareDASHLive()
         let input: MediaInput
         let openBegan = now()
@@ -124,7 +125,7 @@ package final class CheckSession: Sendable {
             }
             var decorate: (@Sendable (String) -> RequestDecoration?)?
             if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
-            input = try MediaInput(
+            if let lowLatency { input = try lowLatency.openInput() } else { input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)),
                 options: settings.formatOptions.merging(startOptions) { $1 }, interrupter: interrupter,
                 playlistLoaded: { url, bytes in
@@ -132,27 +133,19 @@ package final class CheckSession: Sendable {
                     if let playlist = playlists.load(url: url, bytes: bytes, at: time) { live.playlistLoaded(playlist, url: url, at: time) }
                 },
                 requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked,
-                resourceOpened: { url in live.segmentOpened(url: url) }, requestLog: dash.isActive ? dash.requestLog : nil)
+                resourceOpened: { url in live.segmentOpened(url: url) }, requestLog: dash.isActive ? dash.requestLog : nil) }
         } catch {
-            report.sampledDuration = JSONOutput.seconds(now())
-            if cancelled.load(ordering: .acquiring) { return failing(report, "\(source): interrupted while opening.") }
-            if let limit = resourceLimitSentence(opening: true) { return failing(report, limit) }
-            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1, when
-            // the URL did not name a manifest bufprobe could check first.
-            if interrupter.policy != nil, !dashChecked, error.code == -EINVAL {
-                return failing(report, "\(source) was not read: it is a DASH manifest not named like one (.mpd), which a request policy (--deny-private, serve --allow-target) refuses, since bufprobe checks the URLs a DASH manifest leads to only for a URL whose path ends in .mpd.")
-            }
-            return failing(report, CheckSentence.openFailure(error, source: source, lines: lines, timeout: settings.timeout))
+            return openFailed(error, report: report, dashChecked: dashChecked, lowLatency: lowLatency)
         }
         let openEnded = now()
         report.openTime = JSONOutput.seconds(openEnded - openBegan)
-        report.format = input.format.name
-        var reading = CheckReading(input: input, settings: settings, source: source)
+        report.format = lowLatency != nil ? "hls" : input.format.name
+        var reading = CheckReading(input: input, settings: settings, source: source, lowLatency: lowLatency)
         reading.segmentsFailedWhileOpening = lines.failedSegments.count
         report.variants = reading.variants
         report.playableStreams = reading.playable
         report.live = reading.isLive
-        report.duration = input.format.duration.map(JSONOutput.seconds)
+        report.duration = reading.declared.map { JSONOutput.seconds($0.duration) }
         report.settings.sampleLimit = reading.sampleLimit
         if case .index(let position) = settings.variant, !reading.variants.isEmpty,
             !reading.variants.contains(where: \.selected)
@@ -280,10 +273,10 @@ package final class CheckSession: Sendable {
         case .interrupted:
             failure = "\(source): interrupted after \(TextFormat.seconds(endTime))."
         case .failed(let error):
-            failure = resourceLimitSentence(opening: false) ?? CheckSentence.readFailure(
+            failure = resourceLimitSentence(opening: false) ?? reading.lowLatency?.stalledSentence ?? CheckSentence.readFailure(
                 error, source: source, lines: lines, timeout: settings.timeout, mediaReceived: presented.end)
         case .endOfFile:
-            failure = CheckSentence.earlyEnd(
+            failure = reading.lowLatency?.failure.map { "\(source) stopped playing: \($0)" } ?? CheckSentence.earlyEnd(
                 source: source, lines: lines, loaded: presented, declared: reading.declared.map { declared in
                     // From the playable start, as `presented`: the end moves, the duration does not.
                     let end = machine.withLock { $0.session?.presentationTime(declared.end) } ?? declared.end
@@ -337,6 +330,7 @@ package final class CheckSession: Sendable {
             report.playlistHealth = health
             report.warnings += health.events.map(\.message)
         }
+        addLowLatency(reading.lowLatency, to: &report)
         // After the player's last word: validating takes wall time no player waits through.
         addVariantChecks(to: &report)
         addDASHLive(to: &report)
@@ -362,6 +356,7 @@ package final class CheckSession: Sendable {
         measured.dashLive = report.dashLive
         measured.stalePlaylists = (report.playlistHealth?.events ?? []).filter { $0.kind == HLSPlaylistHealth.Kind.stale.rawValue }
             .map { ($0.playlist, $0.at) }
+        measured.ignoredBlockingReloads = report.lowLatency.flatMap { $0.blockingReloadsIgnored > 0 ? ($0.playlist, $0.blockingReloadsIgnored, $0.blockingReloads) : nil }
         (report.verdict, report.reason) = Verdict.decide(measured)
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report

@@ -41,6 +41,10 @@ package struct CheckSettings: Sendable {
     /// warning, not reported as failed.
     package var allVariantsBudget: Double?
 
+    /// Play a low-latency HLS stream (`EXT-X-PART-INF`, `CAN-BLOCK-RELOAD=YES`) part by part with blocking
+    /// reloads (`LowLatencyPlayback`); `false` (`--no-low-latency`) plays it as FFmpeg does, whole segments.
+    package var lowLatency = true
+
     /// Which URLs the check may request (`--deny-private`, `serve --allow-target`); `nil`: any.
     package var requestPolicy: RequestPolicy?
 

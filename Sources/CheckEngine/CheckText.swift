@@ -64,6 +64,7 @@ package enum CheckText {
         }
         if let health = report.playlistHealth { out += playlist(health) }
         if let dash = report.dashLive { out += dashLive(dash) }
+        if let lowLatency = report.lowLatency { out += self.lowLatency(lowLatency) }
         // Every warning of the JSON document (FFmpeg's problems, refused resources, playlist events), as
         // `probe` prints its own; before any data arrived the reason is the sentence made of them.
         if receivedAnything {
@@ -142,6 +143,22 @@ package enum CheckText {
         let offset = dash.clock == "system" ? "" : String(format: " (%+.3f s)", dash.clockOffset)
         let period = dash.minimumUpdatePeriod.map { " (minimumUpdatePeriod \(TextFormat.seconds($0)))" } ?? ""
         return "  dash live:   \(dash.manifest), clock \(dash.clock)\(offset), \(dash.mpdReloads) reload\(dash.mpdReloads == 1 ? "" : "s")\(period), \(dash.segmentsRequested) segment requests, \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
+    }
+
+    /// The LL-HLS line: part target and hold-back, blocking reloads held or ignored and their times, parts
+    /// played, problems by kind (each problem is also a warning).
+    static func lowLatency(_ section: CheckReport.LowLatencyReport) -> String {
+        let found = LowLatencyMonitor.Kind.allCases.compactMap { kind in
+            section.counts[kind] > 0 ? "\(section.counts[kind]) \(kind.rawValue)" : nil
+        }
+        let target = section.partTarget.map { "PART-TARGET \(TextFormat.seconds($0))" } ?? "no PART-TARGET"
+        let holdBack = section.partHoldBack.map { "PART-HOLD-BACK \(TextFormat.seconds($0))" } ?? "no PART-HOLD-BACK"
+        var hold = ""
+        if let low = section.holdMin, let mean = section.holdMean, let high = section.holdMax {
+            hold = " (held \(TextFormat.seconds(low))/\(TextFormat.seconds(mean))/\(TextFormat.seconds(high)) min/mean/max)"
+        }
+        let reloads = "\(section.blockingReloads) blocking reloads, \(section.blockingReloadsHeld) held, \(section.blockingReloadsIgnored) ignored\(hold)"
+        return "  low latency: \(target), \(holdBack); \(reloads); \(section.partsPlayed) parts played; \(found.isEmpty ? "no problems" : found.joined(separator: ", "))\n"
     }
 
     /// What `played` means for this check. A VOD input whose data all arrived before the player got that

@@ -13,6 +13,7 @@ package import PlaybackModel
 ///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
 ///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
 ///   what the master declares (`VariantValidator`).
+/// - LL-HLS: a server that ignores blocking playlist reloads (answers without the part asked for) is `degraded`.
 /// - None: `pass`.
 package enum Verdict {
     /// What the check measured, in presentation time (the playable start is 0).
@@ -52,6 +53,9 @@ package enum Verdict {
         /// A live DASH input's report: segments it lists inside their availability window that answered
         /// an error make it degraded (the player's early requests and late reloads are warnings only).
         package var dashLive: DASHLiveReport?
+        /// LL-HLS: the media playlist whose blocking reloads were answered without the part asked for, how
+        /// many were and how many were made (`LowLatencyMonitor`); `nil` when none was ignored.
+        package var ignoredBlockingReloads: (playlist: String, ignored: Int, made: Int)?
 
         /// Measurements of a check of `source` whose player reported `qoe`.
         package init(source: String, qoe: QoEReport) {
@@ -110,6 +114,12 @@ package enum Verdict {
         for stale in m.stalePlaylists {
             problems.append(
                 "has a playlist that stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration (\(stale.url), found at \(TextFormat.seconds(stale.at)))")
+        }
+        // LL-HLS: a server that declares CAN-BLOCK-RELOAD=YES but answers at once makes every player poll,
+        // seconds further from the edge than the stream promises.
+        if let ignored = m.ignoredBlockingReloads {
+            problems.append(
+                "ignores blocking playlist reloads (\(ignored.ignored) of \(ignored.made) _HLS_msn/_HLS_part requests to \(ignored.playlist) answered without the part asked for, although it declares CAN-BLOCK-RELOAD=YES; players fall back to polling, further from the live edge)")
         }
         // --all-variants: a variant that fails to load or open, or is not what the master declares, is
         // broken for every viewer sent to it, as a failed variant playlist is above.

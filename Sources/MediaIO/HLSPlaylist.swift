@@ -117,6 +117,57 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var programDateTime: Double?
         /// Whether `programDateTime` was written on this segment rather than carried from an earlier one.
         public var hasOwnProgramDateTime = false
+        /// Its partial segments (`#EXT-X-PART` lines before its URI, LL-HLS), in order; empty when the
+        /// playlist lists none for it (older segments usually).
+        public var parts: [Part] = []
+    }
+
+    /// A partial segment (`#EXT-X-PART`, RFC 8216bis §4.4.4.9): a slice of the segment whose URI follows it,
+    /// published before the whole segment is.
+    public struct Part: Sendable, Hashable {
+        /// URI as written.
+        public var uri: String
+        /// `DURATION` in seconds.
+        public var duration: Double
+        /// `INDEPENDENT=YES`: the part starts with an independent frame (a keyframe).
+        public var independent: Bool
+        /// `BYTERANGE`, with an omitted offset resolved as for segments (right after the previous sub-range
+        /// of the same URI).
+        public var byteRange: ByteRange?
+        /// `GAP=YES`: the part is not available and must not be loaded.
+        public var gap: Bool
+        /// The media sequence number of the segment it belongs to.
+        public var sequence: Int
+        /// Its index within that segment, from 0.
+        public var index: Int
+        /// When its first sample was captured (Unix seconds): its segment's program date-time plus the
+        /// durations of the parts before it; `nil` when the playlist maps no media to the clock.
+        public var programDateTime: Double?
+        /// The initialization section in force for it.
+        public var map: Map?
+    }
+
+    /// `#EXT-X-PRELOAD-HINT` (RFC 8216bis §4.4.5.3): a resource the server says comes next, which a client may
+    /// request before it is listed.
+    public struct PreloadHint: Sendable, Hashable {
+        /// `TYPE`: `PART` or `MAP`, as written.
+        public var type: String
+        /// URI as written.
+        public var uri: String
+        /// `BYTERANGE-START`, when given.
+        public var byteRangeStart: Int64?
+        /// `BYTERANGE-LENGTH`, when given.
+        public var byteRangeLength: Int64?
+    }
+
+    /// `#EXT-X-RENDITION-REPORT` (RFC 8216bis §4.4.5.4): where another rendition's playlist stands.
+    public struct RenditionReport: Sendable, Hashable {
+        /// The rendition's media playlist URI, as written.
+        public var uri: String
+        /// `LAST-MSN`, when given.
+        public var lastSequence: Int?
+        /// `LAST-PART`, when given.
+        public var lastPart: Int?
     }
 
     /// Master or media.
@@ -148,6 +199,25 @@ public struct HLSPlaylist: Sendable, Hashable {
     public var canSkipUntil: Double?
     /// `#EXT-X-PART-INF`'s `PART-TARGET`: the longest a part may be, seconds (LL-HLS).
     public var partTarget: Double?
+    /// The parts listed after the last segment: the segment in progress, numbered as the next segment.
+    public var trailingParts: [Part] = []
+    /// `#EXT-X-PRELOAD-HINT`s, in playlist order.
+    public var preloadHints: [PreloadHint] = []
+    /// `#EXT-X-SKIP`'s `SKIPPED-SEGMENTS` of a delta update (0 in a full playlist): the first listed segment
+    /// is numbered `mediaSequence + skippedSegments`.
+    public var skippedSegments = 0
+    /// Whether the playlist is a delta update (it has `#EXT-X-SKIP`).
+    public var isDeltaUpdate = false
+    /// `#EXT-X-SKIP`'s `RECENTLY-REMOVED-DATERANGES`: the tab-separated ids, split.
+    public var recentlyRemovedDateRanges: [String] = []
+    /// `#EXT-X-RENDITION-REPORT`s, in playlist order.
+    public var renditionReports: [RenditionReport] = []
+    /// Parts kept at most (`partsKept`): the newest, counted from the end; older segments' parts are
+    /// dropped, as no client needs parts that far from the live edge.
+    public static let maxParts = 10_000
+
+    /// Every part, oldest first: the segments' then the trailing ones.
+    public var allParts: [Part] { segments.flatMap(\.parts) + trailingParts }
 
     /// The hold-back a player applies when it starts, seconds from the live edge, and the rule that gave it:
     /// `PART-HOLD-BACK` when `playsParts` and the playlist has one, else `HOLD-BACK`, else three target
@@ -190,6 +260,8 @@ public struct HLSPlaylist: Sendable, Hashable {
         var currentMap: Map?
         var lastRangeEnd: [String: Int64] = [:]
         var rangeLine = 0
+        var pendingParts: [Part] = []
+        var partCount = 0
         for (lineNumber, line) in lines.dropFirst() {
             if line.hasPrefix("#") {
                 guard line.hasPrefix("#EXT") else { continue }
@@ -232,6 +304,68 @@ public struct HLSPlaylist: Sendable, Hashable {
                     playlist.canBlockReload = attributes["CAN-BLOCK-RELOAD"] == "YES"
                 case "#EXT-X-PART-INF":
                     playlist.partTarget = parseAttributes(value)["PART-TARGET"].flatMap(seconds)
+                case "#EXT-X-PART":
+                    let attributes = parseAttributes(value)
+                    guard let uri = attributes["URI"], let duration = attributes["DURATION"].flatMap(seconds) else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-PART without a URI or a DURATION in seconds")
+                    }
+                    var range: ByteRange?
+                    if let text = attributes["BYTERANGE"] {
+                        guard let parsed = parseByteRange(Substring(text)),
+                            let offset = parsed.offset ?? lastRangeEnd[uri]
+                        else {
+                            throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-PART with a bad BYTERANGE (or one without an offset and no earlier range of the same URI)")
+                        }
+                        let (end, overflow) = offset.addingReportingOverflow(parsed.length)
+                        guard !overflow else {
+                            throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-PART BYTERANGE that ends past the largest offset")
+                        }
+                        lastRangeEnd[uri] = end
+                        range = ByteRange(length: parsed.length, offset: offset)
+                    }
+                    let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(playlist.skippedSegments &+ playlist.segments.count)
+                    guard !overflow else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "numbers its parts past the largest media sequence")
+                    }
+                    // The segment's date (its own, pending, or carried from the one before) plus the parts before.
+                    var date = pendingDateTime
+                    if date == nil, !pendingDiscontinuity, let previous = playlist.segments.last, let start = previous.programDateTime {
+                        date = start + previous.duration
+                    }
+                    let offset = pendingParts.reduce(0) { $0 + $1.duration }
+                    pendingParts.append(Part(
+                        uri: uri, duration: duration, independent: attributes["INDEPENDENT"] == "YES", byteRange: range,
+                        gap: attributes["GAP"] == "YES", sequence: sequence, index: pendingParts.count,
+                        programDateTime: date.map { $0 + offset }, map: currentMap))
+                    partCount += 1
+                case "#EXT-X-PRELOAD-HINT":
+                    let attributes = parseAttributes(value)
+                    guard let type = attributes["TYPE"], let uri = attributes["URI"] else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-PRELOAD-HINT without a TYPE or URI")
+                    }
+                    // A hostile playlist's thousands of hints are not kept: a client uses the last one of a type.
+                    if playlist.preloadHints.count < 16 {
+                        playlist.preloadHints.append(PreloadHint(
+                            type: type, uri: uri, byteRangeStart: attributes["BYTERANGE-START"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil },
+                            byteRangeLength: attributes["BYTERANGE-LENGTH"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }))
+                    }
+                case "#EXT-X-SKIP":
+                    let attributes = parseAttributes(value)
+                    guard let skipped = attributes["SKIPPED-SEGMENTS"].flatMap({ Int($0) }), skipped >= 0, playlist.segments.isEmpty else {
+                        throw HLSPlaylistError(line: lineNumber, reason: "has an #EXT-X-SKIP without a SKIPPED-SEGMENTS count, or after a segment")
+                    }
+                    playlist.skippedSegments = skipped
+                    playlist.isDeltaUpdate = true
+                    playlist.recentlyRemovedDateRanges = attributes["RECENTLY-REMOVED-DATERANGES"].map {
+                        $0.split(separator: "\t").prefix(1_000).map(String.init)
+                    } ?? []
+                case "#EXT-X-RENDITION-REPORT":
+                    let attributes = parseAttributes(value)
+                    if let uri = attributes["URI"], playlist.renditionReports.count < 100 {
+                        playlist.renditionReports.append(RenditionReport(
+                            uri: uri, lastSequence: attributes["LAST-MSN"].flatMap { Int($0) },
+                            lastPart: attributes["LAST-PART"].flatMap { Int($0) }))
+                    }
                 case "#EXT-X-MAP":
                     let attributes = parseAttributes(value)
                     guard let uri = attributes["URI"] else {
@@ -301,7 +435,7 @@ public struct HLSPlaylist: Sendable, Hashable {
                     lastRangeEnd[uri] = end
                 }
                 // A hostile media sequence near Int.max must not trap when the segments are numbered.
-                let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(playlist.segments.count)
+                let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(playlist.skippedSegments &+ playlist.segments.count)
                 guard !overflow else {
                     throw HLSPlaylistError(line: lineNumber, reason: "numbers its segments past the largest media sequence")
                 }
@@ -315,6 +449,8 @@ public struct HLSPlaylist: Sendable, Hashable {
                     discontinuity: pendingDiscontinuity, map: currentMap)
                 made.programDateTime = pendingDateTime ?? carried
                 made.hasOwnProgramDateTime = pendingDateTime != nil
+                made.parts = pendingParts
+                pendingParts = []
                 playlist.segments.append(made)
                 pendingDateTime = nil
                 pendingSegment = nil
@@ -334,7 +470,26 @@ public struct HLSPlaylist: Sendable, Hashable {
             throw HLSPlaylistError(line: 1, reason: "mixes variants and segments (a playlist is master or media, not both)")
         }
         playlist.kind = sawVariant ? .master : .media
+        playlist.trailingParts = pendingParts
+        if partCount > maxParts { playlist.keepNewestParts() }
         return playlist
+    }
+
+    /// Drops the parts of the oldest segments until at most `maxParts` are left.
+    private mutating func keepNewestParts() {
+        var left = Self.maxParts - trailingParts.count
+        if left < 0 {
+            trailingParts.removeFirst(-left)
+            left = 0
+        }
+        for index in segments.indices.reversed() {
+            if segments[index].parts.count > left {
+                segments[index].parts.removeAll()
+                left = 0
+            } else {
+                left -= segments[index].parts.count
+            }
+        }
     }
 
     /// `uri` resolved against the location of the playlist it was read from (a path or URL), by

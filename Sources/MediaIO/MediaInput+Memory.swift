@@ -22,3 +22,24 @@ extension MediaInput {
         try self.init(url: name, options: options, interrupter: interrupter, memory: try MemoryIO(bytes: bytes))
     }
 }
+
+extension MediaInput {
+    /// Opens media that arrives in memory while it is read (`StreamingMemoryIO`: an LL-HLS client appending
+    /// the parts it fetched): libavformat probes the format from the first bytes, and every read waits for
+    /// more, bounded by `interrupter`'s timeout. No other resource may be opened on its behalf but `data:`
+    /// URIs (`memoryProtocolWhitelist`), unless `options` or `interrupter` say otherwise.
+    ///
+    /// - Parameters:
+    ///   - streaming: the growing stream; `self` keeps it alive while the format context reads it.
+    ///   - name: names the input in `url` and messages; no file of that name is opened.
+    ///   - options: libavformat AVOptions.
+    ///   - interrupter: enforces timeouts and cancellation on every blocking call, the waits for bytes too.
+    /// - Throws: `FFmpegError` naming the step that failed.
+    public convenience init(
+        streaming: StreamingMemoryIO, name: String, options: [String: String] = [:], interrupter: Interrupter? = nil
+    ) throws(FFmpegError) {
+        var options = options
+        if options["protocol_whitelist"] == nil { options["protocol_whitelist"] = Self.memoryProtocolWhitelist }
+        try self.init(url: name, options: options, interrupter: interrupter, memory: nil, streaming: streaming)
+    }
+}

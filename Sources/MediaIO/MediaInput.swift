@@ -34,6 +34,8 @@ public final class MediaInput {
     private let interrupter: Interrupter?
     // The in-memory I/O context of `init(bytes:...)`; released after `deinit` closed the format context.
     private let memory: MemoryIO?
+    // The growing in-memory stream of `init(streaming:...)` (LL-HLS parts); released after the format context.
+    private let streaming: StreamingMemoryIO?
     // readPacket's conversion to seconds; maps restarting timestamps for AVFMT_TS_DISCONT demuxers
     // (MPEG-TS, HLS...). Unchecked exclusivity for the same reason as `streams`.
     @exclusivity(unchecked) private var converter: PacketConverter
@@ -88,6 +90,7 @@ public final class MediaInput {
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
     init(
         url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?,
+        streaming: StreamingMemoryIO? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
         decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false,
@@ -96,6 +99,7 @@ public final class MediaInput {
         self.url = url
         self.interrupter = interrupter
         self.memory = memory
+        self.streaming = streaming
         let started = ContinuousClock.now
         packet = try PacketStorage()
         guard let allocated = avformat_alloc_context() else {
@@ -137,6 +141,7 @@ public final class MediaInput {
         }
         // A caller-supplied pb makes libavformat set AVFMT_FLAG_CUSTOM_IO and leave the context to us.
         if let memory { allocated.pointee.pb = memory.context }
+        if let streaming { allocated.pointee.pb = streaming.context }
         var dictionary: OpaquePointer? = nil
         for (key, value) in options.merging(ownOptions, uniquingKeysWith: { _, own in own }).sorted(by: { $0.key < $1.key }) {
             av_dict_set(&dictionary, key, value, 0)

@@ -35,4 +35,31 @@ struct ServeLiveLatencyTests {
         let refused = try HTTPClient.get(port: serve.port, "/probe?target=\(target)&live_start=soon", timeout: 30)
         #expect(refused.status == 400 && refused.body.contains("live_start"), "\(refused.body)")
     }
+
+    @Test("an LL-HLS target answers its blocking reloads, part times and problems; a twin that ignores blocking reloads reads ignored > 0 and degraded", arguments: [nil, "ignore-blocking"] as [String?])
+    func lowLatencyMetrics(fault: String?) throws {
+        let origin = try FixtureServer(
+            script: "llhls_origin.py",
+            arguments: ["--sample", BufprobeProcess.sample("h264-aac.mp4"), "--seconds", "24", "--cache",
+                        BufprobeProcess.packageRoot.appendingPathComponent(".build/test-cache").path]
+                + (fault.map { ["--fault", $0] } ?? []))
+        let serve = try ServeProcess()
+        let target = HTTPClient.encoded("http://127.0.0.1:\(origin.port)/live.m3u8")
+        let text = try HTTPClient.get(port: serve.port, "/probe?target=\(target)&duration=5s", timeout: 40).body
+        let held = try #require(Self.value(#"bufprobe_llhls_blocking_reloads{result="held"}"#, in: text), "\(text)")
+        let ignored = try #require(Self.value(#"bufprobe_llhls_blocking_reloads{result="ignored"}"#, in: text))
+        #expect(Self.value("bufprobe_llhls_part_hold_back_seconds", in: text) == 1)
+        #expect(Self.value(#"bufprobe_llhls_problems{kind="blocking_reload_ignored"}"#, in: text) == ignored)
+        let latency = try #require(Self.value("bufprobe_live_latency_seconds", in: text))
+        if fault == nil {
+            #expect(held > 0 && ignored == 0, "\(text)")
+            #expect(Self.value(#"bufprobe_verdict{verdict="pass"}"#, in: text) == 1, "\(text)")
+            // Part by part: near PART-HOLD-BACK (1 s), far below the whole-segment latency (about 10 s).
+            #expect(latency < 3, "\(latency)")
+            #expect(Self.value(#"bufprobe_llhls_blocking_reload_seconds{stat="max"}"#, in: text) != nil)
+        } else {
+            #expect(ignored > 0, "\(text)")
+            #expect(Self.value(#"bufprobe_verdict{verdict="degraded"}"#, in: text) == 1, "\(text)")
+        }
+    }
 }

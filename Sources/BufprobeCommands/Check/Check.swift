@@ -135,6 +135,11 @@ public struct Check: AsyncParsableCommand {
     var traceFormat: ThroughputRecording.Format = .bufprobe
 
     @Flag(
+        name: .customLong("no-low-latency"),
+        help: "Low-latency HLS (a media playlist with EXT-X-PART-INF and CAN-BLOCK-RELOAD=YES): play it as FFmpeg does, whole segments, instead of part by part with blocking playlist reloads and the LL-HLS checks (default: parts).")
+    var noLowLatency = false
+
+    @Flag(
         name: .customLong("deny-private"),
         help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution: the input, everything it leads to and every HTTP redirect (default: off).")
     var denyPrivate = false
@@ -201,6 +206,7 @@ public struct Check: AsyncParsableCommand {
         settings.allVariants = allVariants
         settings.allVariantsSegments = allVariantsSegments
         settings.recordsTrace = recordTrace != nil
+        settings.lowLatency = !noLowLatency
         if denyPrivate { settings.requestPolicy = RequestPolicy(denyPrivate: true) }
         return settings
     }
