@@ -161,7 +161,7 @@ public struct DASHLiveManifest: Sendable, Hashable {
                 var base = ""
                 for level in bases { base = DASHManifest.join(level.text, onto: base) }
                 let baseOffset = try bases.last.map { element throws(DASHManifestError) in try offset(element) } ?? 0
-                guard let template = merged(levels, "SegmentTemplate") else {
+                guard let template = DASHManifest.merged(levels, "SegmentTemplate") else {
                     timing.availabilityTimeOffset = baseOffset
                     result.representations.append(timing)
                     continue
@@ -228,23 +228,6 @@ public struct DASHLiveManifest: Sendable, Hashable {
         if codecs.hasPrefix("mp4a") || codecs.hasPrefix("opus") || codecs.hasPrefix("ac-3") || codecs.hasPrefix("ec-3") { return .audio }
         if !codecs.isEmpty || element.attributes["width"] != nil { return .video }
         return .other
-    }
-
-    /// The element `name` as it applies at the last level: attributes merged (inner ones win), the
-    /// innermost `SegmentTimeline`.
-    private static func merged(_ levels: [XMLTree.Element], _ name: String) -> XMLTree.Element? {
-        var result: XMLTree.Element?
-        for level in levels {
-            guard let element = level.child(name) else { continue }
-            guard var current = result else {
-                result = element
-                continue
-            }
-            current.attributes.merge(element.attributes) { _, inner in inner }
-            if element.child("SegmentTimeline") != nil { current.children = element.children }
-            result = current
-        }
-        return result
     }
 
     /// The timeline's segments; `@r="-1"` repeats until the next `S@t` (at the end: once, as a live

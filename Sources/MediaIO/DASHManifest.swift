@@ -233,7 +233,7 @@ public struct DASHManifest: Sendable, Hashable {
     /// The element `name` as it applies at the last level: attributes merged from the outermost level in
     /// (inner ones win), children (a timeline, an initialization, segment URLs) from the innermost level that
     /// has them.
-    private static func merged(_ levels: [XMLTree.Element], _ name: String) -> XMLTree.Element? {
+    static func merged(_ levels: [XMLTree.Element], _ name: String) -> XMLTree.Element? {
         var result: XMLTree.Element?
         for level in levels {
             guard let element = level.child(name) else { continue }
