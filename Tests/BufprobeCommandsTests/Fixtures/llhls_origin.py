@@ -33,7 +33,6 @@ import fcntl
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -41,7 +40,7 @@ import urllib.parse
 
 import http.server
 
-from serving import QuietServer
+import serving
 
 PART_TARGET = 0.4
 PARTS_PER_SEGMENT = 6
@@ -304,14 +303,7 @@ def main():
         with tempfile.TemporaryDirectory() as directory:
             init, fragments = cut(encode(args.sample, args.seconds, directory))
     Handler.stream = Stream(init, fragments, args.fault)
-    server = QuietServer(("127.0.0.1", args.port), Handler)
-    print("PORT %d" % server.server_address[1], flush=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        sys.stdin.read()
-    except KeyboardInterrupt:
-        pass
-    os._exit(0)
+    serving.run(Handler, port=args.port)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,13 @@ def serve(handler):
     parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args()
     handler.root = os.path.abspath(args.root)
-    server = QuietServer((args.host, args.port), handler)
+    run(handler, args.host, args.port)
+
+
+def run(handler, host="127.0.0.1", port=0):
+    """Serves `handler` on host:port (0: a free one), prints `PORT n`, and returns never: the process ends
+    when the parent closes stdin (llhls_origin.py, which takes other arguments, calls this directly)."""
+    server = QuietServer((host, port), handler)
     print("PORT %d" % server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     # The parent closes our stdin (or exits) to stop us.
