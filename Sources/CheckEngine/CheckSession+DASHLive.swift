@@ -5,8 +5,8 @@ import MediaIO
 // clock at the first packet, and the player's requests judged at the end (`DASHLiveAnalysis`).
 extension CheckSession {
     /// For a remote DASH input: reads the manifest before FFmpeg does (one more request, counted in
-    /// `open_time`), and when it is live (`type="dynamic"`) reads its `UTCTiming` clock once (bounded by
-    /// `--timeout`, through the same protocol whitelist, pace and request policy as the input), tells the
+    /// `open_time`), and when it is live (`type="dynamic"`) reads its `UTCTiming` clock once (both within
+    /// `prereadBudget`, through the same protocol whitelist, pace and request policy as the input), tells the
     /// latency watch which clock, window and target apply, and starts logging FFmpeg's requests.
     /// Nothing for other inputs, or when the manifest cannot be read (FFmpeg's open then says why).
     ///
@@ -16,9 +16,7 @@ extension CheckSession {
     /// answered it; a second reader would double the origin's load and measure bufprobe instead.
     func prepareDASHLive() {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .dash else { return }
-        let reader = Interrupter(
-            timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
-            policy: settings.requestPolicy)
+        let reader = prereadInterrupter()
         let requested = InputKind.ffmpegURL(for: settings.requestURL(for: source))
         let bytes: [UInt8]
         let location: String

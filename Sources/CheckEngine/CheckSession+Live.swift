@@ -18,12 +18,7 @@ extension CheckSession {
     func liveStartOptions(lowLatency: inout LowLatencyPlayback?) -> [String: String] {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return [:] }
         live.liveStart(settings.liveStart.description)
-        // Its own interrupter: what it skips is not the player's, a cancel of the check still stops it, and
-        // a body that trickles forever is cut at the budget.
-        let reader = Interrupter(
-            timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
-            policy: settings.requestPolicy)
-        DispatchQueue.global().asyncAfter(deadline: .now() + min(settings.timeout, Self.prereadBudget)) { reader.cancel() }
+        let reader = prereadInterrupter()
         let options = settings.formatOptions
         func load(_ requested: String, decoration: RequestDecoration? = nil) throws -> HLSPlaylist {
             var options = options
@@ -56,10 +51,24 @@ extension CheckSession {
         }
     }
 
-    /// The longest the playlist read before opening may take, seconds (at most `--timeout`).
+    /// The longest the reads before opening may take in all (the HLS playlist, the DASH manifest and its
+    /// clock), seconds (at most `--timeout`).
     static let prereadBudget = 3.0
     /// The largest playlist read before opening, bytes: a live window of a few hundred segments.
     static let prereadBytes: Int64 = 1 << 20
+
+    /// The interrupter of the reads bufprobe makes before FFmpeg opens the input (`liveStartOptions`,
+    /// `prepareDASHLive`): its own, so that what it skips is not the player's; a child of the check's, so
+    /// that a cancel stops it; sharing the check's pace and request policy; and cancelled once
+    /// `prereadBudget` has passed, since a body that trickles forever (64 KiB every 0.2 s) never trips the
+    /// per-call `--timeout`, and the check would otherwise read it up to 16 MiB before FFmpeg even opens.
+    func prereadInterrupter() -> Interrupter {
+        let reader = Interrupter(
+            timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
+            policy: settings.requestPolicy)
+        DispatchQueue.global().asyncAfter(deadline: .now() + min(settings.timeout, Self.prereadBudget)) { reader.cancel() }
+        return reader
+    }
 
     /// A packet of a played stream was handed to the player at check time `time`: the first places the
     /// media on the clock, and every one samples the latency once playback has started.

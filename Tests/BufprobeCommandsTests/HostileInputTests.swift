@@ -128,6 +128,16 @@ struct HostilePlaylistTests {
         #expect(result.stderr.contains("had not ended"), "\(result.stderr)")
     }
 
+    @Test("a DASH manifest body that never ends is read before opening for at most the pre-read budget, then fails as unfinished")
+    func slowEndlessManifest() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        // Before: the read before opening (live DASH) took the trickle to 16 MiB, 55 s with --timeout 3.
+        let result = try BufprobeProcess.run(
+            ["check", "--progress", "none", "--timeout", "3", server.url("slow-endless/live.mpd")], timeout: 30)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("had not ended"), "\(result.stderr)")
+    }
+
     @Test("a playlist #EXTINF beyond the documented 7 days is refused as on the command line; no JSON number is \"inf\"")
     func hugeExtinf() throws {
         let server = try FaultServer(script: "hostile_server.py")
