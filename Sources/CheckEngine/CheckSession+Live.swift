@@ -21,13 +21,9 @@ extension CheckSession {
         let reader = prereadInterrupter()
         let options = settings.formatOptions
         func load(_ requested: String, decoration: RequestDecoration? = nil) throws -> HLSPlaylist {
-            var options = options
-            if let headers = decoration?.headers, !headers.isEmpty {
-                options["headers"] = (options["headers"] ?? "") + headers.map { $0 + "\r\n" }.joined()
-            }
-            let url = decoration?.decorated(requested) ?? requested
-            let bytes = try ResourceReader(url: url, options: options, interrupter: reader).readAll(limit: Self.prereadBytes)
-            return try HLSPlaylist.parse(String(decoding: HLSPlaylistWindow.window(bytes) ?? bytes, as: UTF8.self))
+            try HLSPlaylist.load(
+                location: decoration?.decorated(requested) ?? requested, options: decoration?.applied(to: options) ?? options,
+                interrupter: reader, limit: Self.prereadBytes)
         }
         do {
             var url = source

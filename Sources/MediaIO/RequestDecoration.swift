@@ -30,4 +30,13 @@ public struct RequestDecoration: Sendable, Hashable {
         arguments.append(Substring(query))
         return path + "?" + arguments.joined(separator: "&") + fragment
     }
+
+    /// `options` (libavformat's) with `headers` added to their `headers` option, for a request bufprobe makes
+    /// itself (the resource gate adds them to FFmpeg's own).
+    public func applied(to options: [String: String]) -> [String: String] {
+        guard !headers.isEmpty else { return options }
+        var options = options
+        options["headers"] = (options["headers"] ?? "") + headers.map { $0 + "\r\n" }.joined()
+        return options
+    }
 }
