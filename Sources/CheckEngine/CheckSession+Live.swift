@@ -66,17 +66,14 @@ extension CheckSession {
         return reader
     }
 
-    /// A packet of a played stream was handed to the player at check time `time`: the first places the
-    /// media on the clock, and every one samples the latency once playback has started.
-    func noteLive(_ packet: Packet, at time: Double) {
+    /// A packet of a played stream of a live input was handed to the player at check time `time`, with the
+    /// playhead then (`nil` before playback started): the first packet places the media on the clock, and
+    /// every one samples the latency once playback has started.
+    func noteLive(_ packet: Packet, playhead: Double?, at time: Double) {
         let media = packet.modelPacket
         guard let seconds = media.dts ?? media.pts else { return }
         live.packet(mediaTime: seconds)
         if dash.isActive { noteDASHLiveStart() }
-        let playhead: Double? = machine.withLock { machine in
-            guard let player = machine.session?.player, player.report.started else { return nil }
-            return player.item.currentTime
-        }
         if let playhead { live.sample(at: time, playhead: playhead) }
     }
 }

@@ -17,7 +17,7 @@ extension CheckSession {
                 stallPositions: player.report.stalls.map { session.presentationTime($0.position) },
                 received: session.presentedReceived, duration: session.presentationDuration,
                 throughput: receiving > 0 ? Double(counters.bytes) * 8 / receiving : nil,
-                realtimeFactor: live.backlog == nil && span > 0 ? counters.mediaReceived / span : nil)
+                realtimeFactor: !live.isOnClock && span > 0 ? counters.mediaReceived / span : nil)
             progress.gapPositions = session.skippedGaps.map { session.presentationTime($0.start) }
             if counters.firstPacketTime != nil, let view = live.view(at: now, playhead: player.item.currentTime) {
                 progress.live = CheckProgress.Live(

@@ -227,12 +227,17 @@ package final class CheckSession: Sendable {
             reading.count(packet)
             let time = now()
             reading.lastPacketTime = time
+            let isLive = reading.isLive
+            var playhead: Double?
             action = machine.withLock { machine in
-                machine.received(
+                let next = machine.received(
                     packet.modelPacket, corrupt: packet.isCorrupt, bytesReceived: reading.bytesReceived,
                     bytesDelivered: reading.bytesDelivered, now: time)
+                // A live input's latency reads the playhead under the same lock, once playback started.
+                if isLive, let player = machine.session?.player, player.report.started { playhead = player.item.currentTime }
+                return next
             }
-            noteLive(packet, at: time)
+            if isLive { noteLive(packet, playhead: playhead, at: time) }
             observeForCMCD(reading)
         }
     }

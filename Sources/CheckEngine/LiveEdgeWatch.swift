@@ -140,9 +140,9 @@ package final class LiveEdgeWatch: Sendable {
         }
     }
 
-    /// The media seconds that were already available behind the edge when the first packet came: the
-    /// backlog a start behind the edge downloads at once, not real-time delivery.
-    package var backlog: Double? { state.withLock { $0.tracker.holdBack.applied } }
+    /// Whether the media is on a clock: `report()` has a latency to give (the report and the live line then
+    /// leave out the real-time factor, which the backlog of a start behind the edge would inflate).
+    package var isOnClock: Bool { state.withLock { $0.tracker.basis != nil && $0.tracker.isAnchored } }
 
     /// `live_latency`, `nil` when no media was placed on the clock.
     package func report() -> CheckReport.LiveLatency? { state.withLock { $0.tracker.report() } }
