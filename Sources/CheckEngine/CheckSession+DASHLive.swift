@@ -16,7 +16,9 @@ extension CheckSession {
     /// answered it; a second reader would double the origin's load and measure bufprobe instead.
     func prepareDASHLive() {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .dash else { return }
-        let reader = prereadInterrupter()
+        let deadline = prereadDeadline()
+        defer { deadline.finish() }
+        let reader = deadline.interrupter
         let requested = InputKind.ffmpegURL(for: settings.requestURL(for: source))
         let bytes: [UInt8]
         let location: String

@@ -18,7 +18,9 @@ extension CheckSession {
     func liveStartOptions(lowLatency: inout LowLatencyPlayback?) -> [String: String] {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return [:] }
         live.liveStart(settings.liveStart.description)
-        let reader = prereadInterrupter()
+        let deadline = prereadDeadline()
+        defer { deadline.finish() }
+        let reader = deadline.interrupter
         let options = settings.formatOptions
         func load(_ requested: String, decoration: RequestDecoration? = nil) throws -> HLSPlaylist {
             try HLSPlaylist.load(
@@ -54,16 +56,17 @@ extension CheckSession {
     static let prereadBytes: Int64 = 1 << 20
 
     /// The interrupter of the reads bufprobe makes before FFmpeg opens the input (`liveStartOptions`,
-    /// `prepareDASHLive`): its own, so that what it skips is not the player's; a child of the check's, so
-    /// that a cancel stops it; sharing the check's pace and request policy; and cancelled once
-    /// `prereadBudget` has passed, since a body that trickles forever (64 KiB every 0.2 s) never trips the
-    /// per-call `--timeout`, and the check would otherwise read it up to 16 MiB before FFmpeg even opens.
-    func prereadInterrupter() -> Interrupter {
-        let reader = Interrupter(
-            timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
-            policy: settings.requestPolicy)
-        DispatchQueue.global().asyncAfter(deadline: .now() + min(settings.timeout, Self.prereadBudget)) { reader.cancel() }
-        return reader
+    /// `prepareDASHLive`), under a deadline of `prereadBudget` (`VariantProber.RequestDeadline`, as every
+    /// `--all-variants` request): its own, so that what it skips is not the player's; a child of the check's,
+    /// so that a cancel stops it; sharing the check's pace and request policy. A body that trickles forever
+    /// (64 KiB every 0.2 s) never trips the per-call `--timeout`; without the deadline the check would read it
+    /// up to 16 MiB before FFmpeg even opens.
+    func prereadDeadline() -> VariantProber.RequestDeadline {
+        VariantProber.RequestDeadline(
+            Interrupter(
+                timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source,
+                sharingPaceWith: interrupter, policy: settings.requestPolicy),
+            seconds: min(settings.timeout, Self.prereadBudget))
     }
 
     /// A packet of a played stream of a live input was handed to the player at check time `time`, with the

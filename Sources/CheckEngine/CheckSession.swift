@@ -110,7 +110,8 @@ package final class CheckSession: Sendable {
         // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
         var lowLatency: LowLatencyPlayback?
         let startOptions = liveStartOptions(lowLatency: &lowLatency)
-        prepareDASHLive()
+        // A manifest the request policy read and allowed is not live (DASHRequestCheck refuses live ones).
+        if !dashChecked { prepareDASHLive() }
         let input: MediaInput
         let openBegan = now()
         do {
