@@ -66,9 +66,6 @@ package struct LiveLatencyTracker: Sendable {
         fillApplied()
     }
 
-    /// The newest media's end on the clock, when known.
-    package var edgeTime: Double? { edge }
-
     /// The first media played starts at media time `media`: with the edge then, the hold-back applied.
     package mutating func firstMedia(_ media: Double) {
         guard firstMediaTime == nil, media.isFinite else { return }
