@@ -34,8 +34,8 @@ package struct DASHVariantProber: Sendable {
     package var root: Interrupter
     /// The check's interrupter, whose pace and policy the validation shares.
     package var pacer: Interrupter
-    /// When the validation must end.
-    private let end: Date?
+    /// The time the whole validation may take.
+    private let budget: ValidationBudget
 
     /// A validation of `source`'s representations, within `budget` seconds when given.
     package init(
@@ -48,7 +48,7 @@ package struct DASHVariantProber: Sendable {
         self.segments = max(1, segments)
         self.root = root
         self.pacer = pacer
-        end = budget.map { Date().addingTimeInterval($0) }
+        self.budget = ValidationBudget(seconds: budget)
     }
 
     /// One representation to validate: what it declares and where its segments are.
@@ -63,12 +63,7 @@ package struct DASHVariantProber: Sendable {
     }
 
     private func request() -> VariantProber.RequestDeadline {
-        let left = end.map { max(0, $0.timeIntervalSinceNow) } ?? timeout
-        return VariantProber.RequestDeadline(
-            Interrupter(
-                timeout: .bounded(seconds: timeout), parent: root, input: VariantProber.location(of: source),
-                sharingPaceWith: pacer, policy: pacer.policy),
-            seconds: min(timeout, left))
+        budget.request(for: source, timeout: timeout, root: root, pacer: pacer)
     }
 
     /// Validates every video representation (blocks).
@@ -102,7 +97,7 @@ package struct DASHVariantProber: Sendable {
         }
         var bytesLeft = VariantProber.totalBytes
         for (index, target) in targets.prefix(Self.maxRepresentations).enumerated() {
-            if let end, end.timeIntervalSinceNow <= 0.05 {
+            if budget.isSpent {
                 outcome.warnings.append("--all-variants: the validation's time budget ran out before Representation \(target.id) of \(source).")
                 break
             }

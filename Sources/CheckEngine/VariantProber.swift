@@ -38,8 +38,8 @@ package struct VariantProber: Sendable {
     package var root: Interrupter
     /// The check's interrupter, whose request pace per origin the validation spends too.
     package var pacer: Interrupter
-    /// When the whole validation must end (`CheckSettings.allVariantsBudget`), or `nil`.
-    private let end: ContinuousClock.Instant?
+    /// The time the whole validation may take (`CheckSettings.allVariantsBudget`).
+    private let budget: ValidationBudget
 
     /// A validation of `source`'s variants, within `budget` seconds in all when given.
     package init(
@@ -52,15 +52,11 @@ package struct VariantProber: Sendable {
         self.segments = segments
         self.root = root
         self.pacer = pacer
-        end = budget.map { ContinuousClock.now + .bounded(seconds: $0) }
+        self.budget = ValidationBudget(seconds: budget)
     }
 
-    /// Seconds left of the budget (`nil` without one).
-    private var remaining: Double? { end.map { max(0, (ContinuousClock.now.duration(to: $0)).seconds) } }
-
-    /// Whether the budget has run out (or all but the last 50 ms of it: the timer that cuts a request may
-    /// fire a moment before the clock reaches the end).
-    private var outOfTime: Bool { remaining.map { $0 <= 0.05 } ?? false }
+    /// Whether the budget has run out.
+    private var outOfTime: Bool { budget.isSpent }
 
     /// What the validation found: one check per variant, and warnings about the validation itself (the
     /// input is not an HLS master, the master lists more than `maxVariants`).
@@ -119,7 +115,7 @@ package struct VariantProber: Sendable {
         result.checks = work.checks
         let validated = Set(result.checks.map(\.index))
         let missed = variants.indices.filter { !validated.contains($0) }
-        if !missed.isEmpty, end != nil {
+        if !missed.isEmpty, budget.isBounded {
             result.warnings.append(
                 "--all-variants: the validation's time budget ran out, so variant\(missed.count == 1 ? "" : "s") \(missed.map(String.init).joined(separator: ", ")) of \(source) \(missed.count == 1 ? "was" : "were") not validated.")
         }
@@ -141,11 +137,7 @@ package struct VariantProber: Sendable {
     /// Within the budget, a request is cut when the budget ends (its waits keep `--timeout`'s rules, so
     /// a request cut short is known by the budget having run out).
     private func request() -> RequestDeadline {
-        RequestDeadline(
-            Interrupter(
-                timeout: .bounded(seconds: timeout), parent: root, input: Self.location(of: source),
-                sharingPaceWith: pacer, policy: pacer.policy),
-            seconds: max(0, min(timeout, remaining ?? timeout)))
+        budget.request(for: source, timeout: timeout, root: root, pacer: pacer)
     }
 
     /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few
