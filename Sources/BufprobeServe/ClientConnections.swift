@@ -4,9 +4,11 @@ import Synchronization
 /// The connections `serve` holds open, and who may open one more: at most `limits.perClient` from one
 /// client address and `limits.total` in all. A connection is *waiting* while no request of it is in
 /// progress (just accepted, still sending its head, or idle between requests) and *busy* from its request
-/// head to the end of its response. From 90 % of the total on, each new connection closes the connection
-/// that has waited longest, so a new client always gets in while any open connection is only waiting; a
-/// new connection is refused only when the total is reached and every open one has a request in progress.
+/// head to the end of its response. The same rule holds at both caps: at its address's cap, a new
+/// connection closes that address's connection which has waited longest; from 90 % of the total on, it
+/// closes the connection that has waited longest of all. So a client that shares its address with slow or
+/// idle sockets (a NAT, a proxy, a sidecar) still gets in, and its complete request is answered at once; a
+/// new connection is refused only when every connection it could replace has a request in progress.
 ///
 /// Shared by every event loop of the server (one lock); the per-connection deadlines are
 /// `ClientConnectionWatch`'s.
@@ -42,9 +44,9 @@ package final class ClientConnections: Sendable {
         case headerTimeout = "header_timeout"
         /// It waited between requests for longer than `idleTimeout`.
         case idleTimeout = "idle_timeout"
-        /// Closed to make room for a new connection near the total cap.
+        /// Closed to make room for a new connection near the total cap, or at its address's cap.
         case evicted
-        /// Refused at once: its address had `perClient` connections open.
+        /// Refused at once: its address had `perClient` connections open, each with a request in progress.
         case perClientLimit = "per_client_limit"
         /// Refused at once: `total` connections were open and every one had a request in progress.
         case totalLimit = "connection_limit"
@@ -103,15 +105,15 @@ package final class ClientConnections: Sendable {
     }
 
     /// A connection from `address` was accepted: admits it (closing the longest-waiting connection first
-    /// when near the cap, through its `close`) or refuses it.
+    /// when at its address's cap or near the total cap, through its `close`) or refuses it.
     package func open(address: String, close: @escaping @Sendable () -> Void) -> Admission {
         let (admission, evicted) = state.withLock { state -> (Admission, (@Sendable () -> Void)?) in
-            if state.perClient[address, default: 0] >= limits.perClient { return (.refused(.perClientLimit), nil) }
             var evicted: (@Sendable () -> Void)?
-            if state.entries.count >= limits.evictionThreshold {
-                let oldest = state.entries.lazy.compactMap { id, entry in entry.waitingSince.map { (id, $0) } }
-                    .min { $0.1 < $1.1 }
-                if let (id, _) = oldest {
+            if state.perClient[address, default: 0] >= limits.perClient {
+                guard let id = Self.longestWaiting(in: state, from: address) else { return (.refused(.perClientLimit), nil) }
+                evicted = Self.remove(id, from: &state)?.close
+            } else if state.entries.count >= limits.evictionThreshold {
+                if let id = Self.longestWaiting(in: state) {
                     evicted = Self.remove(id, from: &state)?.close
                 } else if state.entries.count >= limits.total {
                     return (.refused(.totalLimit), nil)
@@ -154,6 +156,17 @@ package final class ClientConnections: Sendable {
         openGauge.set(Double(count))
         peakGauge.set(Double(peak))
         return registry.emitToString()
+    }
+
+    /// The connection that has waited longest for a request head, of all or of `address`'s; `nil` when
+    /// every one has a request in progress.
+    private static func longestWaiting(in state: State, from address: String? = nil) -> Int? {
+        var oldest: (id: Int, since: ContinuousClock.Instant)?
+        for (id, entry) in state.entries {
+            guard let since = entry.waitingSince, address == nil || entry.address == address else { continue }
+            if oldest.map({ since < $0.since }) ?? true { oldest = (id, since) }
+        }
+        return oldest?.id
     }
 
     private static func remove(_ id: Int, from state: inout State) -> Entry? {

@@ -91,8 +91,8 @@ struct ServeSlowClientTests {
         #expect(clients.closedByServer() >= 400)
     }
 
-    @Test("one address holds at most --max-connections-per-client connections; the others are closed at once")
-    func thePerClientCapRefusesTheRest() throws {
+    @Test("one address holds at most --max-connections-per-client connections: each one more closes that address's longest-waiting one")
+    func thePerClientCapEvictsThatAddresssWaitingConnections() throws {
         let serve = try ServeProcess(["--max-connections-per-client", "10"])
         let clients = try SlowClients(port: serve.port, count: 50, sources: ["127.0.0.2"], trickling: 0)
         let failures = Self.poll(serve, for: 1)
@@ -105,7 +105,42 @@ struct ServeSlowClientTests {
         }
         #expect(closed == 40, "the server closed \(closed) of 50 connections from one address with a cap of 10")
         let own = try serve.metrics()
-        #expect(own.value("bufprobe_exporter_connections_closed_total", ["reason": "per_client_limit"]) == 40)
+        #expect(own.value("bufprobe_exporter_connections_closed_total", ["reason": "evicted"]) == 40)
+        #expect(own.value("bufprobe_exporter_connections_closed_total", ["reason": "per_client_limit"]) == 0)
+    }
+
+    @Test("500 trickling and 500 idle connections from the address that also polls leave >= 95 % of /metrics, /-/healthy and /probe polls answered within 1 s from the first second on")
+    func slowConnectionsFromThePollersOwnAddress() throws {
+        let serve = try ServeProcess()
+        // 127.0.0.1: the poller's own address (a NAT, a proxy or a sidecar shared with the slow clients).
+        let clients = try SlowClients(port: serve.port, count: 1000, sources: ["127.0.0.1"], trickling: 500)
+        clients.sendNextByte()
+        var lastByte = Date()
+        var polls = 0
+        var failures: [String] = []
+        let end = Date().addingTimeInterval(12)
+        while Date() < end {
+            if Date().timeIntervalSince(lastByte) >= 5 {
+                clients.sendNextByte()
+                lastByte = Date()
+            }
+            for (path, status) in [("/metrics", 200), ("/-/healthy", 200), ("/probe", 400)] {
+                polls += 1
+                do {
+                    let answer = try serve.get(path, timeout: 1)
+                    if answer.status != status { failures.append("\(path) answered \(answer.status)") }
+                } catch {
+                    failures.append("\(path): \(error)")
+                }
+            }
+            usleep(250_000)
+        }
+        let answered = Double(polls - failures.count) / Double(polls)
+        print("serve, 1000 slow connections from the poller's address: \(polls - failures.count) of \(polls) polls answered within 1 s")
+        #expect(answered >= 0.95, "\(failures.count) of \(polls) polls failed: \(failures.prefix(5))")
+        let own = try serve.metrics()
+        #expect(own.value("bufprobe_exporter_connections_closed_total", ["reason": "per_client_limit"]) == 0)
+        #expect(own.value("bufprobe_exporter_connections_closed_total", ["reason": "evicted"]) ?? 0 >= 900)
     }
 
     @Test("a keep-alive connection may wait between requests longer than the header timeout")
