@@ -2,51 +2,96 @@ import Foundation
 import MediaIO
 
 extension CheckSession {
-    /// For a remote live HLS input: reads the playlist the player will play (the input, or the variant
-    /// `--variant` picks from a master) before FFmpeg does, so that the check starts where players start
-    /// (`LiveStart`), and hands it to the latency watch (FFmpeg's own first read of the input is not seen).
-    /// Returns the demuxer options that place the start (`live_start_index`); none for anything else, or
-    /// when the playlist could not be read in `prereadBudget` (FFmpeg's open then says why, and starts
-    /// three segments from the end).
+    /// What the reads before opening give FFmpeg's open.
+    struct BeforeOpening {
+        /// Demuxer options that place a live start (`live_start_index`).
+        var options: [String: String] = [:]
+        /// The input's first read, handed to FFmpeg's demuxer (`MediaInput`'s `prefetched`).
+        var input: PrefetchedInput?
+        /// The sentence the check fails with before opening (a playlist too large to read).
+        var refusal: String?
+    }
+
+    /// For a remote HLS input: reads the input playlist itself and hands it to FFmpeg as its first read
+    /// (`PrefetchedInput`: requested once, and a live media playlist longer than
+    /// `ResourceLimits.liveSegments` windowed before FFmpeg parses it, as every reload is), within
+    /// `--timeout` and `ResourceLimits.playlistBytes` as FFmpeg's own open would be; a larger playlist is
+    /// refused with a sentence. From the playlist the player will play (the input, or the variant
+    /// `--variant` picks from a master, read once more within `prereadBudget`), the check starts where
+    /// players start (`LiveStart`) and the latency watch gets its first load. When the input could not be
+    /// read, FFmpeg opens it as before (its open then says why, and a live start is three segments from
+    /// the end).
     ///
-    /// One more request than FFmpeg makes (two for a master), sent as the player's first (with `--cmcd`
-    /// its keys): a player reads the playlist before its first segment too, but FFmpeg reads it again. The
-    /// time counts in `open_time` and the startup delay. A playlist over `prereadBytes` is left to FFmpeg.
+    /// The first request is the player's (with `--cmcd` its keys); for a master, the variant's read is one
+    /// more request than FFmpeg makes (FFmpeg reads it again). The time counts in `open_time` and the startup
+    /// delay.
     ///
     /// A low-latency playlist (`LowLatencyPlayback.prepare`) is played part by part instead: `lowLatency` is
     /// set and no option returned (FFmpeg does not open the input).
-    func liveStartOptions(lowLatency: inout LowLatencyPlayback?) -> [String: String] {
-        guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return [:] }
+    func readBeforeOpening(lowLatency: inout LowLatencyPlayback?, timing: RequestTiming?) -> BeforeOpening {
+        guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return BeforeOpening() }
         live.liveStart(settings.liveStart.description)
-        let deadline = prereadDeadline()
-        defer { deadline.finish() }
-        let reader = deadline.interrupter
         let options = settings.formatOptions
-        func load(_ requested: String, decoration: RequestDecoration? = nil) throws -> HLSPlaylist {
-            try HLSPlaylist.load(
-                location: decoration?.decorated(requested) ?? requested, options: decoration?.applied(to: options) ?? options,
-                interrupter: reader, limit: Self.prereadBytes)
-        }
+        var result = BeforeOpening()
+        let input: PrefetchedInput
         do {
-            var url = source
-            var playlist = try load(settings.requestURL(for: source))
-            if playlist.kind == .master {
-                let bandwidths = playlist.variants.map { Int64($0.bandwidth) as Int64? }
-                guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return [:] }
-                url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: source)
-                playlist = try load(url, decoration: cmcdRequests?.decoration(for: url))
-            }
-            lowLatency = lowLatencyPlayback(url: url, playlist: playlist)
-            if lowLatency != nil { return [:] }
-            guard playlist.kind == .media, !playlist.hasEndList, let start = settings.liveStart.start(in: playlist) else {
-                return [:]
-            }
-            live.holdBack(applied: nil, target: start.target, rule: start.rule)
-            live.playlistLoaded(playlist, url: url, at: now())
-            return ["live_start_index": String(start.liveStartIndex)]
+            // The player's first request: bounded as FFmpeg's open of it was, by the whole --timeout.
+            let deadline = prereadDeadline(seconds: settings.timeout)
+            defer { deadline.finish() }
+            let began = timing?.now()
+            input = try PrefetchedInput.read(
+                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)), demuxer: "hls", options: options,
+                interrupter: deadline.interrupter,
+                opened: { if let timing, let began { timing.opened(began, timing.now() - began) } })
+        } catch let tooLarge as PrefetchedInput.TooLarge {
+            result.refusal = Self.tooLargeSentence(tooLarge, source: source)
+            return result
         } catch {
-            return [:]
+            return result
         }
+        guard let playlist = try? HLSPlaylist.parse(String(decoding: input.bytes, as: UTF8.self)) else {
+            // Not a playlist bufprobe reads: FFmpeg's HLS demuxer says what it makes of it.
+            result.input = input
+            return result
+        }
+        var url = input.location
+        var played = playlist
+        if playlist.kind == .master {
+            let deadline = prereadDeadline()
+            defer { deadline.finish() }
+            let bandwidths = playlist.variants.map { Int64($0.bandwidth) as Int64? }
+            guard let chosen = settings.variant.select(bandwidths: bandwidths) else {
+                result.input = input
+                return result
+            }
+            url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: input.location)
+            let decoration = cmcdRequests?.decoration(for: url)
+            guard let variant = try? HLSPlaylist.load(
+                location: decoration?.decorated(url) ?? url, options: decoration?.applied(to: options) ?? options,
+                interrupter: deadline.interrupter, limit: Self.prereadBytes)
+            else {
+                result.input = input
+                return result
+            }
+            played = variant
+        }
+        lowLatency = lowLatencyPlayback(url: url, playlist: played)
+        if lowLatency != nil { return result }
+        result.input = input
+        guard played.kind == .media, !played.hasEndList, let start = settings.liveStart.start(in: played) else {
+            return result
+        }
+        live.holdBack(applied: nil, target: start.target, rule: start.rule)
+        live.playlistLoaded(played, url: url, at: now())
+        result.options = ["live_start_index": String(start.liveStartIndex)]
+        return result
+    }
+
+    /// The sentence for an input playlist or manifest larger than bufprobe reads as one.
+    static func tooLargeSentence(_ tooLarge: PrefetchedInput.TooLarge, source: String) -> String {
+        let size = tooLarge.declaredSize.map { " (\(TextFormat.bytes($0)) by its Content-Length)" } ?? ""
+        let limit = "\(tooLarge.limit >> 20) MiB"
+        return "\(source) was not played: the playlist \(tooLarge.url) is larger than \(limit)\(size), more than bufprobe reads as one playlist (a body that never ends, or a live playlist that never slides its window?)."
     }
 
     /// The longest the reads before opening may take in all (the HLS playlist, the DASH manifest and its
@@ -55,18 +100,18 @@ extension CheckSession {
     /// The largest playlist read before opening, bytes: a live window of a few hundred segments.
     static let prereadBytes: Int64 = 1 << 20
 
-    /// The interrupter of the reads bufprobe makes before FFmpeg opens the input (`liveStartOptions`,
+    /// The interrupter of the reads bufprobe makes before FFmpeg opens the input (`readBeforeOpening`,
     /// `prepareDASHLive`), under a deadline of `prereadBudget` (`VariantProber.RequestDeadline`, as every
     /// `--all-variants` request): its own, so that what it skips is not the player's; a child of the check's,
     /// so that a cancel stops it; sharing the check's pace and request policy. A body that trickles forever
     /// (64 KiB every 0.2 s) never trips the per-call `--timeout`; without the deadline the check would read it
     /// up to 16 MiB before FFmpeg even opens.
-    func prereadDeadline() -> VariantProber.RequestDeadline {
+    func prereadDeadline(seconds: Double? = nil) -> VariantProber.RequestDeadline {
         VariantProber.RequestDeadline(
             Interrupter(
                 timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source,
                 sharingPaceWith: interrupter, policy: settings.requestPolicy),
-            seconds: min(settings.timeout, Self.prereadBudget))
+            seconds: min(settings.timeout, seconds ?? Self.prereadBudget))
     }
 
     /// A packet of a played stream of a live input was handed to the player at check time `time`, with the

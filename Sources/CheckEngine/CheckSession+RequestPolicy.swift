@@ -9,6 +9,8 @@ extension CheckSession {
         /// Whether the input is a DASH manifest bufprobe read and found leading only to allowed URLs, so
         /// that FFmpeg's DASH demuxer may read it (`MediaInput`'s `dashChecked`).
         var dashChecked = false
+        /// The DASH manifest as bufprobe read it to check it, handed to FFmpeg so that it is requested once.
+        var manifest: PrefetchedInput?
     }
 
     /// The input under the request policy. The input itself (its allow-list match is the caller's): the
@@ -24,8 +26,8 @@ extension CheckSession {
         guard ContainerFormat(namedBy: source) == .dash else { return Admission() }
         let manifest = InputKind.ffmpegURL(for: settings.requestURL(for: source))
         switch DASHRequestCheck.check(manifest: manifest, source: source, options: settings.formatOptions, interrupter: interrupter) {
-        case .allowed:
-            return Admission(dashChecked: true)
+        case .allowed(_, let manifest):
+            return Admission(dashChecked: true, manifest: manifest)
         case .refused(let url, let why):
             return Admission(refusal: "\(source) was not read: its DASH manifest leads to \(url), which \(why).")
         case .unusable(let sentence):

@@ -107,34 +107,41 @@ package final class CheckSession: Sendable {
             return failing(report, refusal)
         }
         let dashChecked = admission.dashChecked
-        // Live HLS: start where players start (`--live-start`), read from the playlist before FFmpeg reads it.
+        let (playlists, live, clock, started) = (self.playlists, self.live, self.clock, self.started)
+        let checkTime: @Sendable () -> Double = { clock.now() - started }
+        // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
+        var timing: RequestTiming?
+        if settings.recordsTrace {
+            timing = RequestTiming(now: checkTime) { [self] begun, seconds in
+                machine.withLock { $0.requestOpened(at: begun, latency: seconds) }
+            }
+        }
+        // HLS: the input playlist read once, by bufprobe, and handed to FFmpeg (a live one windowed); live,
+        // the start where players start (`--live-start`).
         var lowLatency: LowLatencyPlayback?
-        let startOptions = liveStartOptions(lowLatency: &lowLatency)
+        // The input's first read is the open's, whoever makes it.
+        let openBegan = now()
+        let before = readBeforeOpening(lowLatency: &lowLatency, timing: timing)
+        if let refusal = before.refusal {
+            report.sampledDuration = JSONOutput.seconds(now())
+            return failing(report, refusal)
+        }
         // A manifest the request policy read and allowed is not live (DASHRequestCheck refuses live ones).
         if !dashChecked { prepareDASHLive() }
         let input: MediaInput
-        let openBegan = now()
         do {
-            let (playlists, live, clock, started) = (self.playlists, self.live, self.clock, self.started)
-            let checkTime: @Sendable () -> Double = { clock.now() - started }
-            // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
-            var timing: RequestTiming?
-            if settings.recordsTrace {
-                timing = RequestTiming(now: checkTime) { [self] begun, seconds in
-                    machine.withLock { $0.requestOpened(at: begun, latency: seconds) }
-                }
-            }
             var decorate: (@Sendable (String) -> RequestDecoration?)?
             if let cmcdRequests { decorate = { url in cmcdRequests.decoration(for: url) } }
             if let lowLatency { input = try lowLatency.openInput() } else { input = try MediaInput(
                 url: InputKind.ffmpegURL(for: settings.requestURL(for: source)),
-                options: settings.formatOptions.merging(startOptions) { $1 }, interrupter: interrupter,
+                options: settings.formatOptions.merging(before.options) { $1 }, interrupter: interrupter,
                 playlistLoaded: { url, bytes in
                     let time = checkTime()
                     if let playlist = playlists.load(url: url, bytes: bytes, at: time) { live.playlistLoaded(playlist, url: url, at: time) }
                 },
                 requestTiming: timing, decorateRequest: decorate, dashChecked: dashChecked,
-                resourceOpened: { url in live.segmentOpened(url: url) }, requestLog: dash.isActive ? dash.requestLog : nil) }
+                resourceOpened: { url in live.segmentOpened(url: url) }, requestLog: dash.isActive ? dash.requestLog : nil,
+                prefetched: admission.manifest ?? before.input) }
         } catch {
             return openFailed(error, report: report, dashChecked: dashChecked, lowLatency: lowLatency)
         }

@@ -19,9 +19,10 @@ import Foundation
 package enum DASHRequestCheck {
     /// What the check found.
     package enum Outcome: Sendable, Equatable {
-        /// Every URL is allowed: FFmpeg may read the manifest (`MediaInput(dashChecked: true)`). `urls` is how
-        /// many distinct URLs were checked.
-        case allowed(urls: Int)
+        /// Every URL is allowed: FFmpeg may read the manifest (`MediaInput(dashChecked: true)`), from the bytes
+        /// read here (`manifest`, `nil` without a policy), so that it is requested once. `urls` is how many
+        /// distinct URLs were checked.
+        case allowed(urls: Int, manifest: PrefetchedInput?)
         /// `url` is refused, and was recorded with `Interrupter.refuse`; `why` completes "which ...".
         case refused(url: String, why: String)
         /// The manifest was not read or cannot be vouched for: a sentence naming the input.
@@ -33,20 +34,21 @@ package enum DASHRequestCheck {
     package static func check(
         manifest url: String, source: String, options: [String: String], interrupter: Interrupter
     ) -> Outcome {
-        guard let policy = interrupter.policy else { return .allowed(urls: 0) }
-        let bytes: [UInt8]
-        let location: String
+        guard let policy = interrupter.policy else { return .allowed(urls: 0, manifest: nil) }
+        let prefetched: PrefetchedInput
         do {
-            let reader = try ResourceReader(url: url, options: options, interrupter: interrupter)
-            bytes = try reader.readAll()
-            location = reader.location
-        } catch {
+            prefetched = try PrefetchedInput.read(url: url, demuxer: "dash", options: options, interrupter: interrupter)
+        } catch let error as FFmpegError {
             // A refused redirect is recorded already, with its URL.
             if error.code == -EACCES, let refused = interrupter.skipped.last(where: { $0.kind == .refused }) {
                 return .refused(url: refused.url, why: refused.why)
             }
             return .unusable("\(source) could not be read as a DASH manifest (\(error.message)).")
+        } catch {
+            return .unusable("\(source) could not be read as a DASH manifest (it is larger than \(ResourceLimits.playlistBytes >> 20) MiB).")
         }
+        let bytes = prefetched.bytes
+        let location = prefetched.location
         let tree: XMLTree
         do {
             tree = try XMLTree.parse(Data(bytes))
@@ -87,7 +89,7 @@ package enum DASHRequestCheck {
                 return .refused(url: candidate, why: refusal.why)
             }
         }
-        return .allowed(urls: urls.count)
+        return .allowed(urls: urls.count, manifest: prefetched)
     }
 
     /// Every URL `manifest` leads to, absolute, each once, in manifest order: each representation's

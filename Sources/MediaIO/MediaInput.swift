@@ -70,18 +70,26 @@ public final class MediaInput {
     ///     open succeeded: which HLS segment the next media comes from.
     ///   - requestLog: records every HTTP request FFmpeg sends on the calling thread (and error answers), from
     ///     the open on; collected after the open and after every read. The caller ends it on this thread.
+    ///   - prefetched: the input's first read, done by the caller (`PrefetchedInput`): the demuxer it names
+    ///     reads these bytes from memory instead of requesting `url`, resolving against and reloading its
+    ///     `location` (then `url` of the opened input) with its protocol options. Every later request passes
+    ///     the gate as usual.
     /// - Throws: `FFmpegError` naming the step that failed.
     public convenience init(
         url: String, options: [String: String] = [:], interrupter: Interrupter? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
         decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false,
-        resourceOpened: (@Sendable (_ url: String) -> Void)? = nil, requestLog: RequestLog? = nil
+        resourceOpened: (@Sendable (_ url: String) -> Void)? = nil, requestLog: RequestLog? = nil,
+        prefetched: PrefetchedInput? = nil
     ) throws(FFmpegError) {
         requestLog?.begin()
         defer { requestLog?.collect() }
+        var memory: MemoryIO?
+        if let prefetched { memory = try MemoryIO(bytes: prefetched.bytes, urlOptions: prefetched.urlOptions) }
         try self.init(
-            url: url, options: options, interrupter: interrupter, memory: nil, playlistLoaded: playlistLoaded,
+            url: prefetched?.location ?? url, options: options, interrupter: interrupter, memory: memory,
+            demuxer: prefetched?.demuxer, playlistLoaded: playlistLoaded,
             requestTiming: requestTiming, decorateRequest: decorateRequest, dashChecked: dashChecked,
             resourceOpened: resourceOpened)
         self.requestLog = requestLog
@@ -90,7 +98,7 @@ public final class MediaInput {
     /// Opens `url`, or the bytes of `memory` (then `url` only names them), as `init(url:options:interrupter:)`.
     init(
         url: String, options: [String: String], interrupter: Interrupter?, memory: MemoryIO?,
-        streaming: StreamingMemoryIO? = nil,
+        streaming: StreamingMemoryIO? = nil, demuxer: String? = nil,
         playlistLoaded: (@Sendable (_ url: String, _ bytes: [UInt8]) -> Void)? = nil,
         requestTiming: RequestTiming? = nil,
         decorateRequest: (@Sendable (_ url: String) -> RequestDecoration?)? = nil, dashChecked: Bool = false,
@@ -150,7 +158,9 @@ public final class MediaInput {
 
         interrupter?.arm()
         // On failure avformat_open_input frees the context and sets it to NULL.
-        let opened = avformat_open_input(&ctx, url, nil, &dictionary)
+        // A named demuxer reads bytes the caller read as the input (no probing: they are that demuxer's).
+        let forced = demuxer.flatMap { av_find_input_format($0) }
+        let opened = avformat_open_input(&ctx, url, forced, &dictionary)
         interrupter?.disarm()
         guard opened >= 0, let ctx else {
             gate?.detach()

@@ -1,4 +1,5 @@
 internal import CFFmpeg
+internal import CFFmpegShims
 
 /// Owns the custom `AVIOContext` that lets libavformat read a byte array held in memory (read and
 /// seek callbacks over the bytes), and frees the context and its buffer in `deinit`.
@@ -14,9 +15,12 @@ final class MemoryIO {
     // libavformat reads in chunks of this size; it may enlarge the buffer itself (seek-back while probing).
     private static let bufferSize: Int32 = 32 << 10
 
-    /// Wraps `bytes` for reading.
+    /// Wraps `bytes` for reading. With `urlOptions` (keys such as `user_agent`, `headers`, `location`), the
+    /// context answers them as FFmpeg's http context would (`cffmpeg_io_options_attach`): a demuxer that
+    /// copies the input's protocol options into its later requests, and resolves against its `location`,
+    /// does so for bytes bufprobe read itself.
     /// - Throws: `FFmpegError` (`ENOMEM`) when FFmpeg cannot allocate the context or its buffer.
-    init(bytes: [UInt8]) throws(FFmpegError) {
+    init(bytes: [UInt8], urlOptions: [String: String] = [:]) throws(FFmpegError) {
         self.bytes = bytes
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "av_malloc")
@@ -28,11 +32,22 @@ final class MemoryIO {
             av_free(buffer)
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avio_alloc_context")
         }
+        // Before `context` is set: a throw past that point would run `deinit` on the freed context.
+        if !urlOptions.isEmpty {
+            guard cffmpeg_io_options_attach(made) == 0 else {
+                av_freep(&made.pointee.buffer)
+                var freeing: UnsafeMutablePointer<AVIOContext>? = made
+                avio_context_free(&freeing)
+                throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "cffmpeg_io_options_attach")
+            }
+            for (key, value) in urlOptions.sorted(by: { $0.key < $1.key }) { _ = cffmpeg_io_options_set(made, key, value) }
+        }
         context = made
         context.pointee.opaque = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit {
+        cffmpeg_io_options_detach(context)
         // The buffer may have been reallocated by libavformat, so free the one the context holds now.
         av_freep(&context.pointee.buffer)
         var freeing: UnsafeMutablePointer<AVIOContext>? = context

@@ -15,10 +15,11 @@ import Synchronization
 /// playlist longer than `ResourceLimits.liveSegments` is handed over as its window (`HLSPlaylistWindow`):
 /// FFmpeg keeps every segment of every reload it parses, so this bounds what a growing playlist costs.
 /// With a `playlistLoaded` observer, that text is handed over when FFmpeg closes it: what the player saw,
-/// when it saw it, without one more request. The input's first read is neither windowed nor copied:
-/// libavformat opens it as the context's own `pb`, probes it and closes it with `avio_close`, which a
-/// wrapped context would not survive (so FFmpeg parses the first load whole, within
-/// `ResourceLimits.playlistBytes`).
+/// when it saw it, without one more request. The input's first read does not pass here: libavformat opens
+/// it as the context's own `pb`, probes it and closes it with `avio_close`, which a wrapped context would not
+/// survive. A caller that must bound it reads it itself and hands the bytes over (`PrefetchedInput`: `check`
+/// does so for every remote HLS input, windowed like a reload); otherwise FFmpeg parses the first load
+/// whole, within `ResourceLimits.playlistBytes`.
 ///
 /// With a `requestTiming`, every open that succeeded is timed on the caller's clock, from the call to
 /// FFmpeg's own open (after the pace's wait) to its return: for HTTP, the connection, the request and the
@@ -252,6 +253,8 @@ final class ResourceGate: Sendable {
             result = avio_closep(&closing)
         }
         if let tee, let bytes = tee.completeBytes, interrupter.reason == nil { playlistLoaded?(tee.url, bytes) }
+        // The copy stopped at the cap before the inner context was polled past it: the same stop.
+        if let tee, tee.oversized, interrupter.reason == nil { interrupter.stop(.playlistTooLarge(tee.url)) }
         return result
     }
 

@@ -94,6 +94,28 @@ public final class ResourceReader {
         return text.isEmpty ? url : text
     }
 
+    /// The protocol options FFmpeg's HLS and DASH demuxers copy from their input's context into every later
+    /// request (`ffio_copy_url_options` in FFmpeg 5.1: `headers`, `user_agent`, `cookies`, `http_proxy`,
+    /// `referer`, `rw_timeout`, `icy`; cookies as the response's `Set-Cookie` left them) and the `location`
+    /// relative URLs resolve against: what a demuxer handed this resource's bytes (`PrefetchedInput`) needs to
+    /// go on as if it had opened the resource itself. Empty values are left out, as FFmpeg leaves them out.
+    public var urlOptions: [String: String] {
+        var options: [String: String] = [:]
+        guard let context else { return options }
+        for key in Self.copiedOptions {
+            var value: UnsafeMutablePointer<UInt8>? = nil
+            guard av_opt_get(context, key, AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { continue }
+            defer { av_free(value) }
+            let text = String(cString: value)
+            if !text.isEmpty { options[key] = text }
+        }
+        options["location"] = location
+        return options
+    }
+
+    /// The keys of `ffio_copy_url_options` (libavformat/aviobuf.c, FFmpeg 5.1), in its order.
+    static let copiedOptions = ["headers", "user_agent", "cookies", "http_proxy", "referer", "rw_timeout", "icy"]
+
     /// The next `count` bytes (fewer at the end of the resource), for a sub-range of a resource.
     /// - Throws: as `readAll(limit:)`.
     public func read(count: Int64) throws(FFmpegError) -> [UInt8] {
@@ -112,6 +134,12 @@ public final class ResourceReader {
     /// At most `maximum` bytes; with `refusingMore`, a resource that has more is an error.
     private func read(upTo maximum: Int64, refusingMore: Bool) throws(FFmpegError) -> [UInt8] {
         var bytes: [UInt8] = []
+        // A body declared larger than the limit is refused unread; a known size is reserved at once (a 16 MiB
+        // playlist grown by doubling would hold up to 48 MiB while the last copy is made).
+        if let size, size > 0 {
+            if refusingMore, size > maximum { throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "avio_read") }
+            bytes.reserveCapacity(Int(min(size, maximum)))
+        }
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             if !refusingMore, Int64(bytes.count) >= maximum { return bytes }
@@ -128,10 +156,11 @@ public final class ResourceReader {
                 let code = interrupter?.reason != nil ? cffmpeg_averror_exit() : count
                 throw FFmpegError(code: code, operation: "avio_read")
             }
-            bytes.append(contentsOf: chunk[..<Int(count)])
-            if refusingMore, Int64(bytes.count) > maximum {
+            // Refused before the bytes past the limit are kept: appending them would outgrow what was reserved.
+            if refusingMore, Int64(bytes.count) + Int64(count) > maximum {
                 throw FFmpegError(code: cffmpeg_averror_invaliddata(), operation: "avio_read")
             }
+            bytes.append(contentsOf: chunk[..<Int(count)])
         }
     }
 

@@ -116,6 +116,37 @@ struct HostilePlaylistTests {
         #expect(result.stderr.contains("larger than 16 MiB"), "\(result.stderr)")
     }
 
+    @Test("a live media playlist given as the input is refused at its first load when over 16 MiB, naming it and its size")
+    func firstLoadOverTheReadLimit() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        // 470,000 entries of 37 bytes: 17.4 MB, over the 16 MiB (16.78 MB) limit at the first request.
+        let playlist = server.url("growing/hls/low/index.m3u8?id=over&entries=1&start=470000")
+        let result = try BufprobeProcess.run(["check", "--progress", "none", playlist], timeout: 60)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("the playlist \(playlist) is larger than 16 MiB (17."), "\(result.stderr)")
+        #expect(result.stderr.contains("MB by its Content-Length)"), "\(result.stderr)")
+    }
+
+    @Test("the first load of a live media playlist is windowed before FFmpeg parses it: 300,000 entries play from the edge, and cost no more than the window")
+    func firstLoadWindowed() throws {
+        let server = try FaultServer(script: "hostile_server.py")
+        let small = try BufprobeProcess.run(
+            ["check", "--json", "--progress", "none", "--duration", "4s", server.url("growing/hls/low/index.m3u8?id=small&entries=1")],
+            timeout: 60)
+        let large = try BufprobeProcess.run(
+            ["check", "--json", "--progress", "none", "--duration", "4s",
+             server.url("growing/hls/low/index.m3u8?id=large&entries=1&start=300000")],
+            timeout: 60)
+        // Pass, or degraded by a short stall on a loaded machine (the playlist grows by one 2 s segment a reload).
+        #expect([0, 1].contains(small.status) && [0, 1].contains(large.status), "\(small.stderr)\n\(large.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(large.stdout.utf8)) as? [String: Any])
+        #expect((report["played"] as? Double ?? 0) >= 2, "\(large.stdout)")
+        // FFmpeg's own parse of 300,000 segments costs over 60 MB; the window of 5,000 about 1 MB.
+        let smallPeak = try #require(small.peakResidentKilobytes)
+        let largePeak = try #require(large.peakResidentKilobytes)
+        #expect(largePeak - smallPeak <= 16 * 1024, "peak \(largePeak) kB against \(smallPeak) kB for a 2-entry playlist")
+    }
+
     @Test("a playlist body that never ends, sent too slowly to reach 16 MiB, fails as unfinished, not as silence",
           arguments: ["probe", "check"])
     func slowEndlessPlaylist(command: String) throws {

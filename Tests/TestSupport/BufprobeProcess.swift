@@ -7,6 +7,9 @@ public struct BufprobeProcess {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        /// The process's peak resident memory (`VmHWM`, kB), as last read while it ran (it only grows), when
+        /// it could be read.
+        public var peakResidentKilobytes: Int?
     }
 
     /// `<package>` root, from this file's path.
@@ -34,6 +37,7 @@ public struct BufprobeProcess {
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120,
         standardInput: String? = nil
     ) throws -> Result {
+        var peak: Int?
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -59,7 +63,16 @@ public struct BufprobeProcess {
         DispatchQueue.global().async(group: group) { stdoutData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { stderrData = err.fileHandleForReading.readDataToEndOfFile() }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        let status = "/proc/\(process.processIdentifier)/status"
+        while process.isRunning, Date() < deadline {
+            if let text = try? String(contentsOfFile: status, encoding: .utf8),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            {
+                peak = kilobytes
+            }
+            usleep(10_000)
+        }
         if process.isRunning {
             process.terminate()
             kill(process.processIdentifier, SIGKILL)
@@ -68,6 +81,6 @@ public struct BufprobeProcess {
         group.wait()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self))
+            stderr: String(decoding: stderrData, as: UTF8.self), peakResidentKilobytes: peak)
     }
 }

@@ -57,4 +57,17 @@ unsigned long cffmpeg_request_log_dropped(void);
 /// Stops recording on the calling thread and frees its log.
 void cffmpeg_request_log_end(void);
 
+/// Gives `pb`, an AVIOContext made with `avio_alloc_context` (bytes bufprobe read itself and hands to a
+/// demuxer), URL options of its own: after it, `av_opt_get(pb, key, AV_OPT_SEARCH_CHILDREN, ...)` answers
+/// what `cffmpeg_io_options_set` set for headers, user_agent, cookies, http_proxy, referer, rw_timeout, icy
+/// and location, as an http context answers them (`io_options.c` says why). 0, or -1 when `pb` already has
+/// a class or memory ran out. Undo with `cffmpeg_io_options_detach` before freeing the context.
+int cffmpeg_io_options_attach(void *pb);
+
+/// Sets one of those options of `pb` (attached first) to `value`; an AVERROR when `key` is not one of them.
+int cffmpeg_io_options_set(void *pb, const char *key, const char *value);
+
+/// Removes and frees what `cffmpeg_io_options_attach` gave `pb` (nothing when it gave nothing).
+void cffmpeg_io_options_detach(void *pb);
+
 #endif
