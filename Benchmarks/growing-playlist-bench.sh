@@ -2,7 +2,11 @@
 # Memory of checks of a hostile live playlist that grows by 10,000 entries per reload and never slides
 # (hostile_server.py's /growing/, issue 23; ENTRIES per reload): one `bufprobe check` and N checks at once through `serve`.
 #
-#   BUFPROBE=.build/debug/bufprobe SECONDS_PER_CHECK=10 N=8 ENTRIES=10000 Benchmarks/growing-playlist-bench.sh
+#   BUFPROBE=.build/debug/bufprobe SECONDS_PER_CHECK=10 N=8 ENTRIES=10000 START=0 SHARED=0 Benchmarks/growing-playlist-bench.sh
+#
+# START: entries the playlist lists at its first request besides ENTRIES (300000: an 11 MB first load);
+# SHARED=1: the N checks through serve play one playlist (each check's loads grow it for all), as one
+# popular live URL would be, instead of one playlist each.
 #
 # Prints the peak RSS (VmHWM) of one check of that playlist and of one check of a 3-entry live playlist
 # (the same server, ?entries=3), then serve's RSS before the N checks, its peak during them and
@@ -13,6 +17,8 @@ cd "$(dirname "$0")/.."
 N=${N:-8}
 SECONDS_PER_CHECK=${SECONDS_PER_CHECK:-10}
 ENTRIES=${ENTRIES:-10000}
+START=${START:-0}
+SHARED=${SHARED:-0}
 BUFPROBE=${BUFPROBE:-.build/debug/bufprobe}
 OUT=Benchmarks/out/growing-playlist
 mkdir -p "$OUT"
@@ -30,9 +36,9 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 status_kb() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 playlist() { echo "http://127.0.0.1:$PORT/growing/hls/low/index.m3u8?id=$1$$${2:-}"; }
 
-echo "bufprobe: $BUFPROBE; checks of ${SECONDS_PER_CHECK} s; the playlist grows by $ENTRIES entries a reload"
+echo "bufprobe: $BUFPROBE; checks of ${SECONDS_PER_CHECK} s; the playlist lists $START more at its first load and grows by $ENTRIES entries a reload"
 for what in 3-entry growing; do
-  extra="&entries=$ENTRIES"; [[ $what == 3-entry ]] && extra="&entries=3"
+  extra="&entries=$ENTRIES&start=$START"; [[ $what == 3-entry ]] && extra="&entries=3"
   /usr/bin/time -f "%M" -o "$OUT/time-$what" "$BUFPROBE" check --json --duration "${SECONDS_PER_CHECK}s" \
     "$(playlist "one-$what-" "$extra")" > "$OUT/check-$what.json" 2> "$OUT/check-$what.log" || true
   printf 'one check, %-18s peak RSS %7.1f MB, reloads %s\n' "$what playlist:" "$(awk 'END { print $1 / 1024 }' "$OUT/time-$what")" \
@@ -46,7 +52,8 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$SERVE_PORT/-/hea
 rss0=$(status_kb "$SERVE_PID" VmRSS)
 pids=()
 for i in $(seq "$N"); do
-  target=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$(playlist "serve-$i-" "&entries=$ENTRIES")")
+  key="serve-$i-"; [[ $SHARED == 1 ]] && key="serve-shared-"
+  target=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$(playlist "$key" "&entries=$ENTRIES&start=$START")")
   curl -s -m $((SECONDS_PER_CHECK + 30)) -H "X-Prometheus-Scrape-Timeout-Seconds: $((SECONDS_PER_CHECK + 5))" \
     -o "$OUT/answer-$i" -w '%{http_code}\n' "http://127.0.0.1:$SERVE_PORT/probe?target=$target&duration=${SECONDS_PER_CHECK}s" \
     > "$OUT/answer-$i.status" &

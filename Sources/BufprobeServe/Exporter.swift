@@ -219,8 +219,10 @@ extension Exporter {
     /// The memory one check may cost the exporter however its live playlists grow (docs/monitoring.md, "Scaling"): a
     /// live playlist is kept as its last `ResourceLimits.liveSegments` segments by FFmpeg and bufprobe alike,
     /// and one playlist (at most `ResourceLimits.playlistBytes`) is in transit at a time, so the exporter's
-    /// peak is this times `--max-parallel` plus its own fixed part. Not covered: the first load of a media
-    /// playlist given as the target, which libavformat reads as the input itself, past the gate's window.
-    /// `ServeMemoryTests` holds eight checks of a playlist growing by 40,000 entries a reload to it.
+    /// peak is this times `--max-parallel` plus its own fixed part. The first load of a media playlist given
+    /// as the target is windowed too: the check reads it and hands FFmpeg the window (`PrefetchedInput`).
+    /// `all_variants=true` holds up to `VariantProber.concurrency` fetched segments of up to
+    /// `VariantProber.segmentBytes` more. `ServeMemoryTests` holds eight checks of a playlist whose first
+    /// load lists 300,000 entries and that grows by 10,000 a reload to it.
     package static let memoryPerCheck = 24 << 20
 }

@@ -66,4 +66,17 @@ static inline int cffmpeg_disable_fast_bins(void) {
 #endif
 }
 
+// glibc's M_MMAP_THRESHOLD: blocks of at least `bytes` are mapped on their own and unmapped when freed.
+// Setting it also stops glibc's dynamic threshold, which rises to the size of the largest mapped block
+// freed (up to 32 MiB), after which such blocks are cut from the arenas and stay resident when freed.
+// Returns 1 when applied, 0 elsewhere.
+static inline int cffmpeg_set_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+    return 0;
+#endif
+}
+
 #endif

@@ -67,9 +67,18 @@ final class PlaylistTee: @unchecked Sendable {
     /// shrunken window).
     var completeBytes: [UInt8]? { reachedEnd && !broken ? bytes : nil }
 
-    /// Serves the demuxer from the playlist read whole (on the first call) and windowed.
+    /// Whether the playlist was larger than `ResourceLimits.playlistBytes`: the gate stops the input, naming it.
+    private(set) var oversized = false
+
+    /// Serves the demuxer from the playlist read whole (on the first call) and windowed. A read cut short
+    /// serves nothing but its error: the part of a playlist cut at the 16 MiB cap is not windowed (it has no
+    /// end), and FFmpeg would keep every one of its up to 450,000 segments (over 90 MB) before it failed.
     fileprivate func read(into destination: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
         if !loaded { load() }
+        if broken, let failure {
+            bytes = []
+            return failure
+        }
         if served < bytes.count {
             let length = min(Int(count), bytes.count - served)
             bytes.withUnsafeBufferPointer { source in
@@ -87,8 +96,10 @@ final class PlaylistTee: @unchecked Sendable {
         loaded = true
         // The whole size at once when the server declared it (Content-Length): growing the array by
         // doubling would hold up to three times a large playlist for a moment.
+        // A body declared larger than the cap is read up to the cap (the gate then stops the input, naming
+        // it), into no more than the cap.
         let declared = avio_size(inner)
-        if declared > 0, declared <= ResourceLimits.playlistBytes { bytes.reserveCapacity(Int(declared)) }
+        if declared > 0 { bytes.reserveCapacity(Int(min(declared, ResourceLimits.playlistBytes))) }
         var chunk = [UInt8](repeating: 0, count: Int(Self.bufferSize) * 4)
         while true {
             let read = chunk.withUnsafeMutableBufferPointer { avio_read(inner, $0.baseAddress, Int32($0.count)) }
@@ -96,6 +107,7 @@ final class PlaylistTee: @unchecked Sendable {
                 // The gate stops the input past the cap (it polls the inner context's byte counter while
                 // it reads); this is the same bound kept here, should the inner context not be polled.
                 if Int64(bytes.count) + Int64(read) > ResourceLimits.playlistBytes {
+                    oversized = true
                     broken = true
                     failure = cffmpeg_averror_exit()
                     break

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import MediaIO
 import PlaybackModel
 import ProgressLine
 import ServiceLifecycle
@@ -53,7 +54,8 @@ public struct Serve: AsyncParsableCommand {
             accepted (or of the first byte of a later request on it) and is closed after 60 s idle between \
             requests; at most --max-connections-per-client from one address and --max-connections in all; from \
             90 % of --max-connections on, each new connection closes the one that has waited longest for a \
-            request, so /metrics and /-/healthy keep answering while any connection is only waiting.
+            request, and at an address's cap, that address's longest-waiting one, so /metrics and /-/healthy \
+            keep answering while any connection is only waiting, whoever shares the poller's address.
             """)
 
     @Option(
@@ -62,7 +64,7 @@ public struct Serve: AsyncParsableCommand {
         transform: ListenAddress.argument)
     var listen = ListenAddress.default
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024). A live playlist is kept as its last 5,000 segments, so a check costs at most \(Exporter.memoryPerCheck >> 20) MiB however its playlists grow and the peak is \(Exporter.memoryPerCheck >> 20) MiB x N plus the exporter's own (not covered: the first load of a media playlist given as the target, parsed whole once by FFmpeg, and all_variants=true's segments; see docs/monitoring.md, Scaling).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024). A live playlist is kept as its last 5,000 segments, its first load included, so a check costs at most \(Exporter.memoryPerCheck >> 20) MiB however its playlists grow and the peak is \(Exporter.memoryPerCheck >> 20) MiB x N plus the exporter's own; a check with all_variants=true holds up to \(Int64(VariantProber.concurrency) * VariantProber.segmentBytes >> 20) MiB more of fetched segments (docs/monitoring.md, Scaling).", valueName: "N"))
     var maxParallel = 8
 
     @Option(
@@ -153,6 +155,8 @@ public struct Serve: AsyncParsableCommand {
 
     /// Serves until SIGTERM, SIGINT, SIGHUP or SIGQUIT, then lets the checks in flight end.
     public func run() async throws {
+        // Many checks read playlists of up to 16 MiB at once: freed, they must leave the process (`LargeBlocks`).
+        LargeBlocks.returnToSystem()
         var configured: TargetPolicy
         do { configured = try TargetPolicy(patterns: allowTargets) } catch { throw ValidationError(error.description) }
         configured.denyPrivate = denyPrivate

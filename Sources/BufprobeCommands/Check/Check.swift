@@ -214,6 +214,8 @@ public struct Check: AsyncParsableCommand {
     /// Checks every input (up to `--parallel` at once) with the live line showing, prints the
     /// summaries or JSON, and exits with the worst verdict's code.
     public func run() async throws {
+        // Playlists of up to 16 MiB are read and freed at every reload (`LargeBlocks`).
+        LargeBlocks.returnToSystem()
         let line = progressOptions.makeLiveLine()
         let logger = Logger(label: "bufprobe") { label in
             LiveLineLogHandler(label: label, line: line, logLevel: verbose ? .trace : .critical)
