@@ -1,3 +1,4 @@
+import CheckEngine
 import Foundation
 import Testing
 import TestSupport
@@ -83,6 +84,11 @@ struct RequestPolicyTests {
         #expect(metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) == 0, "\(answer.body)")
         // The segments were fetched (by FFmpeg's DASH demuxer, each request watched), not only the manifest.
         #expect(server.requestedPaths().contains { $0.contains("/dash/chunk-stream0-") }, "\(server.requestedPaths())")
+        // The manifest bufprobe read to check it is the one FFmpeg parsed (issue 30): requested once, and
+        // FFmpeg's own requests still carry the user agent it would have kept from reading it.
+        #expect(server.requestedPaths().filter { $0.hasSuffix("/dash/manifest.mpd") }.count == 1, "\(server.requestedPaths())")
+        let segments = server.accessLogLines().filter { $0.contains("/dash/chunk-stream0-") }
+        #expect(!segments.isEmpty && segments.allSatisfy { $0.hasSuffix("\"bufprobe/\(BufprobeVersion.string)\"") }, "\(segments)")
     }
 
     @Test(
@@ -121,8 +127,13 @@ struct RequestPolicyTests {
         let answer = try serve.get("/probe?target=\(HTTPClient.encoded(target))&duration=2s")
         let metrics = try Exposition(answer.body)
         #expect(metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) == 0, "\(answer.body)")
-        #expect(try allowed.requests().contains("/to/127.0.0.1/\(allowed.port)/redirected/local.m3u8"))
+        let requests = try allowed.requests()
+        #expect(requests.contains("/to/127.0.0.1/\(allowed.port)/redirected/local.m3u8"))
         #expect(metrics.value("bufprobe_probe_success") == 1, "\(answer.body)")
+        // The segments resolve against where the playlist came from (its last redirect), as FFmpeg resolves
+        // them after its own read: bufprobe read it and handed FFmpeg the location with the bytes.
+        #expect(requests.contains { $0.contains("/redirected/seg") }, "\(requests)")
+        #expect(!requests.contains { $0.contains("/redirect/seg") }, "\(requests)")
     }
 
     @Test("--deny-private refuses a loopback target and its redirects: nothing is requested")

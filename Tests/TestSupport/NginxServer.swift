@@ -66,6 +66,13 @@ public final class NginxServer {
     public func url(_ path: String, bytesPerSecond: Int) -> String { url("rate/\(bytesPerSecond)/\(path)") }
 
     /// The request paths nginx logged so far.
+    /// The access log's lines so far (nginx's `combined` format: the request line, then the status, the
+    /// size, the referrer and the user agent in quotes).
+    public func accessLogLines() -> [String] {
+        let log = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").map(String.init)
+    }
+
     public func requestedPaths() -> [String] {
         let log = (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").compactMap { line in
