@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// Where `serve` listens (`--listen`): a host or IP address and a port, `127.0.0.1:9788` or `[::1]:9788`.
 /// Port 0 takes a free port, which the startup log line names.
 package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
@@ -34,12 +32,9 @@ package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
-    /// The `transform:` of `--listen`: the address, or a sentence saying what is accepted.
-    package static func argument(_ text: String) throws -> ListenAddress {
-        guard let address = ListenAddress(parsing: text) else {
-            throw ValidationError("'\(text)' is not HOST:PORT (127.0.0.1:9788, 0.0.0.0:9788, [::1]:9788), with a port from 0 to 65535.")
-        }
-        return address
+    /// The sentence for a `--listen` value that is not an address: what is accepted.
+    package static func refusal(of text: String) -> String {
+        "'\(text)' is not HOST:PORT (127.0.0.1:9788, 0.0.0.0:9788, [::1]:9788), with a port from 0 to 65535."
     }
 
     /// `127.0.0.1:9788`, `[::1]:9788`.

@@ -61,7 +61,11 @@ public struct Serve: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("The address to listen on, HOST:PORT (port 0: any free port).", valueName: "host:port"),
-        transform: ListenAddress.argument)
+        transform: { text in
+            // The engine's module names no command-line parser: the sentence becomes ArgumentParser's error here.
+            guard let address = ListenAddress(parsing: text) else { throw ValidationError(ListenAddress.refusal(of: text)) }
+            return address
+        })
     var listen = ListenAddress.default
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Run at most N checks at once; answer 503 beyond (1 to 1024). A live playlist is kept as its last 5,000 segments, its first load included, so a check costs at most \(Exporter.memoryPerCheck >> 20) MiB however its playlists grow and the peak is \(Exporter.memoryPerCheck >> 20) MiB x N plus the exporter's own; a check with all_variants=true holds up to \(Int64(VariantProber.concurrency) * VariantProber.segmentBytes >> 20) MiB more of fetched segments (docs/monitoring.md, Scaling).", valueName: "N"))

@@ -31,13 +31,15 @@ struct ServeSlowClientTests {
     }
 
     /// Polls `/metrics`, `/-/healthy` and `/probe` (no target: 400) from 127.0.0.1 every 0.25 s for
-    /// `seconds`, calling `between` before each round; returns the failures, each a sentence.
-    static func poll(_ serve: ServeProcess, for seconds: Double, between: () -> Void = {}) -> [String] {
+    /// `seconds`, calling `between` before each round; returns the failures, each a sentence (and, through
+    /// `count`, how many polls were made).
+    static func poll(_ serve: ServeProcess, for seconds: Double, count: UnsafeMutablePointer<Int>? = nil, between: () -> Void = {}) -> [String] {
         var failures: [String] = []
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             between()
             for (path, status) in [("/metrics", 200), ("/-/healthy", 200), ("/probe", 400)] {
+                count?.pointee += 1
                 do {
                     let answer = try serve.get(path, timeout: 1)
                     if answer.status != status { failures.append("\(path) answered \(answer.status)") }
@@ -117,23 +119,11 @@ struct ServeSlowClientTests {
         clients.sendNextByte()
         var lastByte = Date()
         var polls = 0
-        var failures: [String] = []
-        let end = Date().addingTimeInterval(12)
-        while Date() < end {
+        let failures = Self.poll(serve, for: 12, count: &polls) {
             if Date().timeIntervalSince(lastByte) >= 5 {
                 clients.sendNextByte()
                 lastByte = Date()
             }
-            for (path, status) in [("/metrics", 200), ("/-/healthy", 200), ("/probe", 400)] {
-                polls += 1
-                do {
-                    let answer = try serve.get(path, timeout: 1)
-                    if answer.status != status { failures.append("\(path) answered \(answer.status)") }
-                } catch {
-                    failures.append("\(path): \(error)")
-                }
-            }
-            usleep(250_000)
         }
         let answered = Double(polls - failures.count) / Double(polls)
         print("serve, 1000 slow connections from the poller's address: \(polls - failures.count) of \(polls) polls answered within 1 s")
