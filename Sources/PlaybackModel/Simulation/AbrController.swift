@@ -33,9 +33,10 @@ public struct AbrController: Sendable {
     private var ewmaLatency: [Double]
     private var ewmaLatencyHalfLives: [Double]
     private var ewmaSegments = 0
-    /// Whether DYNAMIC is on its BOLA side.
+    /// Whether DYNAMIC is on its BOLA side (Sabre's `Dynamic.is_bola`; it starts on the throughput side).
     private var usingBola = false
-    /// BOLA-U: the variant chosen last, and the segment of the last seek.
+    /// BOLA-U: the variant it chose last (under DYNAMIC, its own choice even while the throughput side is
+    /// in use, as Sabre's `Bola.last_quality`), and the segment of the last seek.
     private var lastBolaVariant = 0
     private var lastSeekSegment = 0
     /// Sabre's insufficient-buffer safety, 0.9 shrinking by 0.9 per choice to 0.5.
@@ -107,12 +108,17 @@ public struct AbrController: Sendable {
         case .bola(let parameters):
             return bolaDecision(parameters, buffer: buffer, segment: segment, segmentCount: segmentCount)
         case .dynamic(let throughput, let bola, let switchOn, let switchOff):
-            // Hysteresis as dash.js: on at `switchOn`, off below `switchOff`.
-            usingBola = usingBola ? buffer >= switchOff : buffer >= switchOn
-            var decision =
-                usingBola
-                ? bolaDecision(bola, buffer: buffer, segment: segment, segmentCount: segmentCount)
-                : throughputDecision(throughput, buffer: buffer)
+            // Sabre's Dynamic.get_quality_delay (src/sabre.py 1023-1036): both rules choose every time, BOLA
+            // first, so BOLA-U's last choice and the insufficient-buffer safety move on whichever side is in
+            // use; the sub-rules' own choices are the hysteresis, beside the buffer level.
+            let bolaChoice = bolaDecision(bola, buffer: buffer, segment: segment, segmentCount: segmentCount)
+            let throughputChoice = throughputDecision(throughput, buffer: buffer)
+            if usingBola {
+                if buffer < switchOff && bolaChoice.variant < throughputChoice.variant { usingBola = false }
+            } else if buffer > switchOn && bolaChoice.variant >= throughputChoice.variant {
+                usingBola = true
+            }
+            var decision = usingBola ? bolaChoice : throughputChoice
             decision.reason = (usingBola ? "dynamic (bola side): " : "dynamic (throughput side): ") + decision.reason
             return decision
         }
