@@ -112,8 +112,8 @@ public struct AbrController: Sendable {
         case .dynamic(let throughput, let bola, let switchOn, let switchOff):
             // Sabre's Dynamic.get_quality_delay (src/sabre.py 1023-1036): both rules choose every time, BOLA
             // first, so BOLA-U's last choice and the insufficient-buffer safety move on whichever side is in
-            // use; the sub-rules' own choices are the hysteresis, beside the buffer level.
-            // Only the pick used is put into words.
+            // use; the sub-rules' own choices are the hysteresis, beside the buffer level. Only the pick used
+            // is put into words, so asking both costs no more formatting than asking one.
             let bolaChoice = bolaPick(bola, buffer: buffer, segment: segment, segmentCount: segmentCount)
             let throughputChoice = throughputPick(throughput, buffer: buffer)
             if usingBola {
