@@ -37,6 +37,12 @@ RULES = [
     # Not the same rule on purpose: Sabre's --abr-basic drops only the start/end buffer sizing and keeps the
     # up-switch cap (Bola.get_quality_delay applies it in both modes); --bola-variant basic is the paper's
     # BOLA-BASIC, the formula alone. Shown to measure what the cap changes, not counted as agreement.
+    # Sabre's `Dynamic` (sabre.py, class Dynamic): its `Bola` and `ThroughputRule` both asked at every choice,
+    # BOLA's taken above 10 s buffered when it picks at least throughput's, throughput's below 10 s when it
+    # picks more. Not `dynamicdash` (BolaEnh, thresholds 10 s / 5 s).
+    ("dynamic", ["-a", "dynamic", "-ma", "sliding", "-noibr"], ["--abr", "dynamic"]),
+    ("dynamic ewma+ibr", ["-a", "dynamic"],
+     ["--abr", "dynamic", "--abr-estimator", "ewma", "--abr-insufficient-buffer"]),
     ("bola basic (differs)", ["-a", "bola", "-ab", "-ma", "sliding"], ["--abr", "bola", "--bola-variant", "basic"]),
 ]
 
@@ -117,7 +123,7 @@ def sabre_choices(sabre, manifest, trace, arguments):
 def bufprobe_choices(bufprobe, master, trace, segment, count, arguments):
     document = json.loads(run([bufprobe, "simulate", master, "--trace", trace, "--json",
                                "--max-buffer", f"{BUFFER - segment}s", "--bola-target", f"{BUFFER}s"] + arguments
-                              if "bola" in arguments else
+                              if arguments[1] in ("bola", "dynamic") else
                               [bufprobe, "simulate", master, "--trace", trace, "--json",
                                "--max-buffer", f"{BUFFER - segment}s"] + arguments))
     abr = document["abr"]

@@ -13,7 +13,7 @@ public struct AbrOptions: ParsableArguments {
         case throughput
         /// BOLA-BASIC, buffer-based.
         case bola
-        /// Throughput below the switch level, BOLA above (dash.js DYNAMIC).
+        /// Throughput below the switch level, BOLA above when it picks at least as high (Sabre's `Dynamic`).
         case dynamic
     }
 
@@ -93,7 +93,7 @@ public struct AbrOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "dynamic: buffer level at which BOLA takes over; throughput returns below half of it (default 12s, dash.js's stable buffer time).",
+            "dynamic: the buffer level of Sabre's Dynamic (default 10s, its low_buffer_threshold): above it BOLA takes over when it picks at least the throughput rule's variant, below it the throughput rule takes back when it picks more than BOLA.",
             valueName: "duration"),
         transform: Seconds.argument)
     public var dynamicSwitch: Seconds?
@@ -183,8 +183,8 @@ public struct AbrOptions: ParsableArguments {
         case .throughput: return .throughput(throughput)
         case .bola: return .bola(bola)
         case .dynamic:
-            let on = dynamicSwitch?.value ?? 12
-            return .dynamic(throughput: throughput, bola: bola, switchOn: on, switchOff: on / 2)
+            let level = dynamicSwitch?.value ?? AbrRule.dynamicSwitchLevel
+            return .dynamic(throughput: throughput, bola: bola, switchOn: level, switchOff: level)
         }
     }
 }

@@ -52,8 +52,10 @@ public struct Simulate: AsyncParsableCommand {
             picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
             throughout (the default). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
             mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
-            INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: throughput until \
-            --dynamic-switch (12s, dash.js DYNAMIC) is buffered, BOLA until below half of it. The report adds \
+            INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: Sabre's Dynamic \
+            (src/sabre.py, class Dynamic), both rules asked for every segment: BOLA's pick once more than \
+            --dynamic-switch (10s) is buffered and BOLA picks at least throughput's variant, throughput's \
+            again below it when BOLA picks less (dash.js 5.1.1 differs: docs/model.md). The report adds \
             the variants played, every switch and QoE = (sum q_k - lambda sum |q_k+1 - q_k| - mu stall s) / K \
             over the K played segments, q in kbit/s (Yin et al., SIGCOMM 2015; --qoe-switch-weight lambda 1, \
             --qoe-stall-weight mu = top variant's kbit/s).

@@ -115,8 +115,8 @@ extension SimulateReport {
             self.rule = rule.name
             var throughput = AbrRule.Throughput.default
             var bola = AbrRule.Bola.default
-            var on = 12.0
-            var off = 6.0
+            var on = AbrRule.dynamicSwitchLevel
+            var off = AbrRule.dynamicSwitchLevel
             var fixed: Int?
             switch rule {
             case .fixed(let variant): fixed = summary.variants.indices.contains(variant) ? summary.variants[variant].label : nil

@@ -99,7 +99,7 @@ enum SimulateText {
         case "bola":
             text += " (bola-\(p.bolaVariant), buffer size \(Seconds(p.bolaBufferTarget).description), gamma*p \(p.bolaGammaP))"
         default:
-            text += " (bola from \(Seconds(p.dynamicSwitchOn).description) buffered, throughput below \(Seconds(p.dynamicSwitchOff).description))"
+            text += " (bola above \(Seconds(p.dynamicSwitchOn).description) buffered when it picks at least throughput's variant, throughput below \(Seconds(p.dynamicSwitchOff).description) when bola picks less)"
         }
         text += ", \(abr.switchCount) switch\(abr.switchCount == 1 ? "" : "es")"
         if abr.abandon { text += ", \(abr.abandoned) segment request\(abr.abandoned == 1 ? "" : "s") abandoned" }

@@ -33,9 +33,10 @@ public struct AbrController: Sendable {
     private var ewmaLatency: [Double]
     private var ewmaLatencyHalfLives: [Double]
     private var ewmaSegments = 0
-    /// Whether DYNAMIC is on its BOLA side.
+    /// Whether DYNAMIC is on its BOLA side (Sabre's `Dynamic.is_bola`; it starts on the throughput side).
     private var usingBola = false
-    /// BOLA-U: the variant chosen last, and the segment of the last seek.
+    /// BOLA-U: the variant it chose last (under DYNAMIC, its own choice even while the throughput side is
+    /// in use, as Sabre's `Bola.last_quality`), and the segment of the last seek.
     private var lastBolaVariant = 0
     private var lastSeekSegment = 0
     /// Sabre's insufficient-buffer safety, 0.9 shrinking by 0.9 per choice to 0.5.
@@ -103,18 +104,27 @@ public struct AbrController: Sendable {
         case .fixed(let variant):
             return AbrDecision(variant: min(max(variant, 0), bitRates.count - 1), reason: "fixed")
         case .throughput(let parameters):
-            return throughputDecision(parameters, buffer: buffer)
+            let pick = throughputPick(parameters, buffer: buffer)
+            return AbrDecision(variant: pick.variant, reason: pick.why.text)
         case .bola(let parameters):
-            return bolaDecision(parameters, buffer: buffer, segment: segment, segmentCount: segmentCount)
+            let pick = bolaPick(parameters, buffer: buffer, segment: segment, segmentCount: segmentCount)
+            return AbrDecision(variant: pick.variant, reason: pick.why.text)
         case .dynamic(let throughput, let bola, let switchOn, let switchOff):
-            // Hysteresis as dash.js: on at `switchOn`, off below `switchOff`.
-            usingBola = usingBola ? buffer >= switchOff : buffer >= switchOn
-            var decision =
-                usingBola
-                ? bolaDecision(bola, buffer: buffer, segment: segment, segmentCount: segmentCount)
-                : throughputDecision(throughput, buffer: buffer)
-            decision.reason = (usingBola ? "dynamic (bola side): " : "dynamic (throughput side): ") + decision.reason
-            return decision
+            // Sabre's Dynamic.get_quality_delay (src/sabre.py 1023-1036): both rules choose every time, BOLA
+            // first, so BOLA-U's last choice and the insufficient-buffer safety move on whichever side is in
+            // use; the sub-rules' own choices are the hysteresis, beside the buffer level. Only the pick used
+            // is put into words, so asking both costs no more formatting than asking one.
+            let bolaChoice = bolaPick(bola, buffer: buffer, segment: segment, segmentCount: segmentCount)
+            let throughputChoice = throughputPick(throughput, buffer: buffer)
+            if usingBola {
+                if buffer < switchOff && bolaChoice.variant < throughputChoice.variant { usingBola = false }
+            } else if buffer > switchOn && bolaChoice.variant >= throughputChoice.variant {
+                usingBola = true
+            }
+            let pick = usingBola ? bolaChoice : throughputChoice
+            return AbrDecision(
+                variant: pick.variant,
+                reason: (usingBola ? "dynamic (bola side): " : "dynamic (throughput side): ") + pick.why.text)
         }
     }
 
@@ -153,24 +163,49 @@ public struct AbrController: Sendable {
         return variant
     }
 
-    private mutating func throughputDecision(_ parameters: AbrRule.Throughput, buffer: Double) -> AbrDecision {
+    /// Why a rule picked its variant, the figures kept and put into words only for a decision that is used.
+    private enum Why {
+        case noThroughput
+        case throughput(estimate: Double, safety: Double, latency: Double, insufficientBuffer: Bool)
+        case bolaOneVariant
+        case bolaStartup
+        case bola(buffer: Double, cappedBy: Double?)
+
+        /// The reason as `AbrDecision.reason` states it.
+        var text: String {
+            switch self {
+            case .noThroughput: return "no throughput measured yet: lowest variant"
+            case .throughput(let estimate, let safety, let latency, let insufficientBuffer):
+                let text =
+                    "throughput \(BitRate(bitsPerSecond: estimate).description) x \(safety) = \(BitRate(bitsPerSecond: estimate * safety).description) after \(Seconds((latency * 1000).rounded() / 1000).description) latency"
+                return insufficientBuffer ? text + "; insufficient buffer" : text
+            case .bolaOneVariant: return "bola: one variant"
+            case .bolaStartup: return "bola: startup, lowest variant"
+            case .bola(let buffer, let cappedBy):
+                let text = "bola: buffer \(Seconds((buffer * 1000).rounded() / 1000).description)"
+                guard let cappedBy else { return text }
+                return text + "; capped by throughput \(BitRate(bitsPerSecond: cappedBy).description)"
+            }
+        }
+    }
+
+    private mutating func throughputPick(_ parameters: AbrRule.Throughput, buffer: Double) -> (variant: Int, why: Why) {
         guard let (estimate, latency) = estimate(parameters.estimator, window: parameters.window) else {
-            return AbrDecision(variant: 0, reason: "no throughput measured yet: lowest variant")
+            return (0, .noThroughput)
         }
         let budget = estimate * parameters.safetyFactor
         var variant = sustainedVariant(throughput: budget, latency: latency)
-        var reason =
-            "throughput \(BitRate(bitsPerSecond: estimate).description) x \(parameters.safetyFactor) = \(BitRate(bitsPerSecond: budget).description) after \(Seconds((latency * 1000).rounded() / 1000).description) latency"
+        var insufficient = false
         if parameters.insufficientBufferRule {
             // Sabre's ThroughputRule.get_quality_delay: the safety shrinks at every choice, as Sabre's does.
             let safeBits = insufficientBufferSafety * (buffer - latency) * estimate
             insufficientBufferSafety = max(insufficientBufferSafety * 0.9, 0.5)
             if let capped = (0..<variant).first(where: { bitRates[$0 + 1] * segmentDuration > safeBits }) {
                 variant = capped
-                reason += "; insufficient buffer"
+                insufficient = true
             }
         }
-        return AbrDecision(variant: variant, reason: reason)
+        return (variant, .throughput(estimate: estimate, safety: parameters.safetyFactor, latency: latency, insufficientBuffer: insufficient))
     }
 
     /// BOLA's `V` for a buffer size (`(size - d) / (u_max + gp)`, kept positive for tiny sizes).
@@ -178,15 +213,15 @@ public struct AbrController: Sendable {
         max(bufferSize - segmentDuration, segmentDuration) / (topUtility + gammaP)
     }
 
-    private mutating func bolaDecision(
+    private mutating func bolaPick(
         _ parameters: AbrRule.Bola, buffer: Double, segment: Int, segmentCount: Int
-    ) -> AbrDecision {
+    ) -> (variant: Int, why: Why) {
         guard let lowest = bitRates.first, lowest > 0, bitRates.count > 1 else {
-            return AbrDecision(variant: 0, reason: "bola: one variant")
+            return (0, .bolaOneVariant)
         }
         if samples.isEmpty && buffer <= 0 {
             lastBolaVariant = 0
-            return AbrDecision(variant: 0, reason: "bola: startup, lowest variant")
+            return (0, .bolaStartup)
         }
         let utilities = bitRates.map { log($0 / lowest) }
         let top = utilities.last ?? 0
@@ -206,7 +241,7 @@ public struct AbrController: Sendable {
                 best = index
             }
         }
-        var reason = "bola: buffer \(Seconds((buffer * 1000).rounded() / 1000).description)"
+        var cappedBy: Double?
         if parameters.variant == .u, best > lastBolaVariant,
             let (throughput, latency) = estimate(parameters.estimator, window: parameters.window)
         {
@@ -214,10 +249,10 @@ public struct AbrController: Sendable {
             if best > sustained {
                 // BOLA-U: at most one above what the throughput sustains, never down for that reason.
                 best = lastBolaVariant > sustained ? lastBolaVariant : sustained + 1
-                reason += "; capped by throughput \(BitRate(bitsPerSecond: throughput).description)"
+                cappedBy = throughput
             }
         }
         lastBolaVariant = best
-        return AbrDecision(variant: best, reason: reason)
+        return (best, .bola(buffer: buffer, cappedBy: cappedBy))
     }
 }

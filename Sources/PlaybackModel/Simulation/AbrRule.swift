@@ -20,9 +20,11 @@ public enum AbrRule: Sendable, Hashable {
     /// (the default, Sabre's `Bola` without `--abr-basic`) adds the up-switch cap and Sabre's shorter buffer
     /// size near the start and the end; `.basic` is the formula alone.
     case bola(Bola)
-    /// dash.js's DYNAMIC strategy: `throughput` while the buffer is low, `bola` once it reaches `switchOn`
-    /// seconds, back to `throughput` when it falls below `switchOff` (dash.js: its stable buffer time,
-    /// 12 s, and half of it).
+    /// DYNAMIC, as Sabre's `Dynamic` (src/sabre.py, `class Dynamic`, lines 1011-1060), its model of dash.js's
+    /// strategy: both rules choose every segment, and the session starts on the throughput side; it moves
+    /// to BOLA's choice once the buffer is above `switchOn` seconds and BOLA picks at least the throughput
+    /// rule's variant, and back once the buffer is below `switchOff` and BOLA picks a lower variant (Sabre:
+    /// 10 s both). dash.js 5.1.1 differs: see docs/model.md.
     case dynamic(throughput: Throughput, bola: Bola, switchOn: Double, switchOff: Double)
 
     /// How the throughput (and request latency) of past segments becomes an estimate.
@@ -105,9 +107,12 @@ public enum AbrRule: Sendable, Hashable {
         }
     }
 
-    /// dash.js DYNAMIC with its thresholds (12 s on, 6 s off) and the default parameters.
+    /// Sabre's `Dynamic.low_buffer_threshold`, seconds: DYNAMIC's switch level both ways.
+    public static let dynamicSwitchLevel = 10.0
+
+    /// Sabre's `Dynamic` (its switch level both ways) with the default parameters.
     public static let defaultDynamic = AbrRule.dynamic(
-        throughput: .default, bola: .default, switchOn: 12, switchOff: 6)
+        throughput: .default, bola: .default, switchOn: dynamicSwitchLevel, switchOff: dynamicSwitchLevel)
 
     /// The rule's name as the command line spells it.
     public var name: String {
