@@ -75,7 +75,7 @@ public struct Simulate: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"),
-        transform: BitRate.argument)
+        transform: BitRate.mediaArgument)
     var bitrate: BitRate?
 
     @Option(
@@ -100,7 +100,7 @@ public struct Simulate: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"),
-        transform: BitRate.argument)
+        transform: BitRate.bandwidthArgument)
     var bandwidth: BitRate?
 
     @Option(
