@@ -254,8 +254,8 @@ public struct SimulationSummary: Sendable, Hashable {
     public var stalls: [QoEReport.Stall]
     /// Seconds spent stalled in total.
     public var stallTime: Double
-    /// Stall time over stall time plus playing time.
-    public var rebufferRatio: Double
+    /// Stall time over stall time plus playing time; `nil` when playback never started.
+    public var rebufferRatio: Double?
     /// Whether playback reached the end of the media.
     public var ended: Bool
     /// Session time when the simulation stopped, seconds.

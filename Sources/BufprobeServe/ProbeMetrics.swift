@@ -39,7 +39,7 @@ package enum ProbeMetrics {
         Gauge(name: "bufprobe_holes_skipped_total", help: "Holes in the media the player jumped (a freeze or a jump for viewers).") {
             Double($0.skippedHoles.count)
         },
-        Gauge(name: "bufprobe_rebuffer_ratio", help: "Stall time over stall time plus played time (0 to 1).") { $0.rebufferRatio },
+        Gauge(name: "bufprobe_rebuffer_ratio", help: "Stall time over stall time plus played time (0 to 1); absent when playback never started.") { $0.rebufferRatio },
         Gauge(name: "bufprobe_throughput_bits_per_second", help: "Bits received per second, from the start of the check to the last packet.") {
             $0.throughputBps
         },

@@ -47,8 +47,8 @@ package struct CheckReport: Sendable, Codable {
     package var stallTime: Double
     /// Every stall: media position (from the playable start), wall-clock start, duration.
     package var stalls: [QoEReport.Stall]
-    /// Stall time over stall time plus played time.
-    package var rebufferRatio: Double
+    /// Stall time over stall time plus played time; `null` when playback never started.
+    @NullEncoded package var rebufferRatio: Double?
     /// Playable media received, `[[start, end], ...]`, from the playable start.
     package var loadedRanges: [[Double]]
     /// Holes in the media the player jumped instead of stalling at them (at most `Player.maxGapJump`

@@ -85,7 +85,7 @@ package final class CheckSession: Sendable {
         FFmpegLog.observe { lines.record($0) }
         defer { FFmpegLog.stopObserving() }
         var report = CheckReport(
-            source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: 0,
+            source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: nil,
             loadedRanges: [], sampledDuration: 0, live: false, complete: false, played: 0, bufferedAhead: 0,
             playableStreams: [],
             variants: [],
@@ -302,7 +302,7 @@ package final class CheckSession: Sendable {
         report.stalls = qoe.stalls.map(\.roundedForJSON)
         report.stallCount = qoe.stallCount
         report.stallTime = JSONOutput.seconds(qoe.stallTime)
-        report.rebufferRatio = JSONOutput.seconds(qoe.rebufferRatio)
+        report.rebufferRatio = qoe.rebufferRatio.map(JSONOutput.seconds)
         report.played = JSONOutput.seconds(qoe.played)
         report.bufferedAhead = JSONOutput.seconds(session?.player.item.bufferedAhead ?? 0)
         report.loadedRanges = JSONOutput.pairs(presented)

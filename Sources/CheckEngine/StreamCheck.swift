@@ -72,8 +72,8 @@ public final class StreamCheck: Sendable {
         public var stalls: [QoEReport.Stall]
         /// Seconds spent stalled.
         public var stallTime: Double
-        /// Stall time over the time spent playing or stalled.
-        public var rebufferRatio: Double
+        /// Stall time over the time spent playing or stalled; `nil` when playback never started.
+        public var rebufferRatio: Double?
         /// Seconds of media played.
         public var played: Double
         /// Wall seconds the check received for.

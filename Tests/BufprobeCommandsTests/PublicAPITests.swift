@@ -44,7 +44,7 @@ private struct SimulateFields: Decodable {
     var startupDelay: Double
     var stalls: [QoEReport.Stall]
     var stallTime: Double
-    var rebufferRatio: Double
+    var rebufferRatio: Double?
     var ended: Bool
     var sessionTime: Double
 }
