@@ -78,8 +78,14 @@ package final class CheckSession: Sendable {
     // MARK: Running
 
     /// Runs the check to its verdict. Blocks until the input ended, the sample is complete, it failed, or
-    /// `cancel()` was called.
+    /// `cancel()` was called; then the report covers what was measured until then, marked `interrupted`.
     package func run() -> CheckReport {
+        var report = measure()
+        report.interrupted = cancelled.load(ordering: .acquiring)
+        return report
+    }
+
+    private func measure() -> CheckReport {
         // libavformat logs on the thread that called it: this thread's lines are this check's.
         let lines = self.lines
         FFmpegLog.observe { lines.record($0) }
@@ -220,6 +226,8 @@ package final class CheckSession: Sendable {
                 return .failed(error)
             }
             guard let packet else { return .endOfFile }
+            // A read the interrupt cut short hands back a truncated packet: not media that arrived.
+            if cancelled.load(ordering: .acquiring) { return .interrupted }
             guard reading.receives(packet) else { continue }
             if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate, now: now()) {
                 guard wait(until: release) else { return interruption() }

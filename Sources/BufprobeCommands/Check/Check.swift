@@ -35,8 +35,9 @@ public struct Check: AsyncParsableCommand {
             sequence, stale, segments over the target duration, segments removed from the end); each \
             problem is a warning and a playlist_health event in JSON.
 
-            Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
-            inputs the worst verdict wins.
+            Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C; SIGTERM 143), \
+            after the report of what was measured until then, marked interrupted. With several inputs the \
+            worst verdict wins.
             """)
 
     @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"), completion: .file())
@@ -269,17 +270,16 @@ public struct Check: AsyncParsableCommand {
                 // Each input's final frame stays on screen: above the others while they go on, and the
                 // last one as the line's final frame.
                 if finished < inputs.count { line.printFinalAbove(frame) } else { final = frame }
-                if next < inputs.count { launch() }
+                // Stopped: the inputs not begun are not begun.
+                if next < inputs.count, interrupt.exitStatus == nil { launch() }
             }
             ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
-        // Ctrl-C: the checks it cancelled must not print a verdict for a run the user stopped.
-        if let status = interrupt.exitStatus {
-            line.finishInterrupted()
-            throw ExitCode(status)
-        }
-        line.finish(final: final)
+        // Ctrl-C, SIGTERM...: the checks it cancelled report what they measured, marked interrupted, under
+        // the Interrupted frame; the exit status stays 128 + the signal.
+        let interrupted = interrupt.exitStatus
+        if interrupted != nil { line.finishInterrupted() } else { line.finish(final: final) }
         if let recordTrace, let recording {
             do {
                 try recording.render(traceFormat, source: inputs[0]).write(toFile: recordTrace, atomically: true, encoding: .utf8)
@@ -292,7 +292,11 @@ public struct Check: AsyncParsableCommand {
         var worst = CheckVerdict.pass
         for (position, report) in reports.enumerated() {
             worst = max(worst, report.verdict)
-            if report.verdict == .fail { Diagnostics.error(report.reason) }
+            if report.interrupted == true {
+                Diagnostics.warning("\(report.source): interrupted; the report covers what was measured until then.")
+            } else if report.verdict == .fail {
+                Diagnostics.error(report.reason)
+            }
             if !json {
                 Diagnostics.standardOutput((position > 0 ? "\n" : "") + CheckText.render(report))
             }
@@ -301,6 +305,7 @@ public struct Check: AsyncParsableCommand {
             let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
             Diagnostics.standardOutput(text + "\n")
         }
+        if let interrupted { throw ExitCode(interrupted) }
         if worst != .pass { throw ExitCode(worst.exitCode) }
     }
 }
