@@ -186,5 +186,9 @@ package struct CheckReport: Sendable, Codable {
         package var variant: String
         /// `--all-variants-segments` with `--all-variants`, else `null`.
         @NullEncoded package var allVariantsSegments: Int?
+        /// The verdict's limits in force (`--max-stalls`, `--max-stall-time`, `--max-rebuffer-ratio`,
+        /// `--max-startup`, `--max-latency`, `--max-drift`), `null` for one not limited. Every check sets it
+        /// (a document written before it existed decodes without it).
+        package var thresholds: VerdictThresholds?
     }
 }

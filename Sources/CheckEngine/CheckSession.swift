@@ -100,7 +100,7 @@ package final class CheckSession: Sendable {
                 maxBuffer: settings.policy.forwardTarget, player: settings.player?.rawValue,
                 resumeCap: settings.policy.resumeCap, maxStartup: settings.maxStartup, timeout: settings.timeout,
                 sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description,
-                allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil),
+                allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil, thresholds: settings.thresholds),
             warnings: [])
         defer { machine.withLock { _ = $0.finish(.interrupted, now: now()) } }
         if let problem = InputCheck.problem(with: source) {
@@ -353,7 +353,9 @@ package final class CheckSession: Sendable {
         measured.sampled = { if case .sampled = end { true } else { false } }()
         measured.sampledDuration = report.sampledDuration
         measured.startThreshold = settings.policy.startThreshold
-        measured.maxStartup = settings.maxStartup
+        measured.thresholds = settings.thresholds
+        measured.latencyMax = report.liveLatency?.max
+        measured.latencyDrift = report.liveLatency?.drift
         measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
         measured.peakBitRate = report.peakBitRate
         measured.realtimeFactor = report.realtimeFactor
@@ -372,6 +374,7 @@ package final class CheckSession: Sendable {
             .map { ($0.playlist, $0.at) }
         measured.ignoredBlockingReloads = report.lowLatency.flatMap { $0.blockingReloadsIgnored > 0 ? ($0.playlist, $0.blockingReloadsIgnored, $0.blockingReloads) : nil }
         (report.verdict, report.reason) = Verdict.decide(measured)
+        report.warnings += Verdict.unmeasured(measured)
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }

@@ -24,8 +24,10 @@ public struct Check: AsyncParsableCommand {
             reaches the end of the loaded media, and resumes at --resume-threshold. A VOD stream is received to \
             its end; a live stream (no declared duration) is sampled for --duration, 30 s by default.
 
-            Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
-            degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
+            Verdicts: pass (started within --max-startup, no more stalls than --max-stalls (default 0), within \
+            any --max-stall-time, --max-rebuffer-ratio, --max-latency and --max-drift given, received at least \
+            as fast as real time); degraded (played, but crossed one of those thresholds (the reason names it), \
+            started slowly, arrived slower than real time, an HLS variant \
             peaked more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH, the media has a hole, a variant playlist \
             failed to load, a live HLS playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, or \
             with --all-variants a variant whose playlist or first segment fails or that is not what the master \
@@ -91,6 +93,9 @@ public struct Check: AsyncParsableCommand {
         help: ArgumentHelp("Longest startup delay (opening included) that still passes (default 3s).", valueName: "duration"),
         transform: Seconds.argument)
     var maxStartup = Seconds(3)
+
+    @OptionGroup(title: "Verdict thresholds")
+    var thresholdOptions: ThresholdOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Check up to N inputs at the same time (1 to 64).", valueName: "N"))
     var parallel: Int = 1
@@ -177,6 +182,7 @@ public struct Check: AsyncParsableCommand {
             throw ValidationError("--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(allVariantsSegments).")
         }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
+        do { try thresholds.validate() } catch { throw ValidationError(error.description) }
         if recordTrace != nil, inputs.count != 1 {
             throw ValidationError("--record-trace records one input; give one URL, not \(inputs.count).")
         }
@@ -190,6 +196,8 @@ public struct Check: AsyncParsableCommand {
 
     private var policy: BufferPolicy { policyOptions.policy() }
 
+    private var thresholds: VerdictThresholds { thresholdOptions.thresholds(over: VerdictThresholds(maxStartup: maxStartup.value)) }
+
     private var settings: CheckSettings {
         var settings = CheckSettings()
         settings.timeout = timeout.value
@@ -202,7 +210,7 @@ public struct Check: AsyncParsableCommand {
         settings.liveStart = liveStart
         settings.policy = policy
         settings.player = policyOptions.player
-        settings.maxStartup = maxStartup.value
+        settings.thresholds = thresholds
         settings.rate = rate
         settings.allVariants = allVariants
         settings.allVariantsSegments = allVariantsSegments
