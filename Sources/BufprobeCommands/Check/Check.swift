@@ -153,6 +153,13 @@ public struct Check: AsyncParsableCommand {
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write a JUnit XML report to FILE for CI: one test case per input, degraded as a failure, fail as an error.",
+            valueName: "file"),
+        completion: .file())
+    var junit: String?
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
@@ -249,6 +256,8 @@ public struct Check: AsyncParsableCommand {
         }
 
         let settings = self.settings
+        let (began, clock) = (Date(), ContinuousClock())
+        let start = clock.now
         var recording: ThroughputRecording?
         let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
@@ -294,6 +303,16 @@ public struct Check: AsyncParsableCommand {
             } catch {
                 Diagnostics.error("The trace could not be written to \(recordTrace) (check the path).")
                 throw ExitCode(CheckVerdict.fail.exitCode)
+            }
+        }
+
+        if let junit {
+            let elapsed = (clock.now - start).seconds
+            do {
+                try CheckJUnit.render(reports, time: elapsed, timestamp: began).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                Diagnostics.error("The JUnit report could not be written to \(junit) (check the path).")
+                throw ExitCode(interrupted ?? CheckVerdict.fail.exitCode)
             }
         }
 
