@@ -18,8 +18,8 @@ package struct CheckReport: Sendable, Codable {
     /// Why, in one sentence.
     package var reason: String
     /// Whether the check was stopped before its end (Ctrl-C, SIGTERM, `StreamCheck.cancel()`): the
-    /// report covers what was measured until then, and the verdict is `fail`. Every check sets it (a
-    /// document written before it existed decodes without it).
+    /// report covers what was measured until then (the verdict is `fail` when reading was cut short).
+    /// Every check sets it (a document written before it existed decodes without it).
     package var interrupted: Bool?
     /// Seconds to open the input and read its stream information (connecting included).
     @NullEncoded package var openTime: Double?
