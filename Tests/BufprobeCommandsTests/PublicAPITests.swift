@@ -123,6 +123,14 @@ struct PublicAPITests {
         #expect(binary.stderr == "error: \(error?.description ?? "")\n")
     }
 
+    @Test("the library's bandwidth is bits per second by its type: 800 simulates 800 bit/s, and only 0 is refused")
+    func simulateBandwidthIsBits() async throws {
+        let path = BufprobeProcess.sample("h264-aac.mp4")
+        let slow = try await NetworkSimulation.simulate(path, bandwidth: 800)
+        #expect(slow.started && slow.startupDelay > 100, "27 kB before the start at 100 bytes per second: \(slow.startupDelay)")
+        await #expect(throws: SimulationError.self) { try await NetworkSimulation.simulate(path, bandwidth: 0) }
+    }
+
     @Test("simulate at 150 kbit/s gives bufprobe simulate --json's document and stalls")
     func simulateMatchesBinary() async throws {
         let path = BufprobeProcess.sample("h264-aac.mp4")
