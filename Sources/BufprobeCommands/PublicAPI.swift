@@ -211,10 +211,11 @@ public enum NetworkSimulation {
         _ media: String, bandwidth: Double, latency: Double, policy: BufferPolicy
     ) -> Result<SimulationSummary, SimulationError> {
         // The command parsed from the words a shell would pass: the same checks and sentences as the
-        // binary. A Double's description reads back as the same Double.
+        // binary. A Double's description reads back as the same Double; the bandwidth is in bits per second
+        // by the parameter's type, so it is written with its unit (the command refuses a unit-less 500).
         let command: Simulate
         do {
-            command = try Simulate.parse([media, "--bandwidth", "\(bandwidth)", "--latency", "\(latency)"])
+            command = try Simulate.parse([media, "--bandwidth", "\(bandwidth)bit", "--latency", "\(latency)"])
         } catch {
             return .failure(SimulationError(description: Simulate.message(for: error)))
         }
@@ -254,8 +255,8 @@ public struct SimulationSummary: Sendable, Hashable {
     public var stalls: [QoEReport.Stall]
     /// Seconds spent stalled in total.
     public var stallTime: Double
-    /// Stall time over stall time plus playing time.
-    public var rebufferRatio: Double
+    /// Stall time over stall time plus playing time; `nil` when playback never started.
+    public var rebufferRatio: Double?
     /// Whether playback reached the end of the media.
     public var ended: Bool
     /// Session time when the simulation stopped, seconds.

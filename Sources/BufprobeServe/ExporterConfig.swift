@@ -13,6 +13,9 @@ import Yams
 ///     timeout: 5s
 ///     duration: 20s
 ///     max_startup: 3s
+///     max_stalls: 1
+///     max_rebuffer_ratio: 1%
+///     max_latency: 10s
 ///     policy: {start_threshold: 1s, resume_threshold: 2s, max_buffer: 30s}
 ///     player: exoplayer
 ///     headers: ["Authorization: Bearer abc"]
@@ -26,7 +29,8 @@ package struct ExporterConfig: Sendable {
 
     /// The keys a module takes.
     package static let moduleKeys = [
-        "timeout", "duration", "max_startup", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
+        "timeout", "duration", "max_startup", "max_stalls", "max_stall_time", "max_rebuffer_ratio", "max_latency", "max_drift",
+        "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
     ]
     /// The keys of a module's `policy`.
     package static let policyKeys = ["start_threshold", "resume_threshold", "max_buffer"]
@@ -96,6 +100,18 @@ package struct ExporterConfig: Sendable {
             case "timeout": module.timeout = try seconds(value, key)
             case "duration": module.duration = try seconds(value, key)
             case "max_startup": module.maxStartup = try seconds(value, key)
+            case "max_stalls", "max_rebuffer_ratio":
+                guard let text = value.scalar?.string else { throw ExporterConfigError("\(key) must be a single value.") }
+                do {
+                    if key == "max_stalls" {
+                        module.thresholds[.maxStalls] = Double(try VerdictThresholds.count(parsing: text))
+                    } else {
+                        module.thresholds[.maxRebufferRatio] = try VerdictThresholds.ratio(parsing: text)
+                    }
+                } catch { throw ExporterConfigError("\(key): \(error)") }
+            case "max_stall_time": module.thresholds[.maxStallTime] = try seconds(value, key)
+            case "max_latency": module.thresholds[.maxLatency] = try seconds(value, key)
+            case "max_drift": module.thresholds[.maxDrift] = try seconds(value, key)
             case "player":
                 let text = try string(value, key)
                 guard let preset = PlayerPreset(name: text) else {

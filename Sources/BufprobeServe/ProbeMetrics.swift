@@ -39,7 +39,7 @@ package enum ProbeMetrics {
         Gauge(name: "bufprobe_holes_skipped_total", help: "Holes in the media the player jumped (a freeze or a jump for viewers).") {
             Double($0.skippedHoles.count)
         },
-        Gauge(name: "bufprobe_rebuffer_ratio", help: "Stall time over stall time plus played time (0 to 1).") { $0.rebufferRatio },
+        Gauge(name: "bufprobe_rebuffer_ratio", help: "Stall time over stall time plus played time (0 to 1); absent when playback never started.") { $0.rebufferRatio },
         Gauge(name: "bufprobe_throughput_bits_per_second", help: "Bits received per second, from the start of the check to the last packet.") {
             $0.throughputBps
         },
@@ -89,6 +89,14 @@ package enum ProbeMetrics {
         text += family(
             "bufprobe_verdict", "1 for the check's verdict (pass, degraded, fail), 0 for the others.",
             [CheckVerdict.pass, .degraded, .fail].map { ([("verdict", $0.rawValue)], report.verdict == $0 ? 1 : 0) })
+        // The limits the verdict was decided against, so that a dashboard can draw them beside the figures
+        // (a threshold not limited is left out).
+        if let thresholds = report.settings.thresholds {
+            text += family(
+                "bufprobe_verdict_threshold",
+                "The verdict's limits in force, per threshold: max_stalls (count), max_stall_time (seconds), max_rebuffer_ratio (0 to 1), max_startup, max_latency, max_drift (seconds); absent when not limited.",
+                VerdictThresholds.Name.allCases.compactMap { name in thresholds[name].map { ([("threshold", name.rawValue)], $0) } })
+        }
         if let health = report.playlistHealth {
             // Every kind is written (0 included), so that an alert on one kind has a series to compare.
             text += family("bufprobe_playlist_reloads", "Reloads of the live HLS media playlist the check watched.", [([], Double(health.reloads))])

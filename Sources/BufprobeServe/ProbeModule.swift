@@ -17,6 +17,9 @@ package struct ProbeModule: Sendable {
     package var maxBuffer: Double?
     /// Longest startup delay that still passes, seconds.
     package var maxStartup: Double?
+    /// `max_stalls`, `max_stall_time`, `max_rebuffer_ratio`, `max_latency`, `max_drift`: check's verdict
+    /// thresholds (`--max-stalls`...), by name; a name left out keeps check's default.
+    package var thresholds: [VerdictThresholds.Name: Double] = [:]
     /// Default longest wait (check's `--timeout`), seconds; capped at the scrape's budget.
     package var timeout: Double?
     /// Default sample (check's `--duration`), seconds; capped at the scrape's budget.
@@ -57,6 +60,7 @@ package struct ProbeModule: Sendable {
             settings.policy = policy
         }
         if let maxStartup { settings.maxStartup = maxStartup }
+        settings.thresholds.set(thresholds)
         settings.headers += headers
         if let userAgent { settings.userAgent = userAgent }
         if let cmcd { settings.cmcd = CMCD(mode: cmcd, contentID: cmcdContentID) }
@@ -73,6 +77,11 @@ package struct ProbeModule: Sendable {
             "max_buffer: \(policy.forwardTarget)s",
         ]
         if let maxStartup { lines.append("max_startup: \(maxStartup)s") }
+        for name in VerdictThresholds.Name.allCases {
+            guard let value = thresholds[name] else { continue }
+            let shown = name == .maxStalls ? "\(Int(value))" : name == .maxRebufferRatio ? "\(value)" : "\(value)s"
+            lines.append("\(name.rawValue): \(shown)")
+        }
         if let player { lines.append("player: \(player.rawValue)") }
         if let timeout { lines.append("timeout: \(timeout)s") }
         if let duration { lines.append("duration: \(duration)s") }

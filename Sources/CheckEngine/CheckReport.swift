@@ -17,6 +17,10 @@ package struct CheckReport: Sendable, Codable {
     package var verdict: CheckVerdict
     /// Why, in one sentence.
     package var reason: String
+    /// Whether the check was stopped before its end (Ctrl-C, SIGTERM, `StreamCheck.cancel()`): the
+    /// report covers what was measured until then (the verdict is `fail` when reading was cut short).
+    /// Every check sets it (a document written before it existed decodes without it).
+    package var interrupted: Bool?
     /// Seconds to open the input and read its stream information (connecting included).
     @NullEncoded package var openTime: Double?
     /// Seconds until the first packet was returned.
@@ -47,8 +51,8 @@ package struct CheckReport: Sendable, Codable {
     package var stallTime: Double
     /// Every stall: media position (from the playable start), wall-clock start, duration.
     package var stalls: [QoEReport.Stall]
-    /// Stall time over stall time plus played time.
-    package var rebufferRatio: Double
+    /// Stall time over stall time plus played time; `null` when playback never started.
+    @NullEncoded package var rebufferRatio: Double?
     /// Playable media received, `[[start, end], ...]`, from the playable start.
     package var loadedRanges: [[Double]]
     /// Holes in the media the player jumped instead of stalling at them (at most `Player.maxGapJump`
@@ -182,5 +186,9 @@ package struct CheckReport: Sendable, Codable {
         package var variant: String
         /// `--all-variants-segments` with `--all-variants`, else `null`.
         @NullEncoded package var allVariantsSegments: Int?
+        /// The verdict's limits in force (`--max-stalls`, `--max-stall-time`, `--max-rebuffer-ratio`,
+        /// `--max-startup`, `--max-latency`, `--max-drift`), `null` for one not limited. Every check sets it
+        /// (a document written before it existed decodes without it).
+        package var thresholds: VerdictThresholds?
     }
 }

@@ -78,14 +78,20 @@ package final class CheckSession: Sendable {
     // MARK: Running
 
     /// Runs the check to its verdict. Blocks until the input ended, the sample is complete, it failed, or
-    /// `cancel()` was called.
+    /// `cancel()` was called; then the report covers what was measured until then, marked `interrupted`.
     package func run() -> CheckReport {
+        var report = measure()
+        report.interrupted = cancelled.load(ordering: .acquiring)
+        return report
+    }
+
+    private func measure() -> CheckReport {
         // libavformat logs on the thread that called it: this thread's lines are this check's.
         let lines = self.lines
         FFmpegLog.observe { lines.record($0) }
         defer { FFmpegLog.stopObserving() }
         var report = CheckReport(
-            source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: 0,
+            source: source, verdict: .fail, reason: "", stallCount: 0, stallTime: 0, stalls: [], rebufferRatio: nil,
             loadedRanges: [], sampledDuration: 0, live: false, complete: false, played: 0, bufferedAhead: 0,
             playableStreams: [],
             variants: [],
@@ -94,7 +100,7 @@ package final class CheckSession: Sendable {
                 maxBuffer: settings.policy.forwardTarget, player: settings.player?.rawValue,
                 resumeCap: settings.policy.resumeCap, maxStartup: settings.maxStartup, timeout: settings.timeout,
                 sampleLimit: settings.duration, rate: settings.rate?.description, variant: settings.variant.description,
-                allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil),
+                allVariantsSegments: settings.allVariants ? settings.allVariantsSegments : nil, thresholds: settings.thresholds),
             warnings: [])
         defer { machine.withLock { _ = $0.finish(.interrupted, now: now()) } }
         if let problem = InputCheck.problem(with: source) {
@@ -227,6 +233,8 @@ package final class CheckSession: Sendable {
                 return .failed(error)
             }
             guard let packet else { return .endOfFile }
+            // A read the interrupt cut short hands back a truncated packet: not media that arrived.
+            if cancelled.load(ordering: .acquiring) { return .interrupted }
             guard reading.receives(packet) else { continue }
             if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate, now: now()) {
                 guard wait(until: release) else { return interruption() }
@@ -309,7 +317,7 @@ package final class CheckSession: Sendable {
         report.stalls = qoe.stalls.map(\.roundedForJSON)
         report.stallCount = qoe.stallCount
         report.stallTime = JSONOutput.seconds(qoe.stallTime)
-        report.rebufferRatio = JSONOutput.seconds(qoe.rebufferRatio)
+        report.rebufferRatio = qoe.rebufferRatio.map(JSONOutput.seconds)
         report.played = JSONOutput.seconds(qoe.played)
         report.bufferedAhead = JSONOutput.seconds(session?.player.item.bufferedAhead ?? 0)
         report.loadedRanges = JSONOutput.pairs(presented)
@@ -352,7 +360,9 @@ package final class CheckSession: Sendable {
         measured.sampled = { if case .sampled = end { true } else { false } }()
         measured.sampledDuration = report.sampledDuration
         measured.startThreshold = settings.policy.startThreshold
-        measured.maxStartup = settings.maxStartup
+        measured.thresholds = settings.thresholds
+        measured.latencyMax = report.liveLatency?.max
+        measured.latencyDrift = report.liveLatency?.drift
         measured.declaredVariantBitRate = report.declaredBitRateSource == "variant" ? report.declaredBitRate : nil
         measured.peakBitRate = report.peakBitRate
         measured.realtimeFactor = report.realtimeFactor
@@ -371,6 +381,7 @@ package final class CheckSession: Sendable {
             .map { ($0.playlist, $0.at) }
         measured.ignoredBlockingReloads = report.lowLatency.flatMap { $0.blockingReloadsIgnored > 0 ? ($0.playlist, $0.blockingReloadsIgnored, $0.blockingReloads) : nil }
         (report.verdict, report.reason) = Verdict.decide(measured)
+        report.warnings += Verdict.unmeasured(measured)
         report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
         return report
     }

@@ -28,8 +28,13 @@ package struct CheckSettings: Sendable {
     package var recordsTrace = false
     /// The `--player` preset the policy started from, when one was given.
     package var player: PlayerPreset?
-    /// Longest startup delay that still passes, seconds.
-    package var maxStartup: Double = 3
+    /// The limits the verdict holds the stream to (`--max-stalls`, `--max-startup`...).
+    package var thresholds = VerdictThresholds.default
+    /// Longest startup delay that still passes, seconds (`thresholds.maxStartup`).
+    package var maxStartup: Double {
+        get { thresholds.maxStartup }
+        set { thresholds.maxStartup = newValue }
+    }
     /// Delivery pace for local files.
     package var rate: ReadRate?
     /// `--all-variants`: validate every HLS variant against what the master declares.

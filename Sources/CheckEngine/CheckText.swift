@@ -11,6 +11,9 @@ package enum CheckText {
     package static func render(_ report: CheckReport) -> String {
         var out = "\(report.source)\n"
         out += "  verdict:     \(report.verdict.rawValue.uppercased()): \(report.reason)\n"
+        if report.interrupted == true {
+            out += "  interrupted: stopped after \(TextFormat.seconds(report.sampledDuration)); the figures below cover what was measured until then\n"
+        }
         var timing: [String] = []
         if let open = report.openTime { timing.append("open \(TextFormat.seconds(open))") }
         if let first = report.firstPacketTime { timing.append("first packet \(TextFormat.seconds(first))") }

@@ -20,14 +20,14 @@ package enum ReadRate: Sendable, Hashable, CustomStringConvertible {
     /// `1.5Mbit`, `250kB/s`); `nil` for anything else.
     package init?(argument: String) { try? self.init(parsing: argument) }
 
-    /// Parses like `init?(argument:)`, refusing with the `UnitError` sentence (a rate must be above 0).
+    /// Parses like `init?(argument:)`, refusing with the `UnitError` sentence (a rate as meant: above 0,
+    /// and a unit-less number at least 1,000 bit/s).
     package init(parsing text: String) throws(UnitError) {
         if text.trimmingCharacters(in: .whitespaces).lowercased().hasSuffix("x") {
             self = .realtime(try Factor(parsing: text).value)
             return
         }
-        let rate = try BitRate(parsing: text).bitsPerSecond
-        guard rate > 0 else { throw UnitError(quantity: .bitRate, text: text, reason: "must be greater than 0") }
+        let rate = try BitRate(parsingAsMeant: text, zero: "a pace is above 0, e.g. 400k or 1x.").bitsPerSecond
         self = .bitsPerSecond(rate)
     }
 

@@ -26,8 +26,14 @@ public final class StreamCheck: Sendable {
         public var duration: Double?
         /// The longest one open or read may block, seconds.
         public var timeout: Double
-        /// The longest startup delay that still passes, seconds.
-        public var maxStartup: Double
+        /// The longest startup delay that still passes, seconds (`thresholds.maxStartup`).
+        public var maxStartup: Double {
+            get { thresholds.maxStartup }
+            set { thresholds.maxStartup = newValue }
+        }
+        /// The limits the verdict holds the stream to (`bufprobe check --max-stalls`...): by default any
+        /// stall or a startup above 3 s is degraded.
+        public var thresholds = VerdictThresholds.default
         /// Extra HTTP request headers, `Name: value` each.
         public var headers: [String]
         /// The HTTP `User-Agent`; `nil` sends `bufprobe/VERSION`.
@@ -41,9 +47,9 @@ public final class StreamCheck: Sendable {
             self.policy = policy
             self.duration = duration
             self.timeout = timeout
-            self.maxStartup = maxStartup
             self.headers = headers
             self.userAgent = userAgent
+            self.maxStartup = maxStartup
         }
     }
 
@@ -72,8 +78,8 @@ public final class StreamCheck: Sendable {
         public var stalls: [QoEReport.Stall]
         /// Seconds spent stalled.
         public var stallTime: Double
-        /// Stall time over the time spent playing or stalled.
-        public var rebufferRatio: Double
+        /// Stall time over the time spent playing or stalled; `nil` when playback never started.
+        public var rebufferRatio: Double?
         /// Seconds of media played.
         public var played: Double
         /// Wall seconds the check received for.
@@ -124,7 +130,7 @@ public final class StreamCheck: Sendable {
         settings.policy = options.policy
         settings.duration = options.duration
         settings.timeout = options.timeout
-        settings.maxStartup = options.maxStartup
+        settings.thresholds = options.thresholds
         settings.headers = options.headers
         settings.userAgent = options.userAgent
         self.settings = settings

@@ -7,8 +7,11 @@ package import PlaybackModel
 /// Rules, in order:
 /// - A failure sentence (could not open, no playable stream, ended early, timeout, interrupted) is `fail`.
 /// - Never started (the start threshold never arrived in the sampled time) is `degraded`.
-/// - Otherwise every problem found makes it `degraded`, all named in one sentence: stalls, a startup above
-///   `--max-startup`, a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
+/// - Otherwise every problem found makes it `degraded`, all named in one sentence: more stalls than
+///   `--max-stalls` (0 by default: any stall), more stall time than `--max-stall-time`, a rebuffer ratio
+///   above `--max-rebuffer-ratio`, a startup above `--max-startup`, a live latency above `--max-latency` or
+///   a drift above `--max-drift` (`VerdictThresholds`; a threshold other than the default is named with
+///   its value where it was crossed), a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
 ///   time, a hole in the received media, a variant playlist that cannot be served, a resource it leads to
 ///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
 ///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
@@ -30,8 +33,17 @@ package enum Verdict {
         package var sampledDuration = 0.0
         /// Seconds of buffer the player needs to start.
         package var startThreshold = BufferPolicy.default.startThreshold
-        /// The longest acceptable startup delay (`--max-startup`).
-        package var maxStartup = 3.0
+        /// The limits in force (`--max-stalls`, `--max-startup`...).
+        package var thresholds = VerdictThresholds.default
+        /// The longest acceptable startup delay (`--max-startup`, `thresholds.maxStartup`).
+        package var maxStartup: Double {
+            get { thresholds.maxStartup }
+            set { thresholds.maxStartup = newValue }
+        }
+        /// A live stream's highest latency to the live edge while playing (`live_latency.max`), seconds.
+        package var latencyMax: Double?
+        /// A live stream's latency at the end minus at the start (`live_latency.drift`), seconds.
+        package var latencyDrift: Double?
         /// The declared HLS variant `BANDWIDTH` (bits/s), when the played variant declares one.
         package var declaredVariantBitRate: Double?
         /// The highest 1 s bit rate received, bits/s.
@@ -73,15 +85,20 @@ package enum Verdict {
         }
         let startup = m.qoe.startupDelay
         var problems: [String] = []
-        if let first = m.qoe.stalls.first {
-            let count = m.qoe.stallCount
-            let times = count == 1 ? "once" : "\(count) times"
-            problems.append(
-                "stalled \(times) for \(TextFormat.seconds(m.qoe.stallTime)) in total (first at media time \(TextFormat.seconds(first.position)))")
+        let limits = m.thresholds
+        if let stalls = stallProblem(m) { problems.append(stalls) }
+        if let limit = limits.maxRebufferRatio, let ratio = m.qoe.rebufferRatio, ratio > limit {
+            problems.append("had a rebuffer ratio of \(VerdictThresholds.percent(ratio)) (more than \(limits.named(.maxRebufferRatio)))")
         }
         if startup > m.maxStartup {
             problems.append(
                 "took \(TextFormat.seconds(startup)) to start, more than the \(TextFormat.seconds(m.maxStartup)) allowed (--max-startup)")
+        }
+        if let limit = limits.maxLatency, let latency = m.latencyMax, latency > limit {
+            problems.append("was up to \(TextFormat.seconds(latency)) behind the live edge (more than \(limits.named(.maxLatency)))")
+        }
+        if let limit = limits.maxDrift, let drift = m.latencyDrift, drift > limit {
+            problems.append("fell \(TextFormat.seconds(drift)) further behind the live edge during the check (more than \(limits.named(.maxDrift)))")
         }
         if let declared = m.declaredVariantBitRate, let peak = m.peakBitRate,
             BandwidthRule.exceeds(measured: peak, declared: declared)
@@ -142,7 +159,49 @@ package enum Verdict {
         }
         let speed = m.realtimeFactor.map { String(format: ", received at %.1fx real time", $0) } ?? ""
         let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
-        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")
+        guard m.qoe.stallCount > 0 else {
+            return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")
+        }
+        // Stalls the thresholds allow: said, with the limits they stayed within.
+        let within = [VerdictThresholds.Name.maxStalls, .maxStallTime, .maxRebufferRatio].filter { limits[$0] != nil }
+            .map { limits.named($0) }
+        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and \(stallSummary(m.qoe)), within \(join(within))\(span)\(speed).")
+    }
+
+    /// The stalls when they cross `--max-stalls` or `--max-stall-time`, each limit named beside its figure
+    /// unless it is the default (any stall), whose sentence stays as it always was; `nil` within both.
+    private static func stallProblem(_ m: Measurements) -> String? {
+        let limits = m.thresholds
+        let qoe = m.qoe
+        guard let first = qoe.stalls.first else { return nil }
+        let tooMany = qoe.stallCount > limits.maxStalls
+        let tooLong = limits.maxStallTime.map { qoe.stallTime > $0 } ?? false
+        guard tooMany || tooLong else { return nil }
+        var text = "stalled \(times(qoe.stallCount))"
+        if tooMany, limits.maxStalls > 0 { text += " (more than \(limits.named(.maxStalls)))" }
+        text += " for \(TextFormat.seconds(qoe.stallTime)) in total ("
+        if tooLong { text += "more than \(limits.named(.maxStallTime)); " }
+        return text + "first at media time \(TextFormat.seconds(first.position)))"
+    }
+
+    /// `stalled once for 0.500 s in total`.
+    private static func stallSummary(_ qoe: QoEReport) -> String {
+        "stalled \(times(qoe.stallCount)) for \(TextFormat.seconds(qoe.stallTime)) in total"
+    }
+
+    private static func times(_ count: Int) -> String { count == 1 ? "once" : "\(count) times" }
+
+    /// Sentences for the thresholds given that had nothing to be compared with (a latency limit for a
+    /// stream whose latency was not measured): warnings, so that a gate does not pass in silence.
+    package static func unmeasured(_ m: Measurements) -> [String] {
+        guard m.failure == nil else { return [] }
+        var sentences: [String] = []
+        for (name, figure) in [(VerdictThresholds.Name.maxLatency, m.latencyMax), (.maxDrift, m.latencyDrift)]
+        where m.thresholds[name] != nil && figure == nil {
+            sentences.append(
+                "\(m.thresholds.named(name)) was not applied: \(m.source)'s live latency was not measured (it is not live, never started playing, or its media maps to no clock).")
+        }
+        return sentences
     }
 
     private static func join(_ parts: [String]) -> String {

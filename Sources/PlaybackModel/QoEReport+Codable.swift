@@ -42,7 +42,8 @@ extension QoEReport: Codable {
         try container.encode(startupDelay, forKey: .startupDelay)
         try container.encode(stallCount, forKey: .stallCount)
         try container.encode(stallTime, forKey: .stallTime)
-        try container.encode(rebufferRatio, forKey: .rebufferRatio)
+        // `null` when playback never started, as every value a report does not have.
+        if let rebufferRatio { try container.encode(rebufferRatio, forKey: .rebufferRatio) } else { try container.encodeNil(forKey: .rebufferRatio) }
         try container.encode(stalls, forKey: .stalls)
         try container.encode(seeks, forKey: .seeks)
         try container.encode(seekWaitTime, forKey: .seekWaitTime)

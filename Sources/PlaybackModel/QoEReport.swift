@@ -49,8 +49,10 @@ public struct QoEReport: Sendable, Hashable {
     public var stallCount: Int { stalls.count }
     /// Seconds spent stalled in total.
     public var stallTime: Double = 0
-    /// Stall time over stall time plus played wall time; 0 before anything played or stalled.
-    public var rebufferRatio: Double {
+    /// Stall time over stall time plus played wall time; `nil` when playback never started (a session
+    /// that never played is not a perfect one), 0 once started before anything played or stalled.
+    public var rebufferRatio: Double? {
+        guard started else { return nil }
         let total = stallTime + playedWallTime
         return total > 0 ? stallTime / total : 0
     }

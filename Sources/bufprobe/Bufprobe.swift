@@ -15,7 +15,8 @@ public struct Bufprobe: AsyncParsableCommand {
                 Exit codes (every command):
                   0   success (probe: read to the end; check: pass; simulate: ran;
                       serve: stopped by SIGTERM or Ctrl-C after its checks ended)
-                  1   check: degraded (played, but stalled or started slowly);
+                  1   check: degraded (played, but crossed a threshold: --max-stalls,
+                      --max-startup, --max-rebuffer-ratio...);
                       probe: the --plot file could not be written;
                       serve: the address could not be listened on
                   2   the input could not be opened or is not media; check: fail
@@ -25,7 +26,8 @@ public struct Bufprobe: AsyncParsableCommand {
                   130 interrupted (Ctrl-C); SIGTERM, SIGHUP, SIGQUIT: 128 + signal number
 
                 Durations everywhere: 250ms, 1.5s, 2m, 1h, 1h30m, 1:30 or plain seconds.
-                Rates everywhere: 400k (bit/s, as ffmpeg), 500kbit, 2Mbit, 2Mbps, 250kB/s.
+                Rates everywhere: 400k (bit/s, as ffmpeg), 500kbit, 2Mbit, 2Mbps, 250kB/s;
+                0, and a number without a unit below 1000 (150), are refused.
                 """,
             version: BufprobeVersion.full,
             subcommands: [Probe.self, Check.self, Simulate.self, Serve.self]

@@ -143,7 +143,7 @@ struct CheckFaultTests {
         #expect(!document.complete)
     }
 
-    @Test("Ctrl-C on a terminal leaves the Interrupted frame, shows the cursor again and exits 130")
+    @Test("Ctrl-C on a terminal leaves the Interrupted frame, shows the cursor again, prints the report marked interrupted and exits 130")
     func interruptOnTerminal() throws {
         let server = try FaultServer()
         let process = Process()
@@ -166,8 +166,13 @@ struct CheckFaultTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasPrefix("EXIT 130\n"), "\(text.prefix(200))")
         #expect(text.contains("Interrupted"))
-        // The cursor was hidden while the line was shown and is visible again at the end.
-        #expect(text.contains("\u{1B}[?25l"))
-        #expect(text.hasSuffix("\u{1B}[?25h"), "\(text.suffix(80).debugDescription)")
+        // The cursor was hidden while the line was shown and is visible again from the final frame on,
+        // before the report of what was measured (nothing, here: the server never answered).
+        let hidden = try #require(text.range(of: "\u{1B}[?25l", options: .backwards), "\(text.debugDescription)")
+        let shown = try #require(text.range(of: "\u{1B}[?25h", options: .backwards), "\(text.debugDescription)")
+        #expect(hidden.upperBound <= shown.lowerBound, "\(text.debugDescription)")
+        let report = text[shown.upperBound...]
+        #expect(report.contains("  interrupted: stopped after "), "\(report.debugDescription)")
+        #expect(!report.contains("\u{1B}["), "the report is plain text after the line: \(report.debugDescription)")
     }
 }

@@ -112,7 +112,7 @@ struct CommandLineUnitsTests {
             (["simulate", "--variation", "2", "--bitrate", "1M", "--duration", "1s"], "--variation must be between 0 and 1"),
             (["check", "--timeout", "0", "x"], "--timeout must be more than 0 seconds"),
             (["check", "--parallel", "100000", "x"], "--parallel must be between 1 and 64"),
-            (["check", "--rate", "0", "x"], "--rate: '0' must be greater than 0"),
+            (["check", "--rate", "0", "x"], "--rate: '0' is no rate at all; a pace is above 0"),
             (["probe", "--plot-startup-delay", "0", "x"], "--plot-startup-delay must be more than 0 seconds"),
             (["simulate", "--variant", "-1", "x"], "--variant must be 0 or more"),
             (["simulate", "--variation", "-1", "--bitrate", "1M", "--duration", "1s"], "--variation must be between 0 and 1"),

@@ -44,7 +44,7 @@ private struct SimulateFields: Decodable {
     var startupDelay: Double
     var stalls: [QoEReport.Stall]
     var stallTime: Double
-    var rebufferRatio: Double
+    var rebufferRatio: Double?
     var ended: Bool
     var sessionTime: Double
 }
@@ -121,6 +121,14 @@ struct PublicAPITests {
         let error = await #expect(throws: ProbeError.self) { _ = try await MediaProbe.probe(path) }
         #expect(error?.description.isEmpty == false)
         #expect(binary.stderr == "error: \(error?.description ?? "")\n")
+    }
+
+    @Test("the library's bandwidth is bits per second by its type: 800 simulates 800 bit/s, and only 0 is refused")
+    func simulateBandwidthIsBits() async throws {
+        let path = BufprobeProcess.sample("h264-aac.mp4")
+        let slow = try await NetworkSimulation.simulate(path, bandwidth: 800)
+        #expect(slow.started && slow.startupDelay > 100, "27 kB before the start at 100 bytes per second: \(slow.startupDelay)")
+        await #expect(throws: SimulationError.self) { try await NetworkSimulation.simulate(path, bandwidth: 0) }
     }
 
     @Test("simulate at 150 kbit/s gives bufprobe simulate --json's document and stalls")

@@ -67,6 +67,15 @@ struct ProbeMetricsTests {
         #expect(metrics.value("bufprobe_probe_success") == (verdict == .fail ? 0 : 1))
     }
 
+    @Test("the thresholds in force are one series each, a threshold not limited left out")
+    func thresholds() throws {
+        #expect(!(try Self.metrics(Self.report())).has("bufprobe_verdict_threshold"), "a document without settings.thresholds has none")
+        let metrics = try Self.metrics(Self.report { $0.settings.thresholds = VerdictThresholds(maxStalls: 2, maxRebufferRatio: 0.01, maxLatency: 8) })
+        let written = metrics.samples.filter { $0.name == "bufprobe_verdict_threshold" }
+        #expect(Dictionary(uniqueKeysWithValues: written.map { ($0.labels["threshold"] ?? "", $0.value) })
+            == ["max_stalls": 2, "max_rebuffer_ratio": 0.01, "max_startup": 3, "max_latency": 8])
+    }
+
     @Test(
         "a value that is null in the report is left out, not written as 0",
         arguments: [
@@ -75,7 +84,7 @@ struct ProbeMetricsTests {
             ("realtime_factor", "bufprobe_realtime_factor"), ("declared_bit_rate", "bufprobe_declared_bit_rate_bits_per_second"),
             ("measured_bit_rate", "bufprobe_measured_bit_rate_bits_per_second"),
             ("peak_bit_rate", "bufprobe_peak_bit_rate_bits_per_second"), ("bytes_received", "bufprobe_received_bytes"),
-            ("duration", "bufprobe_media_duration_seconds"),
+            ("duration", "bufprobe_media_duration_seconds"), ("rebuffer_ratio", "bufprobe_rebuffer_ratio"),
         ])
     func nullIsLeftOut(key: String, name: String) throws {
         let present = try Self.metrics(Self.report())

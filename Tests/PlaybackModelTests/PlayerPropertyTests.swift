@@ -92,6 +92,6 @@ struct PlayerPropertyTests {
         #expect(abs(report.seeks.reduce(0) { $0 + $1.latency } - report.seekWaitTime) <= 1e-9 * Swift.max(1, elapsed))
         #expect(report.played <= report.playedWallTime * 2 + 1e-9)
         if !report.started { #expect(report.stalls.isEmpty) }
-        #expect((0...1).contains(report.rebufferRatio))
+        #expect(report.started ? report.rebufferRatio.map { (0...1).contains($0) } == true : report.rebufferRatio == nil)
     }
 }

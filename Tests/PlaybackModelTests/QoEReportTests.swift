@@ -28,13 +28,24 @@ struct QoEReportTests {
         #expect(try JSONDecoder().decode(QoEReport.self, from: Data(text.utf8)) == report)
     }
 
-    @Test("rebuffer ratio is stall time over stall plus played time")
+    @Test("rebuffer ratio is stall time over stall plus played time, and none at all before playback started")
     func rebufferRatio() {
         var report = QoEReport()
+        #expect(report.rebufferRatio == nil)
+        report.started = true
         #expect(report.rebufferRatio == 0)
         report.stallTime = 1
         report.playedWallTime = 3
         #expect(report.rebufferRatio == 0.25)
+    }
+
+    @Test("a session that never started encodes its rebuffer ratio as null, never as 0")
+    func neverStartedHasNoRatio() throws {
+        var player = Player(duration: .finite(10), timeObserverInterval: nil, now: 0)
+        _ = player.advance(to: 30)
+        #expect(!player.report.started)
+        let text = String(decoding: try JSONEncoder().encode(player.report), as: UTF8.self)
+        #expect(text.contains("\"rebuffer_ratio\":null"), "\(text)")
     }
 
     @Test("media duration encodes as seconds or a word")

@@ -103,4 +103,29 @@ struct UnitsTests {
             #expect(try BitRate(parsing: BitRate(bitsPerSecond: value).description).bitsPerSecond == value)
         }
     }
+    @Test(
+        "a rate as meant refuses a unit-less number below 1,000 with the unit it likely meant, and 0 in any unit",
+        arguments: [
+            ("150", "'150' has no unit, so it is 150 bit/s, slower than any network or media; did you mean 150k (150 kbit/s)?"),
+            ("2", "'2' has no unit, so it is 2 bit/s, slower than any network or media; did you mean 2M (2 Mbit/s)?"),
+            ("999", "'999' has no unit, so it is 999 bit/s, slower than any network or media; did you mean 999k (999 kbit/s)?"),
+            ("0", "'0' is no rate at all; TAIL"),
+            ("0kbit", "'0kbit' is no rate at all; TAIL"),
+        ])
+    func rateAsMeantRefuses(text: String, sentence: String) {
+        #expect(throws: UnitError.self) { try BitRate(parsingAsMeant: text, zero: "TAIL") }
+        do {
+            _ = try BitRate(parsingAsMeant: text, zero: "TAIL")
+        } catch {
+            #expect(error.description == sentence)
+        }
+    }
+
+    @Test("a rate as meant keeps every rate with a unit, and unit-less ones from 1,000 bit/s, unchanged", arguments: [
+        ("1000", 1000.0), ("150k", 150_000), ("800bit", 800), ("100Bps", 800), ("2Mbit", 2_000_000), ("64000", 64_000),
+    ])
+    func rateAsMeantKeeps(text: String, bitsPerSecond: Double) throws {
+        #expect(try BitRate(parsingAsMeant: text, zero: "").bitsPerSecond == bitsPerSecond)
+        #expect(try BitRate(parsing: text).bitsPerSecond == bitsPerSecond)
+    }
 }

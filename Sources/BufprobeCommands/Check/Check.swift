@@ -24,8 +24,10 @@ public struct Check: AsyncParsableCommand {
             reaches the end of the loaded media, and resumes at --resume-threshold. A VOD stream is received to \
             its end; a live stream (no declared duration) is sampled for --duration, 30 s by default.
 
-            Verdicts: pass (started within --max-startup, no stall, received at least as fast as real time); \
-            degraded (played, but stalled, started slowly, arrived slower than real time, an HLS variant \
+            Verdicts: pass (started within --max-startup, no more stalls than --max-stalls (default 0), within \
+            any --max-stall-time, --max-rebuffer-ratio, --max-latency and --max-drift given, received at least \
+            as fast as real time); degraded (played, but crossed one of those thresholds (the reason names it), \
+            started slowly, arrived slower than real time, an HLS variant \
             peaked more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH, the media has a hole, a variant playlist \
             failed to load, a live HLS playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, or \
             with --all-variants a variant whose playlist or first segment fails or that is not what the master \
@@ -35,8 +37,9 @@ public struct Check: AsyncParsableCommand {
             sequence, stale, segments over the target duration, segments removed from the end); each \
             problem is a warning and a playlist_health event in JSON.
 
-            Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C). With several \
-            inputs the worst verdict wins.
+            Exit codes: 0 pass; 1 degraded; 2 fail; 64 usage error; 130 interrupted (Ctrl-C; SIGTERM 143), \
+            after the report of what was measured until then, marked interrupted. With several inputs the \
+            worst verdict wins.
             """)
 
     @Argument(help: ArgumentHelp("Stream URLs or local paths to check.", valueName: "url"), completion: .file())
@@ -90,6 +93,9 @@ public struct Check: AsyncParsableCommand {
         help: ArgumentHelp("Longest startup delay (opening included) that still passes (default 3s).", valueName: "duration"),
         transform: Seconds.argument)
     var maxStartup = Seconds(3)
+
+    @OptionGroup(title: "Verdict thresholds")
+    var thresholdOptions: ThresholdOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Check up to N inputs at the same time (1 to 64).", valueName: "N"))
     var parallel: Int = 1
@@ -147,6 +153,13 @@ public struct Check: AsyncParsableCommand {
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write a JUnit XML report to FILE for CI: one test case per input, degraded as a failure, fail as an error.",
+            valueName: "file"),
+        completion: .file())
+    var junit: String?
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
     var verbose = false
 
@@ -176,6 +189,7 @@ public struct Check: AsyncParsableCommand {
             throw ValidationError("--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(allVariantsSegments).")
         }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
+        do { try thresholds.validate() } catch { throw ValidationError(error.description) }
         if recordTrace != nil, inputs.count != 1 {
             throw ValidationError("--record-trace records one input; give one URL, not \(inputs.count).")
         }
@@ -189,6 +203,8 @@ public struct Check: AsyncParsableCommand {
 
     private var policy: BufferPolicy { policyOptions.policy() }
 
+    private var thresholds: VerdictThresholds { thresholdOptions.thresholds(over: VerdictThresholds(maxStartup: maxStartup.value)) }
+
     private var settings: CheckSettings {
         var settings = CheckSettings()
         settings.timeout = timeout.value
@@ -201,7 +217,7 @@ public struct Check: AsyncParsableCommand {
         settings.liveStart = liveStart
         settings.policy = policy
         settings.player = policyOptions.player
-        settings.maxStartup = maxStartup.value
+        settings.thresholds = thresholds
         settings.rate = rate
         settings.allVariants = allVariants
         settings.allVariantsSegments = allVariantsSegments
@@ -242,6 +258,8 @@ public struct Check: AsyncParsableCommand {
         }
 
         let settings = self.settings
+        let (began, clock) = (Date(), ContinuousClock())
+        let start = clock.now
         var recording: ThroughputRecording?
         let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
@@ -271,17 +289,16 @@ public struct Check: AsyncParsableCommand {
                 // Each input's final frame stays on screen: above the others while they go on, and the
                 // last one as the line's final frame.
                 if finished < inputs.count { line.printFinalAbove(frame) } else { final = frame }
-                if next < inputs.count { launch() }
+                // Stopped: the inputs not begun are not begun.
+                if next < inputs.count, interrupt.exitStatus == nil { launch() }
             }
             ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
-        // Ctrl-C: the checks it cancelled must not print a verdict for a run the user stopped.
-        if let status = interrupt.exitStatus {
-            line.finishInterrupted()
-            throw ExitCode(status)
-        }
-        line.finish(final: final)
+        // Ctrl-C, SIGTERM...: the checks it cancelled report what they measured, marked interrupted, under
+        // the Interrupted frame; the exit status stays 128 + the signal.
+        let interrupted = interrupt.exitStatus
+        if interrupted != nil { line.finishInterrupted() } else { line.finish(final: final) }
         if let recordTrace, let recording {
             do {
                 try recording.render(traceFormat, source: inputs[0]).write(toFile: recordTrace, atomically: true, encoding: .utf8)
@@ -291,10 +308,24 @@ public struct Check: AsyncParsableCommand {
             }
         }
 
+        if let junit {
+            let elapsed = (clock.now - start).seconds
+            do {
+                try CheckJUnit.render(reports, time: elapsed, timestamp: began).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                Diagnostics.error("The JUnit report could not be written to \(junit) (check the path).")
+                throw ExitCode(interrupted ?? CheckVerdict.fail.exitCode)
+            }
+        }
+
         var worst = CheckVerdict.pass
         for (position, report) in reports.enumerated() {
             worst = max(worst, report.verdict)
-            if report.verdict == .fail { Diagnostics.error(report.reason) }
+            if report.interrupted == true {
+                Diagnostics.warning("\(report.source): interrupted; the report covers what was measured until then.")
+            } else if report.verdict == .fail {
+                Diagnostics.error(report.reason)
+            }
             if !json {
                 Diagnostics.standardOutput((position > 0 ? "\n" : "") + CheckText.render(report))
             }
@@ -303,6 +334,7 @@ public struct Check: AsyncParsableCommand {
             let text = reports.count == 1 ? try JSONOutput.string(reports[0]) : try JSONOutput.string(reports)
             Diagnostics.standardOutput(text + "\n")
         }
+        if let interrupted { throw ExitCode(interrupted) }
         if worst != .pass { throw ExitCode(worst.exitCode) }
     }
 }

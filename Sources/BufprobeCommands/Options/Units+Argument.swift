@@ -22,6 +22,17 @@ extension BitRate: ExpressibleByArgument {
 
     /// The `transform:` of a rate option: the parsed value, or the `UnitError` sentence.
     public static func argument(_ text: String) throws -> BitRate { try BitRate(parsing: text) }
+
+    /// The `transform:` of a network's bandwidth (`simulate --bandwidth`): a rate as meant, no 0 (an
+    /// outage is a script's step) and no unit-less number below 1,000.
+    public static func bandwidthArgument(_ text: String) throws -> BitRate {
+        try BitRate(parsingAsMeant: text, zero: BitRate.zeroBandwidth)
+    }
+
+    /// The `transform:` of a media's bit rate (`simulate --bitrate`): a rate as meant, above 0.
+    public static func mediaArgument(_ text: String) throws -> BitRate {
+        try BitRate(parsingAsMeant: text, zero: BitRate.zeroMediaBitRate)
+    }
 }
 
 extension ByteRate: ExpressibleByArgument {

@@ -164,14 +164,14 @@ enum BitRatePlot {
 
     /// `<name a="v"...>`.
     static func open(_ name: String, _ attributes: [(String, String)]) -> String {
-        "<" + name + attributes.map { " \($0.0)=\"\(escape($0.1))\"" }.joined() + ">"
+        "<" + name + attributes.map { " \($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined() + ">"
     }
 
     /// `<name a="v".../>`, or with `text` (escaped) as its content.
     static func element(_ name: String, _ attributes: [(String, String)], text: String? = nil) -> String {
         let head = open(name, attributes)
         guard let text else { return String(head.dropLast()) + "/>" }
-        return head + escape(text) + "</\(name)>"
+        return head + XMLText.escaped(text) + "</\(name)>"
     }
 
     /// A coordinate with one decimal.
@@ -185,21 +185,6 @@ enum BitRatePlot {
         return 10 * power
     }
 
-    /// Text with `&`, `<`, `>` and quotes escaped for XML.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
 
     /// Whole numbers with thousands separated (`1,200`), others as `TextFormat.number`.
     static func grouped(_ value: Double) -> String {

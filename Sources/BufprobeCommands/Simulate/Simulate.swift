@@ -77,7 +77,7 @@ public struct Simulate: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Synthetic media's total bit rate, e.g. 3Mbit.", valueName: "rate"),
-        transform: BitRate.argument)
+        transform: BitRate.mediaArgument)
     var bitrate: BitRate?
 
     @Option(
@@ -102,7 +102,7 @@ public struct Simulate: AsyncParsableCommand {
 
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Constant bandwidth, e.g. 2Mbit.", valueName: "rate"),
-        transform: BitRate.argument)
+        transform: BitRate.bandwidthArgument)
     var bandwidth: BitRate?
 
     @Option(

@@ -33,8 +33,8 @@ package struct SimulateBatchReport: Sendable, Codable, Hashable {
         package var stallTime: Double
         /// Mean startup delay, seconds.
         package var meanStartupDelay: Double
-        /// Mean rebuffer ratio.
-        package var meanRebufferRatio: Double
+        /// Mean rebuffer ratio over the traces whose session started; `null` when none did.
+        @NullEncoded package var meanRebufferRatio: Double?
         /// With `--abr`: mean average bit rate (bits/s), mean QoE, switches summed; `null` otherwise.
         @NullEncoded package var meanAverageBitRate: Double?
         /// Mean QoE score, or `null` without `--abr`.
@@ -55,10 +55,15 @@ package struct SimulateBatchReport: Sendable, Codable, Hashable {
             traces: reports.count, tracesWithStalls: reports.filter { $0.stallCount > 0 }.count,
             stallCount: reports.reduce(0) { $0 + $1.stallCount }, stallTime: round(reports.reduce(0) { $0 + $1.stallTime }),
             meanStartupDelay: round(reports.reduce(0) { $0 + $1.startupDelay } / count),
-            meanRebufferRatio: round(reports.reduce(0) { $0 + $1.rebufferRatio } / count),
+            meanRebufferRatio: Self.mean(reports.compactMap(\.rebufferRatio)).map(round),
             meanAverageBitRate: adaptive.isEmpty ? nil : round(adaptive.reduce(0) { $0 + $1.averageBitRate } / count),
             meanQoe: adaptive.isEmpty ? nil : round(adaptive.reduce(0) { $0 + $1.qoe.score } / count),
             switchCount: adaptive.isEmpty ? nil : adaptive.reduce(0) { $0 + $1.switchCount })
+    }
+
+    /// The mean of `values`, `nil` for none.
+    private static func mean(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
     /// The text table: one row per trace, then the totals.
@@ -69,12 +74,12 @@ package struct SimulateBatchReport: Sendable, Codable, Hashable {
             return left ? text + fill : fill + text
         }
         func cut(_ name: String) -> String { name.count > 28 ? String(name.prefix(27)) + "…" : name }
-        func row(_ name: String, startup: Double, stalls: Int, stallTime: Double, rebuffer: Double, abr: (Double, Int, Double)?)
+        func row(_ name: String, startup: Double, stalls: Int, stallTime: Double, rebuffer: Double?, abr: (Double, Int, Double)?)
             -> String
         {
             var line = pad(cut(name), 28, left: true) + " " + pad(String(format: "%.3f", startup), 9) + " "
             line += pad("\(stalls)", 7) + " " + pad(String(format: "%.3f", stallTime), 10) + " "
-            line += pad(String(format: "%.2f%%", rebuffer * 100), 9)
+            line += pad(rebuffer.map { String(format: "%.2f%%", $0 * 100) } ?? "never", 9)
             if let (rate, switches, qoe) = abr {
                 line += " " + pad(TextFormat.bitRate(rate), 12) + " " + pad("\(switches)", 9) + " " + pad(String(format: "%.3f", qoe), 10)
             }

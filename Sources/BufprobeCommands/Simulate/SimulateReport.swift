@@ -26,8 +26,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var stallCount: Int
     /// Seconds spent stalled in total.
     package var stallTime: Double
-    /// Stall time over stall time plus playing time.
-    package var rebufferRatio: Double
+    /// Stall time over stall time plus playing time; `null` when playback never started.
+    @NullEncoded package var rebufferRatio: Double?
     /// Every stall: media position, session time it began, seconds it lasted.
     package var stalls: [QoEReport.Stall]
     /// Every seek made after startup: from, to, session time, seconds waited for data.
@@ -143,7 +143,7 @@ extension SimulateReport {
         started = report.started
         stallCount = report.stallCount
         stallTime = s(report.stallTime)
-        rebufferRatio = (report.rebufferRatio * 1_000_000).rounded() / 1_000_000
+        rebufferRatio = report.rebufferRatio.map { ($0 * 1_000_000).rounded() / 1_000_000 }
         stalls = report.stalls.map(\.roundedForJSON)
         seeks = report.seeks.map(\.roundedForJSON)
         seekWaitTime = s(report.seekWaitTime)

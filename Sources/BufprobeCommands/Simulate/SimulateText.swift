@@ -73,7 +73,8 @@ enum SimulateText {
     private static func summary(_ report: SimulateReport) -> String {
         var text = "startup delay  \(TextFormat.seconds(report.startupDelay))\(report.started ? "" : " (never started)")\n"
         text += "stalls         \(report.stallCount), \(TextFormat.seconds(report.stallTime)) in total"
-        text += String(format: ", rebuffer ratio %.2f%%\n", report.rebufferRatio * 100)
+        // A session that never played has no ratio: 0% would read as perfect.
+        text += report.rebufferRatio.map { String(format: ", rebuffer ratio %.2f%%\n", $0 * 100) } ?? ", no rebuffer ratio (never started)\n"
         for stall in report.stalls {
             text += "               at \(TextFormat.seconds(stall.position)) for \(TextFormat.seconds(stall.duration))\n"
         }

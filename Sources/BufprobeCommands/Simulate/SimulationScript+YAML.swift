@@ -40,7 +40,7 @@ extension SimulationScript {
                 throw reader.error(node, "synthetic", "needs a duration, such as 10m")
             }
             var synthetic = Synthetic(
-                bitsPerSecond: try reader.bitRate(bitrate, field: "synthetic.bitrate", positive: true),
+                bitsPerSecond: try reader.bitRate(bitrate, field: "synthetic.bitrate", media: true),
                 duration: try reader.duration(duration, field: "synthetic.duration", positive: true))
             if let node = fields["variation"] {
                 let value = try reader.number(node, field: "synthetic.variation")
@@ -167,16 +167,14 @@ private struct Reader {
         return value
     }
 
-    func bitRate(_ node: Node, field: String, positive: Bool = false) throws(SimulationScriptError) -> Double {
+    /// A rate as meant (`BitRate(parsingAsMeant:zero:)`): a bandwidth, or with `media` a media's bit rate.
+    func bitRate(_ node: Node, field: String, media: Bool = false) throws(SimulationScriptError) -> Double {
         let text = try string(node, field: field)
-        let value: Double
         do {
-            value = try BitRate(parsing: text).bitsPerSecond
+            return try BitRate(parsingAsMeant: text, zero: media ? BitRate.zeroMediaBitRate : BitRate.zeroBandwidth).bitsPerSecond
         } catch {
             throw self.error(node, field, error.description)
         }
-        if positive, value <= 0 { throw self.error(node, field, "'\(text)' must be greater than 0") }
-        return value
     }
 
     func number(_ node: Node, field: String) throws(SimulationScriptError) -> Double {

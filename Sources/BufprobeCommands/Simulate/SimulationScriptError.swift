@@ -22,7 +22,7 @@ package struct SimulationScriptError: Error, Sendable, Hashable, CustomStringCon
     package var description: String {
         let place = line.map { "\(file):\($0)" } ?? file
         let subject = field.isEmpty ? "" : "\(field): "
-        let sentence = reason.hasSuffix(".") ? reason : reason + "."
+        let sentence = reason.hasSuffix(".") || reason.hasSuffix("?") ? reason : reason + "."
         return "\(place): \(subject)\(sentence)"
     }
 }

@@ -8,7 +8,9 @@
 ///
 /// Prefixes and spelled-out unit names are case-insensitive (`2mbit` is 2 Mbit/s: there is no millibit);
 /// only the one-letter unit tells bits (`b`) from bytes (`B`). Parsing refuses negative values, NaN,
-/// infinity and anything above `maximum` (1 Tbit/s). 0 is valid (an outage); commands that need more say so.
+/// infinity and anything above `maximum` (1 Tbit/s). 0 is valid here; every option and script field a
+/// person writes goes through `init(parsingAsMeant:zero:)`, which refuses 0 and a unit-less number below
+/// 1,000.
 public struct BitRate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The highest accepted rate: 1 Tbit/s, above any network bufprobe models and far below where a byte
     /// count per second could overflow an `Int`.
@@ -32,6 +34,37 @@ public struct BitRate: Sendable, Hashable, Comparable, CustomStringConvertible {
             throw UnitError(quantity: .bitRate, text: text, reason: "is more than 1 Tbit/s, the highest accepted")
         }
         bitsPerSecond = rate
+    }
+
+    /// The smallest number written without a unit that is read as bits per second by
+    /// `init(parsingAsMeant:zero:)`: below it (`150`), the unit was almost surely forgotten.
+    public static let smallestUnitless = 1000.0
+
+    /// `init(parsingAsMeant:zero:)`'s end of sentence for a network's bandwidth of 0.
+    public static let zeroBandwidth =
+        "a network that delivers nothing is an outage: use a script's timeline step, e.g. { at: 10s, outage: 5s }."
+    /// `init(parsingAsMeant:zero:)`'s end of sentence for a media bit rate of 0.
+    public static let zeroMediaBitRate = "media has a bit rate above 0, e.g. 2Mbit."
+
+    /// Parses a rate a person gives for a network, a media or a pace, as meant: `init(parsing:)`, then
+    /// refuses what no one means: a number without a unit below `smallestUnitless` (`150` is 150 bit/s;
+    /// the sentence asks "did you mean 150k?") and 0 in any unit (`zero` says what to do instead, as the
+    /// end of the sentence).
+    public init(parsingAsMeant text: String, zero: String) throws(UnitError) {
+        try self.init(parsing: text)
+        let (number, unit) = UnitText.split(UnitText.trim(text))
+        if bitsPerSecond == 0 {
+            throw UnitError(quantity: .bitRate, text: text, reason: "is no rate at all", suggestion: zero)
+        }
+        if unit.isEmpty, bitsPerSecond < Self.smallestUnitless {
+            // Below 10 a megabit is the likelier meaning (`2` for 2 Mbit/s); above, a kilobit (`150`).
+            let (prefix, scale) = bitsPerSecond < 10 ? ("M", 1e6) : ("k", 1e3)
+            let meant = BitRate(bitsPerSecond: bitsPerSecond * scale)
+            throw UnitError(
+                quantity: .bitRate, text: text,
+                reason: "has no unit, so it is \(description), slower than any network or media",
+                suggestion: "did you mean \(number)\(prefix) (\(meant))?")
+        }
     }
 
     /// Orders by speed.

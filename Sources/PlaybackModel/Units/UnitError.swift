@@ -18,12 +18,16 @@ public struct UnitError: Error, Sendable, Hashable, CustomStringConvertible {
     public var text: String
     /// Why it was rejected, when more precise than "not a valid quantity" (e.g. "must not be negative").
     public var reason: String?
+    /// What to write instead, when the text is valid but almost surely not what was meant (`did you mean
+    /// 150k?`); it replaces the list of accepted forms.
+    public var suggestion: String?
 
     /// Creates an error for `text`, which is not a valid `quantity`.
-    public init(quantity: Quantity, text: String, reason: String? = nil) {
+    public init(quantity: Quantity, text: String, reason: String? = nil, suggestion: String? = nil) {
         self.quantity = quantity
         self.text = text
         self.reason = reason
+        self.suggestion = suggestion
     }
 
     /// The accepted forms of `quantity`, as the sentence ends.
@@ -38,6 +42,7 @@ public struct UnitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One sentence: the text, what is wrong, and what is accepted.
     public var description: String {
         let accepted = Self.accepted(quantity)
+        if let reason, let suggestion { return "'\(text)' \(reason); \(suggestion)" }
         if let reason { return "'\(text)' \(reason); expected \(accepted)." }
         return "'\(text)' is not \(accepted)."
     }

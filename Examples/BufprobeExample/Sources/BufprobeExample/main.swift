@@ -20,7 +20,7 @@ do {
     // A player that waits for 2 s of media before starting, over 150 kbit/s with 50 ms per request.
     let policy = BufferPolicy.default.overriding(startThreshold: 2)
     let run = try await NetworkSimulation.simulate(media, bandwidth: 150_000, latency: 0.05, policy: policy)
-    print("at 150 kbit/s: startup \(run.startupDelay) s, \(run.stalls.count) stalls, rebuffer ratio \(run.rebufferRatio)")
+    print("at 150 kbit/s: startup \(run.startupDelay) s, \(run.stalls.count) stalls, rebuffer ratio \(run.rebufferRatio.map { "\($0)" } ?? "none (never started)")")
     for stall in run.stalls {
         print("  stall at \(stall.position) s of media, \(stall.duration) s long")
     }

@@ -1,0 +1,63 @@
+public import ArgumentParser
+public import CheckEngine
+public import PlaybackModel
+
+/// `check`'s verdict thresholds besides `--max-startup`: how many stalls, how much stall time, which
+/// rebuffer ratio and, for live streams, which latency and drift still pass (`VerdictThresholds`). Each
+/// option left out keeps the default: no stall allowed, the others not limited.
+public struct ThresholdOptions: ParsableArguments {
+    /// `--max-stalls`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The most stalls that still pass (default 0: any stall is degraded).", valueName: "N"),
+        transform: { try VerdictThresholds.count(parsing: $0) })
+    public var maxStalls: Int?
+
+    /// `--max-stall-time`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The most time stalled in total that still passes (default: not limited).", valueName: "duration"),
+        transform: Seconds.argument)
+    public var maxStallTime: Seconds?
+
+    /// `--max-rebuffer-ratio`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The highest rebuffer ratio (stall time over stall plus played time) that still passes, a fraction (0.05) or a percentage (5%) (default: not limited).",
+            valueName: "ratio"),
+        transform: { try VerdictThresholds.ratio(parsing: $0) })
+    public var maxRebufferRatio: Double?
+
+    /// `--max-latency`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Live streams with a clock (EXT-X-PROGRAM-DATE-TIME, DASH): the highest latency to the live edge while playing that still passes (default: not limited).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    public var maxLatency: Seconds?
+
+    /// `--max-drift`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Live streams with a clock: the most the latency may grow from start to end and still pass (default: not limited).",
+            valueName: "duration"),
+        transform: Seconds.argument)
+    public var maxDrift: Seconds?
+
+    /// Creates the options with nothing given.
+    public init() {}
+
+    /// The thresholds with these options over `base` (its `maxStartup` is `--max-startup`'s).
+    public func thresholds(over base: VerdictThresholds = .default) -> VerdictThresholds {
+        var thresholds = base
+        if let maxStalls { thresholds.maxStalls = maxStalls }
+        if let maxStallTime { thresholds.maxStallTime = maxStallTime.value }
+        if let maxRebufferRatio { thresholds.maxRebufferRatio = maxRebufferRatio }
+        if let maxLatency { thresholds.maxLatency = maxLatency.value }
+        if let maxDrift { thresholds.maxDrift = maxDrift.value }
+        return thresholds
+    }
+}

@@ -1,0 +1,34 @@
+// The `thresholds` object of `check --json`'s settings: every key always present, `null` for a threshold
+// that is not limited (the document's rule), keys made snake_case by `JSONOutput`.
+extension VerdictThresholds: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift
+    }
+
+    /// Decodes the object `encode(to:)` writes; a missing or `null` optional threshold is no limit.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            maxStalls: try container.decode(Int.self, forKey: .maxStalls),
+            maxStallTime: try container.decodeIfPresent(Double.self, forKey: .maxStallTime),
+            maxRebufferRatio: try container.decodeIfPresent(Double.self, forKey: .maxRebufferRatio),
+            maxStartup: try container.decode(Double.self, forKey: .maxStartup),
+            maxLatency: try container.decodeIfPresent(Double.self, forKey: .maxLatency),
+            maxDrift: try container.decodeIfPresent(Double.self, forKey: .maxDrift))
+    }
+
+    /// Encodes every threshold, `null` for those not limited.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(maxStalls, forKey: .maxStalls)
+        try encode(maxStallTime, .maxStallTime, in: &container)
+        try encode(maxRebufferRatio, .maxRebufferRatio, in: &container)
+        try container.encode(maxStartup, forKey: .maxStartup)
+        try encode(maxLatency, .maxLatency, in: &container)
+        try encode(maxDrift, .maxDrift, in: &container)
+    }
+
+    private func encode(_ value: Double?, _ key: CodingKeys, in container: inout KeyedEncodingContainer<CodingKeys>) throws {
+        if let value { try container.encode(value, forKey: key) } else { try container.encodeNil(forKey: key) }
+    }
+}

@@ -1,0 +1,156 @@
+
+/// The limits a check's verdict holds a stream to, for every front end alike: `check`'s options
+/// (`--max-stalls`...), a `serve` module's keys (`max_stalls`...) and `StreamCheck.Options`. Crossing any one
+/// makes the verdict `degraded`, and the reason names it (`Verdict.decide`).
+///
+/// The defaults are `check`'s historical rule: any stall is degraded (`maxStalls` 0), a startup above
+/// 3 s is degraded, and nothing else is limited. The thresholds are independent: allowing stalls is
+/// `maxStalls`' business, so `maxRebufferRatio` alone still degrades on the first stall.
+public struct VerdictThresholds: Sendable, Hashable {
+    /// The most stalls that still pass (0: any stall is degraded).
+    public var maxStalls: Int
+    /// The most seconds stalled in total that still pass; `nil`: no limit.
+    public var maxStallTime: Double?
+    /// The highest rebuffer ratio (stall time over stall plus played time, 0 to 1) that still passes;
+    /// `nil`: no limit.
+    public var maxRebufferRatio: Double?
+    /// The longest startup delay (opening included) that still passes, seconds.
+    public var maxStartup: Double
+    /// Live streams whose media maps to a clock: the highest latency to the live edge while playing
+    /// (`live_latency.max`) that still passes, seconds; `nil`: no limit.
+    public var maxLatency: Double?
+    /// Live streams whose media maps to a clock: the most the latency may grow over the check
+    /// (`live_latency.drift`) and still pass, seconds; `nil`: no limit.
+    public var maxDrift: Double?
+
+    /// Thresholds with `check`'s defaults for every value not given.
+    public init(
+        maxStalls: Int = 0, maxStallTime: Double? = nil, maxRebufferRatio: Double? = nil, maxStartup: Double = 3,
+        maxLatency: Double? = nil, maxDrift: Double? = nil
+    ) {
+        self.maxStalls = maxStalls
+        self.maxStallTime = maxStallTime
+        self.maxRebufferRatio = maxRebufferRatio
+        self.maxStartup = maxStartup
+        self.maxLatency = maxLatency
+        self.maxDrift = maxDrift
+    }
+
+    /// `check`'s defaults: no stall, a start within 3 s.
+    public static let `default` = VerdictThresholds()
+
+    /// One threshold: its key in JSON, metrics and a `serve` module, and its `check` option.
+    public enum Name: String, Sendable, CaseIterable {
+        /// `max_stalls`, `--max-stalls`.
+        case maxStalls = "max_stalls"
+        /// `max_stall_time`, `--max-stall-time`.
+        case maxStallTime = "max_stall_time"
+        /// `max_rebuffer_ratio`, `--max-rebuffer-ratio`.
+        case maxRebufferRatio = "max_rebuffer_ratio"
+        /// `max_startup`, `--max-startup`.
+        case maxStartup = "max_startup"
+        /// `max_latency`, `--max-latency`.
+        case maxLatency = "max_latency"
+        /// `max_drift`, `--max-drift`.
+        case maxDrift = "max_drift"
+
+        /// The `check` option: `--max-stalls`.
+        public var option: String { "--" + rawValue.split(separator: "_").joined(separator: "-") }
+    }
+
+    /// The threshold `name` as a number (a count, a ratio or seconds); `nil` when it is not limited.
+    public subscript(name: Name) -> Double? {
+        switch name {
+        case .maxStalls: Double(maxStalls)
+        case .maxStallTime: maxStallTime
+        case .maxRebufferRatio: maxRebufferRatio
+        case .maxStartup: maxStartup
+        case .maxLatency: maxLatency
+        case .maxDrift: maxDrift
+        }
+    }
+
+    /// Sets each threshold of `values`, by name (a `serve` module's keys); the others keep theirs.
+    package mutating func set(_ values: [Name: Double]) {
+        for (name, value) in values {
+            switch name {
+            case .maxStalls: maxStalls = value.isFinite ? Int(value) : 0
+            case .maxStallTime: maxStallTime = value
+            case .maxRebufferRatio: maxRebufferRatio = value
+            case .maxStartup: maxStartup = value
+            case .maxLatency: maxLatency = value
+            case .maxDrift: maxDrift = value
+            }
+        }
+    }
+
+    /// A threshold that cannot be used: one sentence naming its option and the value.
+    public struct InvalidValue: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The sentence.
+        public var description: String
+    }
+
+    /// Refuses a threshold that no measurement can be compared with: negative, not a number, infinite,
+    /// or a rebuffer ratio above 1. Every front end calls it once, where the values come in.
+    public func validate() throws(InvalidValue) {
+        for name in Name.allCases {
+            guard let value = self[name] else { continue }
+            guard value.isFinite else { throw InvalidValue(description: "\(name.option) must be a number, got \(value).") }
+            guard value >= 0 else { throw InvalidValue(description: "\(name.option) must not be negative, got \(Self.text(value, of: name)).") }
+        }
+        if let ratio = maxRebufferRatio, ratio > 1 {
+            throw InvalidValue(description: "\(Name.maxRebufferRatio.option) is a fraction from 0 to 1 (0.05) or a percentage (5%), got \(ratio).")
+        }
+    }
+
+    /// Parses a stall count (`--max-stalls`, `max_stalls`): a whole number, 0 or more. The sentence does
+    /// not name the option: the command line and the configuration file put their own name in front.
+    public static func count(parsing text: String) throws(InvalidValue) -> Int {
+        guard let count = Int(text.trimmedSpaces), count >= 0 else {
+            throw InvalidValue(description: "'\(text.prefix(64))' is not a number of stalls; expected a whole number, 0 or more")
+        }
+        return count
+    }
+
+    /// Parses a rebuffer ratio (`--max-rebuffer-ratio`, `max_rebuffer_ratio`): a fraction (`0.05`) or a
+    /// percentage (`5%`), from 0 to 1 (100%).
+    public static func ratio(parsing text: String) throws(InvalidValue) -> Double {
+        let trimmed = text.trimmedSpaces
+        let percent = trimmed.hasSuffix("%")
+        let number = percent ? String(trimmed.dropLast()).trimmedSpaces : trimmed
+        guard let value = Double(number), value.isFinite, value >= 0, value <= (percent ? 100 : 1) else {
+            throw InvalidValue(description: "'\(text.prefix(64))' is not a rebuffer ratio; expected a fraction from 0 to 1 (0.05) or a percentage (5%)")
+        }
+        return percent ? value / 100 : value
+    }
+
+    /// `value` of the threshold `name` as people read it: `1`, `5%`, `2.500 s`.
+    package static func text(_ value: Double, of name: Name) -> String {
+        switch name {
+        case .maxStalls: String(Int(value))
+        case .maxRebufferRatio: percent(value)
+        default: TextFormat.seconds(value)
+        }
+    }
+
+    /// `name` with its value, as a verdict names a threshold crossed: `--max-stalls 1`, `--max-rebuffer-ratio 5%`.
+    package func named(_ name: Name) -> String {
+        guard let value = self[name] else { return name.option }
+        return "\(name.option) \(Self.text(value, of: name))"
+    }
+
+    /// A ratio as a percentage with at most two decimals: `5%`, `0.25%`, `12.34%`.
+    package static func percent(_ ratio: Double) -> String {
+        var text = String(format: "%.2f", ratio * 100)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text + "%"
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate var trimmedSpaces: String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// `check`'s verdict thresholds on real throttled streams: nginx on 127.0.0.1 serving a 40 s HLS stream
+/// with chosen segments throttled (`StallingHLS`), so that one stream stalls once, briefly, and another
+/// stalls three times.
+@Suite("check's verdict thresholds on throttled nginx", .serialized)
+struct CheckThresholdTests {
+    static let gate = ["--max-stalls", "1", "--max-rebuffer-ratio", "0.05"]
+
+    /// The JSON document of `check --json` with `arguments`, and its exit status.
+    static func check(_ arguments: [String]) throws -> (status: Int32, document: [String: Any]) {
+        let result = try BufprobeProcess.run(["check", "--json"] + arguments)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stderr)")
+        return (result.status, document)
+    }
+
+    @Test("--max-stalls 1 --max-rebuffer-ratio 0.05 passes one short stall and fails three stalls, naming --max-stalls 1")
+    func gatePassesOneFailsThree() throws {
+        let streams = try StallingHLS()
+        let runs = [Self.gate + [try streams.oneShortStall()], Self.gate + [try streams.threeStalls()], [try streams.oneShortStall()]]
+        // The three checks at once, each on its own connection: about 20 s instead of 30.
+        let results = Mutex<[Int: Result<(status: Int32, stdout: String, stderr: String), any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+            let result = Result {
+                let run = try BufprobeProcess.run(["check", "--json"] + runs[index])
+                return (status: run.status, stdout: run.stdout, stderr: run.stderr)
+            }
+            results.withLock { $0[index] = result }
+        }
+        let outcome = { (index: Int) throws -> (status: Int32, document: [String: Any]) in
+            let run = try #require(results.withLock { $0[index] }).get()
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+            return (run.status, document)
+        }
+
+        let one = try outcome(0)
+        #expect(one.document["stall_count"] as? Int == 1, "\(one.document["reason"] ?? "")")
+        #expect(one.status == 0, "\(one.document["reason"] ?? "")")
+        #expect(one.document["verdict"] as? String == "pass")
+        #expect((one.document["reason"] as? String)?.contains("stalled once for") == true, "\(one.document["reason"] ?? "")")
+        #expect((one.document["reason"] as? String)?.contains("within --max-stalls 1 and --max-rebuffer-ratio 5%") == true)
+        #expect((one.document["rebuffer_ratio"] as? Double ?? 1) < 0.05)
+
+        let three = try outcome(1)
+        #expect(three.document["stall_count"] as? Int == 3, "\(three.document["reason"] ?? "")")
+        #expect(three.status == 1, "\(three.document["reason"] ?? "")")
+        #expect(three.document["verdict"] as? String == "degraded")
+        #expect((three.document["reason"] as? String)?.contains("stalled 3 times (more than --max-stalls 1)") == true, "\(three.document["reason"] ?? "")")
+        let settings = try #require(three.document["settings"] as? [String: Any])
+        let thresholds = try #require(settings["thresholds"] as? [String: Any])
+        #expect(thresholds["max_stalls"] as? Int == 1)
+        #expect(thresholds["max_rebuffer_ratio"] as? Double == 0.05)
+        #expect(thresholds["max_stall_time"] is NSNull)
+        #expect(thresholds["max_startup"] as? Double == 3)
+
+        // Without thresholds, the one short stall is degraded as it always was.
+        let strict = try outcome(2)
+        #expect(strict.status == 1)
+        #expect((strict.document["reason"] as? String)?.contains("stalled once for") == true)
+        #expect(!((strict.document["reason"] as? String)?.contains("--max-stalls") ?? true))
+    }
+
+    @Test("a threshold that cannot be used is a usage error naming the option, exit 64", arguments: [
+        (["--max-stalls", "-1"], "error: --max-stalls: '-1' is not a number of stalls; expected a whole number, 0 or more."),
+        (["--max-rebuffer-ratio", "1.5"], "error: --max-rebuffer-ratio: '1.5' is not a rebuffer ratio; expected a fraction from 0 to 1 (0.05) or a percentage (5%)."),
+        (["--max-rebuffer-ratio", "nan"], "error: --max-rebuffer-ratio: 'nan' is not a rebuffer ratio"),
+        (["--max-stall-time", "-2s"], "error: --max-stall-time: '-2s' must not be negative"),
+        (["--max-latency", "soon"], "error: --max-latency: 'soon' is not a duration"),
+        (["--max-drift", "inf"], "error: --max-drift: 'inf' is not a duration"),
+    ])
+    func badThreshold(arguments: [String], sentence: String) throws {
+        let result = try BufprobeProcess.run(["check"] + arguments + [BufprobeProcess.sample("h264-aac.mp4")])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix(sentence), "\(result.stderr)")
+    }
+
+    @Test("a latency threshold on a stream with no live latency is a warning, not a silent pass")
+    func latencyUnmeasured() throws {
+        let result = try Self.check(["--max-latency", "10s", BufprobeProcess.sample("h264-aac.mp4")])
+        #expect(result.status == 0)
+        let warnings = result.document["warnings"] as? [String] ?? []
+        #expect(warnings.contains { $0.hasPrefix("--max-latency 10.000 s was not applied: ") }, "\(warnings)")
+    }
+}

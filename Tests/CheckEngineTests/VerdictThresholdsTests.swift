@@ -1,0 +1,117 @@
+@testable import CheckEngine
+import Foundation
+import PlaybackModel
+import Testing
+
+/// `VerdictThresholds`: what each front end parses and validates, and how `Verdict.decide` applies it.
+@Suite("Verdict thresholds")
+struct VerdictThresholdsTests {
+    /// A check of `x` that started after 0.5 s and played 40 s of wall time with `stalls` stalls of
+    /// `each` seconds.
+    static func measured(stalls: Int, each: Double = 0.5, _ change: (inout Verdict.Measurements) -> Void = { _ in })
+        -> Verdict.Measurements
+    {
+        var qoe = QoEReport()
+        qoe.started = true
+        qoe.startupDelay = 0.5
+        qoe.playedWallTime = 40
+        qoe.stalls = (0..<stalls).map { QoEReport.Stall(position: 2 + 4 * Double($0), start: 3 + 4 * Double($0), duration: each) }
+        qoe.stallTime = Double(stalls) * each
+        var measured = Verdict.Measurements(source: "x", qoe: qoe)
+        change(&measured)
+        return measured
+    }
+
+    @Test("the defaults keep the historical rule: any stall is degraded, with the sentence as it always was")
+    func defaultsUnchanged() {
+        let decided = Verdict.decide(Self.measured(stalls: 1))
+        #expect(decided.verdict == .degraded)
+        #expect(decided.reason == "x stalled once for 0.500 s in total (first at media time 2.000 s).")
+        #expect(Verdict.decide(Self.measured(stalls: 0)).verdict == .pass)
+    }
+
+    @Test("--max-stalls 1 --max-rebuffer-ratio 0.05 passes one short stall, saying so, and fails three naming --max-stalls")
+    func stallsAndRatio() {
+        let limits = VerdictThresholds(maxStalls: 1, maxRebufferRatio: 0.05)
+        let one = Verdict.decide(Self.measured(stalls: 1) { $0.thresholds = limits })
+        #expect(one.verdict == .pass, "\(one.reason)")
+        #expect(one.reason == "x started in 0.500 s and stalled once for 0.500 s in total, within --max-stalls 1 and --max-rebuffer-ratio 5%.")
+        let three = Verdict.decide(Self.measured(stalls: 3) { $0.thresholds = limits })
+        #expect(three.verdict == .degraded)
+        #expect(three.reason.contains("stalled 3 times (more than --max-stalls 1) for 1.500 s in total (first at media time 2.000 s)"), "\(three.reason)")
+        #expect(!three.reason.contains("rebuffer ratio"), "1.5 s over 41.5 s is under 5%: \(three.reason)")
+    }
+
+    @Test("each threshold crossed is named with its value beside its figure", arguments: [
+        (VerdictThresholds(maxStalls: 5, maxStallTime: 1), 3, "stalled 3 times for 1.500 s in total (more than --max-stall-time 1.000 s; first at media time 2.000 s)"),
+        (VerdictThresholds(maxStalls: 5, maxRebufferRatio: 0.01), 3, "had a rebuffer ratio of 3.61% (more than --max-rebuffer-ratio 1%)"),
+        (VerdictThresholds(maxStalls: 2, maxStallTime: 1), 3,
+            "stalled 3 times (more than --max-stalls 2) for 1.500 s in total (more than --max-stall-time 1.000 s; first at media time 2.000 s)"),
+    ])
+    func crossed(limits: VerdictThresholds, stalls: Int, reason: String) {
+        let decided = Verdict.decide(Self.measured(stalls: stalls) { $0.thresholds = limits })
+        #expect(decided.verdict == .degraded)
+        #expect(decided.reason.contains(reason), "\(decided.reason)")
+    }
+
+    @Test("--max-latency judges live_latency.max and --max-drift live_latency.drift; unmeasured, each is a warning, not a pass in silence")
+    func latency() {
+        let limits = VerdictThresholds(maxLatency: 10, maxDrift: 2)
+        let late = Verdict.decide(Self.measured(stalls: 0) { $0.thresholds = limits; $0.latencyMax = 12.5; $0.latencyDrift = 1 })
+        #expect(late.verdict == .degraded)
+        #expect(late.reason == "x was up to 12.500 s behind the live edge (more than --max-latency 10.000 s).", "\(late.reason)")
+        let drifting = Verdict.decide(Self.measured(stalls: 0) { $0.thresholds = limits; $0.latencyMax = 8; $0.latencyDrift = 3 })
+        #expect(drifting.reason.contains("fell 3.000 s further behind the live edge during the check (more than --max-drift 2.000 s)"), "\(drifting.reason)")
+        let within = Self.measured(stalls: 0) { $0.thresholds = limits; $0.latencyMax = 8; $0.latencyDrift = -1 }
+        #expect(Verdict.decide(within).verdict == .pass)
+        #expect(Verdict.unmeasured(within).isEmpty)
+        let unmeasured = Self.measured(stalls: 0) { $0.thresholds = limits }
+        #expect(Verdict.decide(unmeasured).verdict == .pass)
+        #expect(Verdict.unmeasured(unmeasured).map { $0.prefix(25) } == ["--max-latency 10.000 s wa", "--max-drift 2.000 s was n"])
+    }
+
+    @Test("a threshold no figure can be compared with is refused with a sentence naming the option", arguments: [
+        (VerdictThresholds(maxStalls: -1), "--max-stalls must not be negative, got -1."),
+        (VerdictThresholds(maxStallTime: -0.5), "--max-stall-time must not be negative, got -0.500 s."),
+        (VerdictThresholds(maxRebufferRatio: .nan), "--max-rebuffer-ratio must be a number, got nan."),
+        (VerdictThresholds(maxRebufferRatio: 1.5), "--max-rebuffer-ratio is a fraction from 0 to 1 (0.05) or a percentage (5%), got 1.5."),
+        (VerdictThresholds(maxLatency: .infinity), "--max-latency must be a number, got inf."),
+        (VerdictThresholds(maxDrift: -1), "--max-drift must not be negative, got -1.000 s."),
+    ])
+    func invalid(thresholds: VerdictThresholds, sentence: String) {
+        #expect(throws: VerdictThresholds.InvalidValue(description: sentence)) { try thresholds.validate() }
+    }
+
+    @Test("a ratio is a fraction or a percentage, and a stall count a whole number")
+    func parsing() throws {
+        #expect(try VerdictThresholds.ratio(parsing: "0.05") == 0.05)
+        #expect(try VerdictThresholds.ratio(parsing: "5%") == 0.05)
+        #expect(try VerdictThresholds.ratio(parsing: " 0.5 % ") == 0.005)
+        #expect(try VerdictThresholds.count(parsing: "3") == 3)
+        for bad in ["-0.1", "1.5", "120%", "nan", "inf", "", "5 percent"] {
+            #expect(throws: VerdictThresholds.InvalidValue.self, "\(bad)") { try VerdictThresholds.ratio(parsing: bad) }
+        }
+        for bad in ["-1", "1.5", "x", ""] {
+            #expect(throws: VerdictThresholds.InvalidValue.self, "\(bad)") { try VerdictThresholds.count(parsing: bad) }
+        }
+    }
+
+    @Test("the JSON object has every threshold, null where not limited, and reads back")
+    func json() throws {
+        let thresholds = VerdictThresholds(maxStalls: 1, maxRebufferRatio: 0.05)
+        let text = try JSONOutput.string(thresholds)
+        #expect(text == """
+            {
+              "max_drift" : null,
+              "max_latency" : null,
+              "max_rebuffer_ratio" : 0.05,
+              "max_stall_time" : null,
+              "max_stalls" : 1,
+              "max_startup" : 3
+            }
+            """)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try decoder.decode(VerdictThresholds.self, from: Data(text.utf8)) == thresholds)
+    }
+}
