@@ -59,4 +59,50 @@ struct FFmpegLogTests {
             #expect(line.components(separatedBy: " @ 0x").count == 2, "\(line)")
         }
     }
+
+    /// Reads every packet of `path` on a thread of its own, with `body` around the reads.
+    static func readAll(_ path: String, around body: @escaping @Sendable (() -> Void) -> Void = { $0() }) async {
+        let thread = Thread {
+            body {
+                guard let input = try? MediaInput(url: path) else { return }
+                while (try? input.readPacket()) != nil {}
+            }
+        }
+        thread.start()
+        while !thread.isFinished { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test("a parser's line is named after its codec ([h264 @ 0x...]), not [NULL @ 0x...] (an AVCodecContext without an opened codec)")
+    func parserContextNamed() async throws {
+        let damaged = try Samples.damagedH264Copy()
+        defer { try? FileManager.default.removeItem(at: damaged) }
+        let collector = LineCollector()
+        FFmpegLog.install(logger: Logger(label: "ffmpeg-test") { _ in collector.handler }, verbose: false)
+        await Self.readAll(damaged.path)
+        FFmpegLog.install(logger: Logger(label: "ffmpeg-test") { _ in SwiftLogNoOpLogHandler() }, verbose: false)
+        let lines = collector.lines.withLock { $0 }
+        let nal = lines.filter { $0.contains("Invalid NAL unit size") }
+        #expect(!nal.isEmpty, "\(lines)")
+        for line in nal { #expect(line.hasPrefix("[h264 @ 0x"), "\(line)") }
+        #expect(!lines.contains { $0.hasPrefix("[NULL") }, "\(lines)")
+    }
+
+    @Test("withLogger sends the lines logged on its thread to its logger, not to the installed one")
+    func threadLogger() async throws {
+        let damaged = try Samples.damagedH264Copy()
+        defer { try? FileManager.default.removeItem(at: damaged) }
+        let installed = LineCollector()
+        let own = LineCollector()
+        FFmpegLog.install(logger: Logger(label: "ffmpeg-test") { _ in installed.handler }, verbose: false)
+        let logger = Logger(label: "own") { _ in own.handler }
+        await Self.readAll(damaged.path) { read in FFmpegLog.withLogger(logger) { read() } }
+        let afterwards = own.lines.withLock { $0.count }
+        await Self.readAll(damaged.path)
+        FFmpegLog.install(logger: Logger(label: "ffmpeg-test") { _ in SwiftLogNoOpLogHandler() }, verbose: false)
+        #expect(own.lines.withLock { $0.contains { $0.contains("Invalid NAL unit size") } })
+        // The first read's lines went to its own logger only; the second read's to the installed one.
+        #expect(own.lines.withLock { $0.count } == afterwards)
+        let second = installed.lines.withLock { $0.filter { $0.contains("Invalid NAL unit size") }.count }
+        #expect(second > 0 && second == own.lines.withLock { $0.filter { $0.contains("Invalid NAL unit size") }.count })
+    }
 }
