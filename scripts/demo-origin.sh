@@ -23,10 +23,23 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bufprobe-demo-origin.XXXXXX")
 mkdir -p "$work/live"
 nginx_pid=
 ffmpeg_pid=
+alive=0
 stop() {
     trap - EXIT INT TERM
-    [[ -n $ffmpeg_pid ]] && kill "$ffmpeg_pid" 2>/dev/null
-    [[ -n $nginx_pid ]] && kill "$nginx_pid" 2>/dev/null
+    local pids=() pid
+    for pid in $ffmpeg_pid $nginx_pid; do kill "$pid" 2>/dev/null && pids+=("$pid"); done
+    # A child started with SIGTERM blocked (a parent's signal mask is inherited) does not end on it: after
+    # 5 s, SIGKILL, nginx's workers first (they outlive a killed master).
+    for _ in $(seq 50); do
+        alive=0
+        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        (( alive )) || break
+        sleep 0.1
+    done
+    if (( ${#pids[@]} )) && (( alive )); then
+        [[ -n $nginx_pid ]] && pkill -KILL -P "$nginx_pid" 2>/dev/null
+        for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    fi
     wait 2>/dev/null || true
     rm -rf "$work"
 }
