@@ -128,7 +128,9 @@ let package = Package(
             swiftSettings: upcoming
         ),
         // Helpers shared by the test targets: sample paths, ffprobe reference figures, running the binary.
-        .target(name: "TestSupport", dependencies: ["MediaIO"], path: "Tests/TestSupport", swiftSettings: upcoming),
+        .target(
+            name: "TestSupport", dependencies: ["MediaIO", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport", swiftSettings: upcoming),
         .testTarget(
             name: "MediaIOTests",
             dependencies: ["MediaIO", "TestSupport", .product(name: "Logging", package: "swift-log")],

@@ -166,15 +166,20 @@ package enum ProbeMetrics {
 
     /// One metric family: its samples, label sets in the order given, non-finite values left out.
     private static func family(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) -> String {
-        // One registry per family: the registry writes its families in hash order, and the answer reads
-        // better (and diffs) in a fixed one. The names carry their unit already, hence no unitName.
-        let registry = PrometheusCollectorRegistry()
+        // One registry per sample: a registry writes its families, and a family its label sets, in hash
+        // order (per dictionary instance, so it changed from one scrape to the next), and the answer reads
+        // better (and diffs) in a fixed one. The first sample's text brings the # HELP and # TYPE lines;
+        // the others add their sample line only. The names carry their unit already, hence no unitName.
         let descriptor = MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
-        var written = false
+        var text = ""
         for sample in samples where sample.value.isFinite {
+            let registry = PrometheusCollectorRegistry()
             registry.makeGauge(descriptor: descriptor, labels: sample.labels).set(sample.value)
-            written = true
+            let exposition = registry.emitToString()
+            text += text.isEmpty
+                ? exposition
+                : exposition.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0 + "\n" }.joined()
         }
-        return written ? registry.emitToString() : ""
+        return text
     }
 }

@@ -4,11 +4,13 @@
 // between calls, and a line's parts must not interleave with another thread's.
 #include "CFFmpegShims.h"
 
+#include <libavcodec/avcodec.h>
 #include <libavutil/log.h>
 #include <libavutil/mem.h>
 #include <libavutil/opt.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <stdlib.h>
@@ -23,6 +25,15 @@ static int print_prefix = 1;
 // (demuxers log at trace level for every packet, so the check runs three times per MP4 packet).
 static int log_level = AV_LOG_INFO;
 
+// The codec context `context` is when it has no codec: libavformat's parsers (and its stream-info reads)
+// log through a stream's internal AVCodecContext, whose name (libavcodec's context_to_name) is the opened
+// codec's, else "NULL": "[NULL @ 0x...] Invalid NAL unit size" says nothing of where it came from.
+static const AVCodecContext *unnamed_codec_context(void *context) {
+    if (!context || *(const AVClass **)context != avcodec_get_class()) return NULL;
+    const AVCodecContext *codec_context = context;
+    return codec_context->codec ? NULL : codec_context;
+}
+
 // The formatting half, out of line: demuxers log at trace level for every packet (three calls per MP4
 // packet), and the early return below then sets up no 1 KiB buffer and no stack guard.
 static __attribute__((noinline)) void format_and_send(
@@ -31,7 +42,21 @@ static __attribute__((noinline)) void format_and_send(
     pthread_mutex_lock(&log_lock);
     cffmpeg_log_sink sink = current_sink;
     if (sink) {
-        av_log_format_line2(context, level, format, arguments, line, sizeof line, &print_prefix);
+        const AVCodecContext *unnamed = unnamed_codec_context(context);
+        if (unnamed) {
+            // Formatted without the context, then prefixed as FFmpeg would with the codec id's name
+            // ("[h264 @ 0x...]"); print_prefix says whether this piece starts a line.
+            int starts_line = print_prefix;
+            char body[1024];
+            av_log_format_line2(NULL, level, format, arguments, body, sizeof body, &print_prefix);
+            if (starts_line) {
+                snprintf(line, sizeof line, "[%s @ %p] %s", avcodec_get_name(unnamed->codec_id), context, body);
+            } else {
+                memcpy(line, body, sizeof body);
+            }
+        } else {
+            av_log_format_line2(context, level, format, arguments, line, sizeof line, &print_prefix);
+        }
         sink(level, line);
     }
     pthread_mutex_unlock(&log_lock);

@@ -24,10 +24,14 @@ package final class CheckRunner: Sendable {
     }
 
     /// Runs `session` to its report on a thread named `threadName`, listed in `running` meanwhile (the
-    /// caller keeps the session to draw its progress).
-    package func report(of session: CheckSession, threadName: String = "bufprobe check") async -> CheckReport {
+    /// caller keeps the session to draw its progress); with `logger`, the FFmpeg lines of this check go to
+    /// it instead of the runner's.
+    package func report(of session: CheckSession, threadName: String = "bufprobe check", logger: Logger? = nil) async -> CheckReport {
         running.add(session)
-        let report = await BlockingThread.run(name: threadName) { session.run() }
+        let report = await BlockingThread.run(name: threadName) {
+            guard let logger else { return session.run() }
+            return FFmpegLog.withLogger(logger) { session.run() }
+        }
         running.remove(session)
         return report
     }

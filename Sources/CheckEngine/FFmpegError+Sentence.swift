@@ -2,7 +2,8 @@ package import MediaIO
 
 extension FFmpegError {
     /// One sentence for the user that names `input`, says what went wrong and, where there is one,
-    /// what to do. FFmpeg's own text is kept in parentheses for searching. `unresolvedHost` is the host
+    /// what to do. FFmpeg's own text is kept in parentheses for searching, except where the
+    /// sentence already says all of it (an HTTP status). `unresolvedHost` is the host
     /// FFmpeg's log said it could not resolve (`FFmpegEvent.unresolvedHost`), which the error code hides.
     package func sentence(for input: String, opening: Bool = true, unresolvedHost: String? = nil) -> String {
         let what = opening ? "could not be opened" : "could not be read to the end"
@@ -15,8 +16,8 @@ extension FFmpegError {
                 ? "\(input) is not a media file FFmpeg can read (\(message))."
                 : "\(input) is damaged: FFmpeg stopped reading it (\(message))."
         }
-        if let status = httpStatus {
-            return "\(input) \(what): the server answered HTTP \(status == 400 ? "4xx" : String(status)) (\(message))."
+        if let answer = httpAnswer {
+            return "\(input) \(what): the server answered \(answer)."
         }
         if isConnectionRefused {
             return "\(input) \(what): the connection was refused (is the server running and the port right?)."

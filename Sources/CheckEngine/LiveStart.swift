@@ -7,7 +7,7 @@ package import MediaIO
 /// target durations unless the playlist's `EXT-X-SERVER-CONTROL` says otherwise). bufprobe starts at the
 /// start of the segment that holds the edge minus that hold-back (FFmpeg's HLS demuxer starts at a
 /// segment's start; a player that seeks inside the segment starts up to one segment closer to the edge).
-package enum LiveStart: Sendable, Hashable, CustomStringConvertible {
+public enum LiveStart: Sendable, Hashable, CustomStringConvertible {
     /// The playlist's `HOLD-BACK`, else three target durations (the default).
     case holdBack
     /// The newest segment listed: the lowest latency a segment player can have.
@@ -19,7 +19,7 @@ package enum LiveStart: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `hold-back`, `edge`, `window-start`, or seconds behind the edge (`12`, `12s`, `1.5s`), as
     /// `--live-start` takes it.
-    package init?(argument text: String) {
+    public init?(argument text: String) {
         switch text.lowercased() {
         case "hold-back", "holdback": self = .holdBack
         case "edge": self = .edge
@@ -34,7 +34,7 @@ package enum LiveStart: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As `--live-start` takes it.
-    package var description: String {
+    public var description: String {
         switch self {
         case .holdBack: "hold-back"
         case .edge: "edge"

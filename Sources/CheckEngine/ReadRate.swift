@@ -10,7 +10,7 @@ package import PlaybackModel
 /// `bytes up to the packet's end x 8 / bit rate` seconds after the check began. This paces delivery by
 /// packet, not by byte, and takes the container's byte positions as the download order (a file whose index
 /// is at its end is not made to wait for it).
-package enum ReadRate: Sendable, Hashable, CustomStringConvertible {
+public enum ReadRate: Sendable, Hashable, CustomStringConvertible {
     /// Media seconds delivered per wall second.
     case realtime(Double)
     /// Bits delivered per wall second.
@@ -18,7 +18,7 @@ package enum ReadRate: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `2x`, `0.5x` (a multiple, `Factor`) or a rate in the one grammar of `BitRate` (`400k`,
     /// `1.5Mbit`, `250kB/s`); `nil` for anything else.
-    package init?(argument: String) { try? self.init(parsing: argument) }
+    public init?(argument: String) { try? self.init(parsing: argument) }
 
     /// Parses like `init?(argument:)`, refusing with the `UnitError` sentence (a rate as meant: above 0,
     /// and a unit-less number at least 1,000 bit/s).
@@ -35,7 +35,7 @@ package enum ReadRate: Sendable, Hashable, CustomStringConvertible {
     package static func argument(_ text: String) throws -> ReadRate { try ReadRate(parsing: text) }
 
     /// `2x` or `400 kbit/s`.
-    package var description: String {
+    public var description: String {
         switch self {
         case .realtime(let multiple): "\(multiple)x"
         case .bitsPerSecond(let rate): TextFormat.bitRate(rate)

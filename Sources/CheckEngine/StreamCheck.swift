@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// The check's clock starts when `run()` is called (opening counts as startup delay). `run()` may be
 /// called once; `cancel()` ends it early from any task, or before it began, and the report then says it
-/// was interrupted. FFmpeg's log goes to `logger` (FFmpeg's log is one per process: each check installs
-/// bufprobe's sink as it is created).
+/// was interrupted. FFmpeg's log lines of the check go to the `logger` it was given, silent by default
+/// (FFmpeg's log is one per process: each check installs bufprobe's sink as it is created and sends the
+/// lines logged on its own reading thread to its logger).
 public final class StreamCheck: Sendable {
     /// What a check does; the defaults are `bufprobe check`'s.
     public struct Options: Sendable {
@@ -38,6 +39,17 @@ public final class StreamCheck: Sendable {
         public var headers: [String]
         /// The HTTP `User-Agent`; `nil` sends `bufprobe/VERSION`.
         public var userAgent: String?
+        /// The pace a local file is delivered at (`check --rate`): `.realtime(1)` receives it as a stream
+        /// playing in real time, `.bitsPerSecond(400_000)` as over a 400 kbit/s link; `nil` reads it as fast
+        /// as the disk allows. Meant for local files (`check --rate` refuses it for a URL): on a network
+        /// input it can only hold packets back further than the network did.
+        public var rate: ReadRate?
+        /// The HLS variant (DASH: video representation) to play (`check --variant`).
+        public var variant: VariantChoice = .best
+        /// Where a live HLS playlist is started (`check --live-start`).
+        public var liveStart: LiveStart = .holdBack
+        /// A real player's buffering policy (`check --player`): when set, it replaces `policy`.
+        public var player: PlayerPreset?
 
         /// Options with `bufprobe check`'s defaults for every value not given.
         public init(
@@ -50,6 +62,20 @@ public final class StreamCheck: Sendable {
             self.headers = headers
             self.userAgent = userAgent
             self.maxStartup = maxStartup
+        }
+
+        /// Options with `bufprobe check`'s defaults for every value not given, and the pace, variant,
+        /// live start and player preset of `check --rate`, `--variant`, `--live-start` and `--player`.
+        public init(
+            policy: BufferPolicy = .default, duration: Double? = nil, timeout: Double = 10, maxStartup: Double = 3,
+            headers: [String] = [], userAgent: String? = nil,
+            rate: ReadRate?, variant: VariantChoice = .best, liveStart: LiveStart = .holdBack, player: PlayerPreset? = nil
+        ) {
+            self.init(policy: policy, duration: duration, timeout: timeout, maxStartup: maxStartup, headers: headers, userAgent: userAgent)
+            self.rate = rate
+            self.variant = variant
+            self.liveStart = liveStart
+            self.player = player
         }
     }
 
@@ -118,12 +144,14 @@ public final class StreamCheck: Sendable {
     public let options: Options
     private let settings: CheckSettings
     private let runner: CheckRunner
+    private let logger: Logger
     /// The session once `run()` began, and whether `cancel()` came first.
     private let state = Mutex<(session: CheckSession?, cancelled: Bool)>((nil, false))
     private let finished = Atomic<Bool>(false)
 
-    /// A check of `source` with `options`; FFmpeg's log lines go to `logger` (`.trace` level).
-    public init(_ source: String, options: Options = Options(), logger: Logger = Logger(label: "bufprobe")) {
+    /// A check of `source` with `options`; the FFmpeg log lines it reads go to `logger` (errors as `.error`,
+    /// warnings as `.warning`, the rest at `.info` and below), and nowhere by default.
+    public init(_ source: String, options: Options = Options(), logger: Logger = StreamCheck.silent) {
         self.source = source
         self.options = options
         var settings = CheckSettings()
@@ -133,9 +161,21 @@ public final class StreamCheck: Sendable {
         settings.thresholds = options.thresholds
         settings.headers = options.headers
         settings.userAgent = options.userAgent
+        settings.rate = options.rate
+        settings.variant = options.variant
+        settings.liveStart = options.liveStart
+        if let player = options.player {
+            settings.player = player
+            settings.policy = player.policy
+        }
         self.settings = settings
-        runner = CheckRunner(logger: logger)
+        self.logger = logger
+        // The process-wide sink stays silent; this check's own lines go to `logger` (`run`).
+        runner = CheckRunner(logger: Self.silent)
     }
+
+    /// The default logger: drops every line.
+    public static let silent = Logger(label: "bufprobe") { _ in SwiftLogNoOpLogHandler() }
 
     /// Runs the check to its report (the blocking reads run on a thread of their own).
     public func run() async -> Report {
@@ -144,7 +184,7 @@ public final class StreamCheck: Sendable {
             if state.cancelled { session.cancel() }
             state.session = session
         }
-        let report = await runner.report(of: session)
+        let report = await runner.report(of: session, logger: logger)
         finished.store(true, ordering: .releasing)
         return Report(report)
     }

@@ -2,7 +2,7 @@
 import PlaybackModel
 
 /// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
-package enum VariantChoice: Sendable, Hashable, CustomStringConvertible {
+public enum VariantChoice: Sendable, Hashable, CustomStringConvertible {
     /// The variant with the highest declared bandwidth (the default).
     case best
     /// The variant with the lowest declared bandwidth.
@@ -18,7 +18,7 @@ package enum VariantChoice: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `best`, `lowest`, a position (`0`, `1`...) or a bandwidth in the one rate grammar of `BitRate`
     /// (`500000`, `500k`, `1.2Mbit`).
-    package init?(argument: String) {
+    public init?(argument: String) {
         switch argument.lowercased() {
         case "best": self = .best
         case "lowest": self = .lowest
@@ -48,7 +48,7 @@ package enum VariantChoice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `best`, `lowest`, `2`, `500 kbit/s`.
-    package var description: String {
+    public var description: String {
         switch self {
         case .best: "best"
         case .lowest: "lowest"

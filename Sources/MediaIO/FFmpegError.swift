@@ -52,6 +52,21 @@ public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The HTTP answer this error stands for, as words that end a sentence ("HTTP 404 Not Found");
+    /// `nil` when it is not an HTTP error. FFmpeg folds the other 4xx and every 5xx status into one code
+    /// each, so those read "an HTTP 4xx error (not 400, 401, 403 or 404)" and "an HTTP 5xx error".
+    public var httpAnswer: String? {
+        switch code {
+        case cffmpeg_averror_http_bad_request(): "HTTP 400 Bad Request"
+        case cffmpeg_averror_http_unauthorized(): "HTTP 401 Unauthorized"
+        case cffmpeg_averror_http_forbidden(): "HTTP 403 Forbidden"
+        case cffmpeg_averror_http_not_found(): "HTTP 404 Not Found"
+        case cffmpeg_averror_http_other_4xx(): "an HTTP 4xx error (not 400, 401, 403 or 404)"
+        case cffmpeg_averror_http_server_error(): "an HTTP 5xx error"
+        default: nil
+        }
+    }
+
     static func text(for code: Int32) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
             cffmpeg_strerror(code, buffer.baseAddress, 256)

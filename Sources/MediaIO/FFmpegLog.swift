@@ -21,6 +21,9 @@ public enum FFmpegLog {
         /// Error lines per thread: libavformat logs on the thread that called it, so inputs read on
         /// different threads (check --parallel, tests running in parallel) never see each other's lines.
         var recent: [UInt: [FFmpegLogLine]] = [:]
+        /// The logger of the lines logged on a thread (`withLogger`), in place of `logger`: each library
+        /// caller's check sends its FFmpeg lines to the logger it was given, whatever the others were given.
+        var threadLoggers: [UInt: Logger] = [:]
         /// Who receives every parsed line logged on a thread (`observe`), per thread for the same reason.
         var observers: [UInt: @Sendable (FFmpegLogLine) -> Void] = [:]
         /// Pieces of lines not finished yet.
@@ -52,6 +55,16 @@ public enum FFmpegLog {
         state.withLock { $0.observers[currentThread] = observer }
     }
 
+    /// Runs `body` with the lines FFmpeg logs on the calling thread going to `logger` instead of the
+    /// installed one (libavformat logs on the thread that called it, and each check reads on a thread of its
+    /// own). Needs bufprobe's sink (`install`).
+    package static func withLogger<Result>(_ logger: Logger, _ body: () -> Result) -> Result {
+        let thread = currentThread
+        let previous = state.withLock { $0.threadLoggers.updateValue(logger, forKey: thread) }
+        defer { state.withLock { $0.threadLoggers[thread] = previous } }
+        return body()
+    }
+
     /// Stops sending the calling thread's lines to its observer.
     package static func stopObserving() {
         _ = state.withLock { $0.observers.removeValue(forKey: currentThread) }
@@ -79,7 +92,7 @@ public enum FFmpegLog {
             guard let (level, line) = state.assembler.add(level: pieceLevel, text: text, thread: thread),
                 line.contains(where: { !$0.isWhitespace })
             else { return nil }
-            return (state.logger, state.observers[thread], level, line)
+            return (state.threadLoggers[thread] ?? state.logger, state.observers[thread], level, line)
         }
         guard let finished else { return }
         let level = swiftLogLevel(finished.level)

@@ -85,7 +85,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Where the values come from, one line for `--help` and the report.
+    /// Where the values come from, in one line (the "Player presets" table of `docs/model.md` cites each
+    /// value at its source; `--help` gives the values only).
     public var source: String {
         switch self {
         case .mpv:
@@ -105,7 +106,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
 }
 
 extension PlayerPreset {
-    /// `--player`'s help discussion: each preset's values and source.
+    /// `--player`'s help discussion: one line of values per preset, then where their sources are cited.
     public static var helpDiscussion: String {
         allCases.map { preset in
             let p = preset.policy
@@ -113,8 +114,8 @@ extension PlayerPreset {
             if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
             values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
-            return "\(preset.rawValue): \(values). Source: \(preset.source)."
-        }.joined(separator: "\n")
+            return "\(preset.rawValue): \(values)."
+        }.joined(separator: "\n") + "\nEach value's source: docs/model.md, Player presets."
     }
 
     /// `0.2 s`, `1 s`, `1000 h`: the help's figures.

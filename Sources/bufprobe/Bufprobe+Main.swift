@@ -55,7 +55,8 @@ extension Bufprobe {
                 Diagnostics.error(message(for: error))
                 return code.rawValue
             }
-            let usageError = UsageError(parserMessage: message(for: error), usage: usage(for: arguments))
+            let usageError = UsageError(
+                parserMessage: withOptionHint(message(for: error), arguments: arguments), usage: usage(for: arguments))
             Diagnostics.standardError(usageError.description)
             return UsageError.exitCode
         }

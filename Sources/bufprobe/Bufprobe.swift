@@ -12,6 +12,13 @@ public struct Bufprobe: AsyncParsableCommand {
             commandName: "bufprobe",
             abstract: "Tell whether media will play smoothly, and where it stalls.",
             discussion: """
+                Examples:
+                  bufprobe probe samples/gap.ts              what is in it, gaps, needs
+                  bufprobe check https://cdn.example.net/live/master.m3u8
+                  bufprobe simulate samples/h264-aac.mp4 --bandwidth 150k
+                  bufprobe serve --allow-target 'https://cdn\\.example\\.net/.*'
+                  bufprobe help check                        a command's examples, options
+
                 Exit codes (every command):
                   0   success (probe: read to the end; check: pass; simulate: ran;
                       serve: stopped by SIGTERM or Ctrl-C after its checks ended)

@@ -23,6 +23,12 @@ public struct Serve: AsyncParsableCommand {
         abstract: "Run a Prometheus exporter: GET /probe?target=URL checks one stream and answers its metrics.",
         usage: "bufprobe serve [<options>]",
         discussion: """
+            Examples:
+              bufprobe serve --allow-target 'https://cdn\\.example\\.net/.*'
+              curl 'http://127.0.0.1:9788/probe?target=https://cdn.example.net/a.m3u8'
+              bufprobe serve --listen 0.0.0.0:9788 --max-parallel 64 --deny-private
+              bufprobe serve --config.file modules.yml --config.check
+
             GET /probe?target=URL runs one check of the target, exactly as bufprobe check does; more \
             parameters: duration=S, timeout=S, variant=best|lowest|N|rate, all_variants=true \
             (--all-variants), module=NAME (a module of --config.file), debug=true (answer the check's log, \

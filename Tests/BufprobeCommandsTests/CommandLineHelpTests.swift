@@ -29,6 +29,47 @@ struct CommandLineHelpTests {
         }
     }
 
+    @Test("every help opens with 3 to 5 examples within its first 15 lines", arguments: helpInvocations)
+    func examplesFirst(arguments: [String]) throws {
+        let run = try BufprobeProcess.run(arguments, environment: ["COLUMNS": "80"])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex(of: "Examples:"), "\(arguments) has no Examples: section:\n\(run.stdout)")
+        let examples = lines[(heading + 1)...].prefix { $0.hasPrefix("  ") }
+        #expect((3...5).contains(examples.count), "\(examples)")
+        #expect(heading + examples.count < 15, "\(arguments): the examples end on line \(heading + examples.count + 1)")
+        for example in examples {
+            #expect(example.hasPrefix("  bufprobe ") || example.hasPrefix("  curl "), "\(example)")
+        }
+    }
+
+    /// The entries of a help's option lists: each `  -...` line with the deeper-indented lines under it.
+    static func optionEntries(_ help: String) -> [String] {
+        var entries: [String] = []
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  -") {
+                entries.append(String(line))
+            } else if line.hasPrefix("   "), !entries.isEmpty {
+                entries[entries.count - 1] += "\n" + line
+            } else if !entries.isEmpty, !entries[entries.count - 1].hasSuffix("\n") {
+                entries[entries.count - 1] += "\n"
+            }
+        }
+        return entries
+    }
+
+    @Test("no option's help gives its default twice (a hand-written one and ArgumentParser's)", arguments: helpInvocations)
+    func defaultsOnce(arguments: [String]) throws {
+        let run = try BufprobeProcess.run(arguments, environment: ["COLUMNS": "80"])
+        let entries = Self.optionEntries(run.stdout)
+        #expect(!entries.isEmpty)
+        for entry in entries {
+            let defaults = entry.matches(of: #/\(default[ :]|; default[ :]/#).count
+            #expect(defaults <= 1, "\(arguments): \(entry)")
+        }
+        #expect(run.stdout.firstMatch(of: #/\(default[^)]*\)\.? *\n? *\(default/#) == nil)
+    }
+
     @Test(
         "usage errors are one error: sentence and the command's usage line, exit 64",
         arguments: [
@@ -45,6 +86,19 @@ struct CommandLineHelpTests {
             (["check", "--progress", "sometimes", "x"], "error: --progress does not take 'sometimes'",
              "usage: bufprobe check [<options>] <url> ..."),
             (["--nope"], "error: Unknown option '--nope'.", "usage: bufprobe <command>"),
+            // A mistyped option: the nearest of the command's own, else the command that has it.
+            (["check", "--duraton", "5s", "x"], "error: Unknown option '--duraton'. Did you mean '--duration'?",
+             "usage: bufprobe check [<options>] <url> ..."),
+            (["check", "--bandwith", "1M", "x"],
+             "error: Unknown option '--bandwith'. Did you mean '--bandwidth'? (an option of `simulate`, not `check`).",
+             "usage: bufprobe check [<options>] <url> ..."),
+            (["simulate", "--bandwith", "1M"], "error: Unknown option '--bandwith'. Did you mean '--bandwidth'?",
+             "usage: bufprobe simulate [<options>]"),
+            (["probe", "--max-startup", "2s", "x"],
+             "error: Unknown option '--max-startup': an option of `check`, not `probe`.",
+             "usage: bufprobe probe [<options>]"),
+            (["serve", "--alow-target", "x"], "error: Unknown option '--alow-target'. Did you mean '--allow-target'?",
+             "usage: bufprobe serve [<options>]"),
         ] as [([String], String, String)])
     func usageError(arguments: [String], sentence: String, usage: String) throws {
         let run = try BufprobeProcess.run(arguments)

@@ -170,6 +170,15 @@ struct ProbeBadInputTests {
                  prefix: "warning:", mentions: "truncated.ts"),
     ]
 
+    @Test("a URL answered 404 is one sentence: it names the URL and the status, without FFmpeg's own words")
+    func notFound() throws {
+        let nginx = try NginxServer()
+        let url = nginx.url("missing.mp4")
+        let run = try BufprobeProcess.run(["probe", "--progress", "none", url])
+        #expect(run.status == 2)
+        #expect(run.stderr == "error: \(url) could not be opened: the server answered HTTP 404 Not Found.\n", "\(run.stderr)")
+    }
+
     @Test("bad input: exit code and one clear sentence on stderr naming the input", arguments: cases)
     func badInput(_ bad: BadInput) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-bad-\(UUID().uuidString)")

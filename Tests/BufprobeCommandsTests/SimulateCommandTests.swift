@@ -46,6 +46,18 @@ struct SimulateCommandTests {
         #expect(report.events.last?.type == "end")
     }
 
+    @Test("a URL is labelled network, a local file file, in the text and in source.kind")
+    func urlLabel() throws {
+        let nginx = try NginxServer()
+        for (input, kind) in [(nginx.url("h264-aac.mp4"), "network"), (BufprobeProcess.sample("h264-aac.mp4"), "file")] {
+            let text = try BufprobeProcess.run(["simulate", input, "--bandwidth", "1Mbit", "--progress", "none"])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.hasPrefix("media    \(input) (\(kind), 10.000 s, "), "\(text.stdout)")
+            let (_, decoded) = try simulate([input, "--bandwidth", "1Mbit"])
+            #expect(decoded?.source.kind == kind)
+        }
+    }
+
     @Test("the CBR WAV at half its rate waits between T(R/B - 1) and that plus the resume threshold in total")
     func wavScarceBandwidth() throws {
         let (run, decoded) = try simulate([BufprobeProcess.sample("cbr.wav"), "--bandwidth", "64kbit"])

@@ -41,6 +41,27 @@ struct ServeCommandTests {
         #expect(serve.logged("GET /metrics 200"))
     }
 
+    @Test("three scrapes of one target answer their labelled lines in the same order (bufprobe_verdict: pass, degraded, fail)")
+    func stableOrder() throws {
+        let nginx = try NginxServer()
+        let serve = try ServeProcess()
+        let path = "/probe?target=\(HTTPClient.encoded(nginx.url(Self.file)))"
+        // The sample lines without their values: names and label sets, in the order written.
+        let orders = try (0..<3).map { _ in
+            let answer = try serve.get(path)
+            #expect(answer.status == 200, "\(answer.body)")
+            return answer.body.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").dropLast().joined(separator: " ") }
+        }
+        #expect(orders[0].count > 20)
+        #expect(orders[1] == orders[0])
+        #expect(orders[2] == orders[0])
+        #expect(orders[0].filter { $0.hasPrefix("bufprobe_verdict{") }
+            == [#"bufprobe_verdict{verdict="pass"}"#, #"bufprobe_verdict{verdict="degraded"}"#, #"bufprobe_verdict{verdict="fail"}"#])
+        // Each family's # HELP and # TYPE come once, right before its first sample.
+        let comments = try serve.get(path).body.split(separator: "\n").filter { $0.hasPrefix("# TYPE bufprobe_verdict ") }
+        #expect(comments.count == 1)
+    }
+
     @Test("a refused target is 403, a bad parameter 400, an unknown path 404, each with one sentence and counted")
     func refusals() throws {
         let nginx = try NginxServer()

@@ -1,5 +1,6 @@
 import CheckEngine
 import Foundation
+import Logging
 import PlaybackModel
 import Testing
 import TestSupport
@@ -62,5 +63,44 @@ struct StreamCheckTests {
         #expect(result.loadedRanges.isEmpty)
         // The 2 s before run() are not the check's: its clock starts when it runs.
         #expect(result.sampledDuration < 2, "\(result.sampledDuration)")
+    }
+
+    @Test("rate: .realtime(1) delivers a local file as it plays: 2 s of it take about 2 s, not a fraction of one")
+    func realTimeRate() async {
+        let path = BufprobeProcess.sample("h264-aac.mp4")
+        let fast = await StreamCheck(path, options: .init(duration: 2)).run()
+        let paced = await StreamCheck(path, options: .init(duration: 2, rate: .realtime(1))).run()
+        // Not necessarily a pass: delivered at exactly 1x, a file measures a hair under real time (0.97x for
+        // these 2 s), which `check --rate 1x` also calls degraded.
+        #expect(paced.verdict != .fail, "\(paced.reason)")
+        #expect(paced.sampledDuration >= 1.9, "\(paced.sampledDuration)")
+        #expect(paced.played <= paced.sampledDuration + 0.1, "played \(paced.played) s in \(paced.sampledDuration) s")
+        // Unpaced, the whole file arrives at once: ten times as much loaded in no time.
+        #expect((fast.loadedRanges.last?.upperBound ?? 0) > 5)
+        #expect((paced.loadedRanges.last?.upperBound ?? 0) < 4, "\(paced.loadedRanges)")
+        let json = try? JSONSerialization.jsonObject(with: Data(paced.json.utf8)) as? [String: Any]
+        #expect((json?["settings"] as? [String: Any])?["rate"] as? String == "1.0x", "\(paced.json)")
+    }
+
+    @Test("player, variant and liveStart reach the check's settings as --player, --variant and --live-start do")
+    func optionsReachSettings() async throws {
+        let options = StreamCheck.Options(duration: 1, rate: .realtime(4), variant: .lowest, liveStart: .edge, player: .mpv)
+        let report = await StreamCheck(BufprobeProcess.sample("h264-aac.mp4"), options: options).run()
+        let json = try #require(JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        let settings = try #require(json["settings"] as? [String: Any], "\(report.json)")
+        #expect(settings["player"] as? String == "mpv", "\(settings)")
+        #expect(settings["variant"] as? String == "lowest", "\(settings)")
+        #expect(settings["start_threshold"] as? Double == PlayerPreset.mpv.policy.startThreshold, "\(settings)")
+    }
+
+    @Test("FFmpeg's lines reach the logger the caller passes; none without one")
+    func logger() async throws {
+        let damaged = try Samples.damagedH264Copy()
+        defer { try? FileManager.default.removeItem(at: damaged) }
+        let lines = LogLines()
+        _ = await StreamCheck(damaged.path, options: .init(duration: 10), logger: lines.logger).run()
+        let seen = lines.all
+        #expect(seen.contains { $0.level == .error && $0.message.contains("Invalid NAL unit size") }, "\(seen)")
+        #expect(StreamCheck.silent.handler is SwiftLogNoOpLogHandler)
     }
 }

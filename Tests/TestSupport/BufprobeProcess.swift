@@ -3,7 +3,7 @@ public import Foundation
 /// Runs the real `bufprobe` binary built next to the test bundle, as a user would.
 public struct BufprobeProcess {
     /// What a finished run left behind.
-    public struct Result {
+    public struct Result: Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
@@ -37,10 +37,20 @@ public struct BufprobeProcess {
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120,
         standardInput: String? = nil
     ) throws -> Result {
+        try run(executable, arguments, environment: environment, timeout: timeout, standardInput: standardInput)
+    }
+
+    /// Runs `program` (another program than bufprobe: a shell running the README's commands) as `run`
+    /// runs bufprobe, in `directory` when given.
+    public static func run(
+        _ program: URL, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120,
+        standardInput: String? = nil, directory: URL? = nil
+    ) throws -> Result {
         var peak: Int?
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         for (key, value) in environment { env[key] = value }

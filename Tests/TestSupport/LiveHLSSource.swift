@@ -3,6 +3,7 @@ public import MediaIO
 
 /// A real live HLS source for tests: `ffmpeg -re` writing 2 s segments (6 listed, with
 /// `EXT-X-PROGRAM-DATE-TIME`) into a temporary directory that nginx serves; both stopped when released.
+/// The same source as the demo origin's (`scripts/demo-origin.sh`), from the same argument file.
 public final class LiveHLSSource {
     /// Where ffmpeg writes.
     public let directory: URL
@@ -16,13 +17,7 @@ public final class LiveHLSSource {
         encoder = Process()
         encoder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         encoder.currentDirectoryURL = directory
-        encoder.arguments = [
-            "ffmpeg", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
-            "-tune", "zerolatency", "-g", "50", "-keyint_min", "50", "-sc_threshold", "0", "-b:v", "300k",
-            "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "2", "-hls_list_size", "6",
-            "-hls_flags", "program_date_time+delete_segments+independent_segments", "index.m3u8",
-        ]
+        encoder.arguments = ["ffmpeg"] + (try Self.encoderArguments())
         encoder.standardOutput = FileHandle.nullDevice
         encoder.standardError = FileHandle.nullDevice
         try encoder.run()
@@ -34,6 +29,13 @@ public final class LiveHLSSource {
         kill(encoder.processIdentifier, SIGKILL)
         encoder.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The demo origin's ffmpeg arguments (`scripts/demo-origin/live-hls.args`, one per line), the one
+    /// description of the live source for the tests and `scripts/demo-origin.sh`.
+    public static func encoderArguments() throws -> [String] {
+        let file = BufprobeProcess.packageRoot.appendingPathComponent("scripts/demo-origin/live-hls.args")
+        return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
     /// The playlist's URL.

@@ -24,7 +24,7 @@ public final class NginxServer {
         var lastError = "nginx did not start"
         for _ in 0..<5 {
             let port = try CheckServers.freePort()
-            let conf = Self.configuration(
+            let conf = try Self.configuration(
                 port: port, prefix: directory.path, rates: rates, extraRoots: extraRoots,
                 ratedRoot: ratedRoot?.path ?? CheckServers.samples)
             let confURL = directory.appendingPathComponent("nginx.conf")
@@ -81,10 +81,13 @@ public final class NginxServer {
         }
     }
 
+    /// The demo origin's configuration template (`scripts/demo-origin/nginx.conf.in`), the one nginx
+    /// configuration of the tests and `scripts/demo-origin.sh`.
+    public static let template = BufprobeProcess.packageRoot.appendingPathComponent("scripts/demo-origin/nginx.conf.in")
+
     private static func configuration(
         port: Int, prefix: String, rates: [Int], extraRoots: [String: URL], ratedRoot: String
-    ) -> String {
-        let user = getuid() == 0 ? "user root;\n" : ""
+    ) throws -> String {
         let locations = rates.map { rate in
             "        location /rate/\(rate)/ { alias \(ratedRoot)/; limit_rate \(rate); limit_rate_after 0; }\n"
         }.joined()
@@ -94,25 +97,12 @@ public final class NginxServer {
                     "        location /rate/\(rate)/\(prefix)/ { alias \(url.path)/; limit_rate \(rate); limit_rate_after 0; }\n"
                 }.joined()
         }.joined()
-        return """
-            \(user)worker_processes 1;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/error.log;
-            events { worker_connections 64; }
-            http {
-                access_log \(prefix)/access.log;
-                client_body_temp_path \(prefix)/body;
-                proxy_temp_path \(prefix)/proxy;
-                fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi;
-                scgi_temp_path \(prefix)/scgi;
-                types { video/mp4 mp4; application/vnd.apple.mpegurl m3u8; video/mp2t ts; audio/wav wav; }
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(CheckServers.samples);
-            \(locations)\(roots)    }
-            }
-
-            """
+        let fields = [
+            "@USER@": getuid() == 0 ? "user root;\n" : "", "@PREFIX@": prefix, "@PORT@": String(port),
+            "@ROOT@": CheckServers.samples, "@LOCATIONS@": locations + roots,
+        ]
+        return fields.reduce(try String(contentsOf: template, encoding: .utf8)) { text, field in
+            text.replacingOccurrences(of: field.key, with: field.value)
+        }
     }
 }

@@ -7,6 +7,19 @@ public enum Samples {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("samples")
 
+    /// A copy of `h264-aac.mp4` in a temporary file with 64 bytes of 0xFF every 20,000 bytes past its
+    /// header: damaged H.264 NAL units, which FFmpeg's parser logs about ("Invalid NAL unit size") as they
+    /// are read. The caller removes it.
+    public static func damagedH264Copy() throws -> URL {
+        var data = try Data(contentsOf: directory.appendingPathComponent("h264-aac.mp4"))
+        for offset in stride(from: 60_000, to: data.count - 1_000, by: 20_000) {
+            data.replaceSubrange(offset..<(offset + 64), with: Data(repeating: 0xFF, count: 64))
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-damaged-\(UUID().uuidString).mp4")
+        try data.write(to: url)
+        return url
+    }
+
     /// Every committed media sample (the HLS master playlist included), sorted by name.
     public static var media: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -16,6 +16,13 @@ public struct Check: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check that streams start fast and keep up: a pass/degraded/fail verdict from a real-time play.",
         discussion: """
+            Examples:
+              bufprobe check https://cdn.example.net/live/master.m3u8
+              bufprobe check --json --duration 20s URL > check.json; echo $?
+              bufprobe check --player hlsjs --variant lowest URL
+              bufprobe check --rate 150k samples/h264-aac.mp4   a file as a slow link
+              bufprobe check http://127.0.0.1:8081/slow/h264-aac.mp4   demo origin
+
             Inputs are any URL libavformat opens (progressive HTTP(S) MP4/WebM/TS/MP3, HLS .m3u8, DASH .mpd, \
             RTMP, SRT, UDP...) or local inputs: paths, - (standard input), file:, concat:... (read as fast as \
             possible, or at --rate to stand in for a network). \
@@ -110,7 +117,7 @@ public struct Check: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Live HLS: where to start playing: hold-back (the playlist's HOLD-BACK, else 3 target durations, as players start), edge (the newest segment), window-start (the oldest listed), or seconds behind the edge (default hold-back).",
+            "Live HLS: where to start playing: hold-back (the playlist's HOLD-BACK, else 3 target durations, as players start), edge (the newest segment), window-start (the oldest listed), or seconds behind the edge.",
             valueName: "where"))
     var liveStart: LiveStart = .holdBack
 
@@ -122,7 +129,7 @@ public struct Check: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "With --all-variants: the first N segments of each variant are sized for the BANDWIDTH comparison (1 to \(VariantProber.maxSegments), default \(VariantProber.defaultSegments)).",
+            "With --all-variants: the first N segments of each variant are sized for the BANDWIDTH comparison (1 to \(VariantProber.maxSegments)).",
             valueName: "N"))
     var allVariantsSegments = VariantProber.defaultSegments
 
@@ -136,7 +143,7 @@ public struct Check: AsyncParsableCommand {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "--record-trace's format: bufprobe (columns seconds Mbit/s latency_ms), sabre (Sabre's JSON, with latency_ms) or mahimahi (one line per 1500-byte delivery, ms; no latency) (default bufprobe).",
+            "--record-trace's format: bufprobe (columns seconds Mbit/s latency_ms), sabre (Sabre's JSON, with latency_ms) or mahimahi (one line per 1500-byte delivery, ms; no latency).",
             valueName: "format"))
     var traceFormat: ThroughputRecording.Format = .bufprobe
 

@@ -16,6 +16,12 @@ public struct Probe: AsyncParsableCommand {
         abstract: "Read every packet of media files and report streams, loaded ranges, gaps and problems.",
         usage: "bufprobe probe [<options>] <file> ...",
         discussion: """
+            Examples:
+              bufprobe probe samples/gap.ts
+              bufprobe probe --json clip.mp4 > clip.json
+              bufprobe probe --plot bitrate.svg clip.mp4
+              curl -s https://cdn.example.net/clip.ts | bufprobe probe -
+
             Inputs are local paths, - or pipe: (standard input), file:, concat:a|b, concatf:, subfile:, data: \
             or network URLs libavformat opens. Results go to stdout, progress and \
             diagnostics to stderr.

@@ -15,6 +15,13 @@ public struct Simulate: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Simulate playing media over a given network: startup delay, stalls, rebuffer ratio.",
         discussion: """
+            Examples:
+              bufprobe simulate samples/h264-aac.mp4 --bandwidth 150k
+              bufprobe simulate clip.mp4 --bandwidth 2Mbit --latency 80ms --player hlsjs
+              bufprobe simulate clip.mp4 --trace samples/traces/3g-hsdpa.txt
+              bufprobe simulate samples/hls/master.m3u8 --abr bola --bandwidth 400k
+              bufprobe simulate clip.mp4 --script samples/scripts/seek-and-pause.yaml
+
             The media's packets (a local file, a local HLS playlist or DASH manifest, or --bitrate/--duration \
             synthetic media) are downloaded byte for byte in virtual time: one HTTP request read in byte order \
             (one request per segment for HLS and DASH, an initialization segment once per variant), latency once per request, a new request after a seek out of the buffer; \

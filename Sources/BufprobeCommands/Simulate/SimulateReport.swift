@@ -55,7 +55,7 @@ package struct SimulateReport: Sendable, Codable, Hashable {
 
     /// What was simulated.
     package struct Source: Sendable, Codable, Hashable {
-        /// `file`, `hls` or `synthetic`.
+        /// `file` (local), `network` (a URL), `hls`, `dash` or `synthetic`.
         package var kind: String
         /// The path (with the variant for HLS) or the synthetic description.
         package var description: String

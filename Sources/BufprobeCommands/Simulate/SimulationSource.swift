@@ -8,7 +8,7 @@ import CheckEngine
 package struct SimulationSource: Sendable {
     /// What was loaded, for reports: a path, a playlist (with the variant) or a synthetic description.
     package var description: String
-    /// `file`, `hls`, `dash` or `synthetic`.
+    /// `file` (local), `network` (a URL), `hls`, `dash` or `synthetic`.
     package var kind: String
     /// The units to download.
     package var media: SimulationMedia
@@ -106,7 +106,8 @@ package struct SimulationSource: Sendable {
             index = indexAtEnd(extent, formatName: opened.format.name, size: opened.format.size)
         }
         var source = SimulationSource(
-            description: input, kind: "file",
+            // A URL is not a file, though it is read whole first like one: label it by where it came from.
+            description: input, kind: InputKind(input).isNetwork ? "network" : "file",
             media: builder.finish(
                 playableStreams: playable, totalBytes: opened.format.size, duration: opened.format.duration,
                 download: .progressive(indexAtEnd: index, mode: download)))

@@ -1,5 +1,5 @@
 // Uses bufprobe as a library: probes a media file, simulates playing it over a slow network, then checks
-// it as `bufprobe check` does (in real time, with progress as it plays). Exits 1 when something failed.
+// it as `bufprobe check --rate 1x` does (delivered in real time, with progress as it plays). Exits 1 when something failed.
 // Run from this directory: swift run BufprobeExample [media] (default: the repository's samples/h264-aac.mp4).
 import BufprobeCommands
 import CheckEngine
@@ -25,8 +25,10 @@ do {
         print("  stall at \(stall.position) s of media, \(stall.duration) s long")
     }
 
-    // A real-time check of the first 2 s, with the player's state every half second.
-    let check = StreamCheck(media, options: .init(duration: 2))
+    // A real-time check of the first 2 s: `rate: .realtime(1)` delivers the local file as a stream playing
+    // in real time (check --rate 1x; without it the file is read at disk speed, hundreds of times faster),
+    // with the player's state every half second.
+    let check = StreamCheck(media, options: .init(duration: 2, rate: .realtime(1)))
     let watcher = Task {
         for await state in check.progress() {
             let elapsed = String(format: "%.1f", state.elapsed)
@@ -37,6 +39,8 @@ do {
     let report = await check.run()
     await watcher.value
     print("check: \(report.verdict.rawValue): \(report.reason)")
+    let speed = report.sampledDuration > 0 ? report.played / report.sampledDuration : 0
+    print(String(format: "  played %.2f s of media in %.2f s: %.2fx real time", report.played, report.sampledDuration, speed))
     if report.verdict == .fail { exit(1) }
 } catch {
     // Both errors describe themselves in one sentence, as the command line does.
