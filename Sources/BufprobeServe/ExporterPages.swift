@@ -62,20 +62,6 @@ package enum ExporterPages {
             """
     }
 
-    /// `text` with `&`, `<`, `>`, `"` and `'` as HTML entities.
-    package static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// `text` as HTML content or an attribute value (`XMLText`: the entities, and no control character).
+    package static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -125,7 +125,7 @@ struct ExporterConfigTests {
         ring.add(target: "http://a/<script>\"x'&", module: "m", verdict: "pass", seconds: 1, log: "")
         let page = ExporterPages.index(recent: ring.entries, modules: ["default"])
         #expect(!page.contains("<script>"))
-        #expect(page.contains("http://a/&lt;script&gt;&quot;x&#39;&amp;"))
+        #expect(page.contains("http://a/&lt;script&gt;&quot;x&apos;&amp;"))
         #expect(page.contains("href=\"/logs?id=1\""))
     }
 
