@@ -5,6 +5,14 @@ import json
 import sys
 
 
+PLAYERS = ["hlsjs", "dashjs", "shaka"]
+CASES = ["c5000k", "c2500k", "c1500k", "c1000k", "c700k", "c400k", "c200k", "step", "stepup", "dip", "3g", "4g"]
+
+
+def rank(order, name):
+    return order.index(name) if name in order else len(order)
+
+
 def fmt_s(x):
     return "-" if x is None else f"{x:.2f}"
 
@@ -34,6 +42,8 @@ def main():
         print(row(r), flush=True)
         return
     results = [json.loads(l) for l in sys.stdin if l.strip()]
+    # Rows in a fixed order whatever order the cases were (re)run in (KEEP=1 appends).
+    results.sort(key=lambda r: (rank(PLAYERS, r["player"]), rank(CASES, r["case"])))
     print("| player | case | startup real | startup sim | stalls real (n / total) | stalls sim | "
           "variants real (per segment) | variants sim | same variant | agree |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -52,8 +62,11 @@ def main():
     if failures:
         print("\nPlayer errors seen (time from the first media request, s):")
         for p, c, errs in failures:
-            for e in errs[:4]:
-                print(f"- {p} {c}: {json.dumps(e)[:300]}")
+            fatal = [e for e in errs if isinstance(e[2], dict) and e[2].get("fatal")]
+            shown = [errs[0]] + [e for e in fatal if e is not errs[0]]
+            print(f"- {p} {c}: {len(errs)} error events, {len(fatal)} fatal; first and fatal:")
+            for e in shown:
+                print(f"  - {json.dumps(e)[:300]}")
 
 
 if __name__ == "__main__":
