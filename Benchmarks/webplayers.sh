@@ -12,6 +12,7 @@
 #
 # Usage: Benchmarks/webplayers.sh            (all players, all cases)
 #        PLAYERS="shaka" CASES="c200k step" Benchmarks/webplayers.sh
+#        KEEP=1 CASES="dip" Benchmarks/webplayers.sh   (keep out/webplayers/results.jsonl's other cases)
 # Environment: BUFPROBE (default: .build/debug/bufprobe, built when missing), WEBPLAYERS_LIB (default
 # ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100).
 # Everything stays on 127.0.0.1. Raw timelines: $OUT/runs/<player>-<case>/.
@@ -22,7 +23,7 @@ LIB=${WEBPLAYERS_LIB:-$ROOT/../shared/webplayers}
 OUT=${OUT:-$ROOT/Benchmarks/out/webplayers}
 LIMIT=${LIMIT:-100}
 PLAYERS=${PLAYERS:-hlsjs dashjs shaka}
-ALL_CASES="c5000k c2500k c1000k c400k c200k step 3g 4g"
+ALL_CASES="c5000k c2500k c1500k c1000k c700k c400k c200k step stepup dip 3g 4g"
 CASES=${CASES:-$ALL_CASES}
 BUFPROBE=${BUFPROBE:-$ROOT/.build/debug/bufprobe}
 
@@ -45,14 +46,18 @@ mkdir -p "$OUT/traces" "$OUT/runs"
 python3 "$HERE/make_media.py" "$OUT/media"
 
 # Traces, in `simulate --trace`'s two-column "seconds Mbit/s" format. Constant rates above the ladder's
-# top (2000k video + 64k audio), just above it, near the middle, near the bottom (300k + 64k) and below it;
-# a step down; the repository's synthetic HSDPA-like 3G trace; a synthetic 4G-like trace (a seeded random
+# top (2000k video + 64k audio), just above it, between the upper two, near and below the middle, near the
+# bottom (300k + 64k) and below it; a step down (3 -> 0.5 at 10 s), a step up (0.5 -> 3 at 10 s), a dip
+# (3, 0.2 from 8 to 16 s, 3); the repository's synthetic HSDPA-like 3G trace; a synthetic 4G-like trace (a seeded random
 # walk, 1 s steps between 0.3 and 6 Mbit/s with dips, made here: not a measured log).
 write_traces() {
   local t="$OUT/traces"
   echo "0 5.0" > "$t/c5000k.txt"; echo "0 2.5" > "$t/c2500k.txt"; echo "0 1.0" > "$t/c1000k.txt"
+  echo "0 1.5" > "$t/c1500k.txt"; echo "0 0.7" > "$t/c700k.txt"
   echo "0 0.4" > "$t/c400k.txt"; echo "0 0.2" > "$t/c200k.txt"
   printf '0 3.0\n10 0.5\n20 0.5\n' > "$t/step.txt"
+  printf '0 0.5\n10 3.0\n20 3.0\n' > "$t/stepup.txt"
+  printf '0 3.0\n8 0.2\n16 3.0\n24 3.0\n' > "$t/dip.txt"
   cp "$ROOT/samples/traces/3g-hsdpa.txt" "$t/3g.txt"
   python3 - "$t/4g.txt" <<'PY'
 import random, sys
@@ -108,7 +113,18 @@ run_case() {
   python3 "$HERE/report.py" --one "$dir" < <(tail -1 "$OUT/results.jsonl")
 }
 
-: > "$OUT/results.jsonl"
+if [[ ${KEEP:-0} == 1 && -f "$OUT/results.jsonl" ]]; then
+  # Keep the other player x case results, drop the ones about to be rerun.
+  python3 - "$OUT/results.jsonl" "$PLAYERS" "$CASES" <<'PY'
+import json, sys
+path, players, cases = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+rows = [l for l in open(path) if l.strip()]
+keep = [l for l in rows if not (json.loads(l)["player"] in players and json.loads(l)["case"] in cases)]
+open(path, "w").writelines(keep)
+PY
+else
+  : > "$OUT/results.jsonl"
+fi
 for player in $PLAYERS; do
   for case in $CASES; do
     run_case "$player" "$case"
