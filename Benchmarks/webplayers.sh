@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Real web players against `bufprobe simulate`, on one shared shaped link (issue 28's comparison).
+#
+# For each player (hls.js, dash.js, Shaka: the builds in ../shared/webplayers/, never committed) and each
+# case (a rate trace), this plays ffmpeg-made media (a 300k/800k/2000k ladder + AAC, 2 s segments, 30 s; HLS
+# for hls.js, DASH for dash.js and Shaka) in Debian's headless Chromium through Benchmarks/webplayers/
+# shaper.py, which shapes all of the player's connections through one link following the trace, then runs
+# `bufprobe simulate` on the same media with the same --trace and the closest preset, and prints per case:
+# startup, stalls (count, total), per-segment video variant, and whether they agree by issue 28's criteria
+# (same stall count; startup within 0.5 s or 25 %; stall time within 1 s or 25 %; same variant on >= 90 % of
+# segments). Runs are sequential, one Chromium at a time, each bounded by LIMIT seconds.
+#
+# Usage: Benchmarks/webplayers.sh            (all players, all cases)
+#        PLAYERS="shaka" CASES="c200k step" Benchmarks/webplayers.sh
+#        KEEP=1 CASES="dip" Benchmarks/webplayers.sh   (keep out/webplayers/results.jsonl's other cases)
+# Environment: BUFPROBE (default: .build/debug/bufprobe, built when missing), WEBPLAYERS_LIB (default
+# ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100).
+# Everything stays on 127.0.0.1. Raw timelines: $OUT/runs/<player>-<case>/.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HERE="$ROOT/Benchmarks/webplayers"
+LIB=${WEBPLAYERS_LIB:-$ROOT/../shared/webplayers}
+OUT=${OUT:-$ROOT/Benchmarks/out/webplayers}
+LIMIT=${LIMIT:-100}
+PLAYERS=${PLAYERS:-hlsjs dashjs shaka}
+ALL_CASES="c5000k c2500k c1500k c1000k c700k c400k c200k step stepup dip 3g 4g"
+CASES=${CASES:-$ALL_CASES}
+BUFPROBE=${BUFPROBE:-$ROOT/.build/debug/bufprobe}
+
+for f in hls.min.js dash.all.min.js shaka-player.compiled.js; do
+  [[ -f "$LIB/$f" ]] || { echo "webplayers.sh: $LIB/$f is missing; set WEBPLAYERS_LIB to the folder of the player builds" >&2; exit 2; }
+done
+command -v chromium >/dev/null || { echo "webplayers.sh: chromium is not installed (apt-get install chromium)" >&2; exit 2; }
+if [[ ! -x "$BUFPROBE" ]]; then (cd "$ROOT" && swift build --product bufprobe >&2); fi
+
+SHAPER_PID="" CHROME_PID=""
+cleanup() {
+  [[ -n "$CHROME_PID" ]] && kill -- "-$CHROME_PID" 2>/dev/null || true
+  [[ -n "$SHAPER_PID" ]] && kill "$SHAPER_PID" 2>/dev/null || true
+  CHROME_PID="" SHAPER_PID=""
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$OUT/traces" "$OUT/runs"
+python3 "$HERE/make_media.py" "$OUT/media"
+
+# Traces, in `simulate --trace`'s two-column "seconds Mbit/s" format. Constant rates above the ladder's
+# top (2000k video + 64k audio), just above it, between the upper two, near and below the middle, near the
+# bottom (300k + 64k) and below it; a step down (3 -> 0.5 at 10 s), a step up (0.5 -> 3 at 10 s), a dip
+# (3, 0.2 from 8 to 16 s, 3); the repository's synthetic HSDPA-like 3G trace; a synthetic 4G-like trace (a seeded random
+# walk, 1 s steps between 0.3 and 6 Mbit/s with dips, made here: not a measured log).
+write_traces() {
+  local t="$OUT/traces"
+  echo "0 5.0" > "$t/c5000k.txt"; echo "0 2.5" > "$t/c2500k.txt"; echo "0 1.0" > "$t/c1000k.txt"
+  echo "0 1.5" > "$t/c1500k.txt"; echo "0 0.7" > "$t/c700k.txt"
+  echo "0 0.4" > "$t/c400k.txt"; echo "0 0.2" > "$t/c200k.txt"
+  printf '0 3.0\n10 0.5\n20 0.5\n' > "$t/step.txt"
+  printf '0 0.5\n10 3.0\n20 3.0\n' > "$t/stepup.txt"
+  printf '0 3.0\n8 0.2\n16 3.0\n24 3.0\n' > "$t/dip.txt"
+  cp "$ROOT/samples/traces/3g-hsdpa.txt" "$t/3g.txt"
+  python3 - "$t/4g.txt" <<'PY'
+import random, sys
+r = random.Random(28); rate = 3.0; rows = ["# seconds Mbit/s: synthetic 4G-like random walk (seed 28), made by webplayers.sh"]
+for s in range(120):
+    rate = min(6.0, max(0.3, rate * r.uniform(0.7, 1.35)))
+    if r.random() < 0.06: rate = r.uniform(0.3, 0.8)   # a dip, as a handover
+    rows.append(f"{s} {rate:.3f}")
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+}
+write_traces
+
+source_for() { [[ $1 == hlsjs ]] && echo "hls/master.m3u8" || echo "dash/manifest.mpd"; }
+# The closest preset today: hls.js and Shaka have buffer-only presets; dash.js has none, so Chromium's (the
+# MSE renderer it plays through). ABR: hls.js and Shaka estimate throughput, dash.js's default is DYNAMIC.
+simulate_args() {
+  case $1 in
+    hlsjs) echo "--player hlsjs --abr throughput" ;;
+    dashjs) echo "--player chromium --abr dynamic" ;;
+    shaka) echo "--player shaka --abr throughput" ;;
+  esac
+}
+
+run_case() {
+  local player=$1 case=$2 dir="$OUT/runs/$1-$2" src
+  src=$(source_for "$player")
+  rm -rf "$dir"; mkdir -p "$dir"
+  local sim_args; sim_args=$(simulate_args "$player")
+  printf '{"player": "%s", "case": "%s", "media": "%s", "segments": 15, "simulate_args": "%s", "limit": %s}\n' \
+    "$player" "$case" "$src" "$sim_args" "$LIMIT" > "$dir/meta.json"
+  python3 "$HERE/shaper.py" --media "$OUT/media" --lib "$LIB" --page "$HERE" --trace "$OUT/traces/$case.txt" \
+    --log "$dir/requests.jsonl" --timeline "$dir/timeline.jsonl" > "$dir/port" 2> "$dir/shaper.log" &
+  SHAPER_PID=$!
+  for _ in $(seq 50); do [[ -s "$dir/port" ]] && break; sleep 0.1; done
+  local port; port=$(cat "$dir/port")
+  # A fresh profile per run: no cache, no stored bandwidth estimate.
+  setsid chromium --headless=new --no-sandbox --autoplay-policy=no-user-gesture-required \
+    --user-data-dir="$dir/profile" --no-first-run --no-default-browser-check --disable-gpu --mute-audio \
+    --disable-background-timer-throttling --disable-renderer-backgrounding --enable-logging=stderr --v=0 \
+    "http://127.0.0.1:$port/page/player.html?player=$player&src=/media/$src&limit=$LIMIT" \
+    > "$dir/chromium.log" 2>&1 &
+  CHROME_PID=$!
+  local waited=0
+  while kill -0 "$SHAPER_PID" 2>/dev/null && (( waited < (LIMIT + 20) * 10 )); do sleep 0.1; waited=$((waited + 1)); done
+  cleanup
+  wait 2>/dev/null || true
+  rm -rf "$dir/profile"
+  # shellcheck disable=SC2086
+  "$BUFPROBE" simulate "$OUT/media/$src" $sim_args --trace "$OUT/traces/$case.txt" --json > "$dir/simulate.json" \
+    2> "$dir/simulate.log" || true
+  python3 "$HERE/compare.py" "$dir" >> "$OUT/results.jsonl"
+  python3 "$HERE/report.py" --one "$dir" < <(tail -1 "$OUT/results.jsonl")
+}
+
+if [[ ${KEEP:-0} == 1 && -f "$OUT/results.jsonl" ]]; then
+  # Keep the other player x case results, drop the ones about to be rerun.
+  python3 - "$OUT/results.jsonl" "$PLAYERS" "$CASES" <<'PY'
+import json, sys
+path, players, cases = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+rows = [l for l in open(path) if l.strip()]
+keep = [l for l in rows if not (json.loads(l)["player"] in players and json.loads(l)["case"] in cases)]
+open(path, "w").writelines(keep)
+PY
+else
+  : > "$OUT/results.jsonl"
+fi
+for player in $PLAYERS; do
+  for case in $CASES; do
+    run_case "$player" "$case"
+  done
+done
+echo
+python3 "$HERE/report.py" < "$OUT/results.jsonl" | tee "$OUT/table.md"
