@@ -35,6 +35,8 @@ struct ServeCommandTests {
         #expect(own.value("bufprobe_exporter_checks_total", ["verdict": "pass"]) == 1)
         #expect(own.value("bufprobe_exporter_checks_in_flight") == 0)
         #expect(own.value("bufprobe_exporter_check_duration_seconds_count") == 1)
+        // The line is written as the response ends: wait for it rather than read stderr at once.
+        #expect(serve.logged("GET /probe 200"), "\(serve.stderr)")
         let lines = serve.stderr.split(separator: "\n")
         #expect(lines.contains { $0.contains("GET /probe 200") && $0.contains("verdict=pass") && $0.contains("target=\(target)") },
             "\(serve.stderr)")
