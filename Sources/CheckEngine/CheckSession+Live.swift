@@ -49,35 +49,27 @@ extension CheckSession {
         } catch {
             return result
         }
-        guard let playlist = try? HLSPlaylist.parse(String(decoding: input.bytes, as: UTF8.self)) else {
-            // Not a playlist bufprobe reads: FFmpeg's HLS demuxer says what it makes of it.
-            result.input = input
-            return result
-        }
+        result.input = input
+        // Not a playlist bufprobe reads: FFmpeg's HLS demuxer says what it makes of it.
+        guard let playlist = try? HLSPlaylist.parse(String(decoding: input.bytes, as: UTF8.self)) else { return result }
         var url = input.location
         var played = playlist
         if playlist.kind == .master {
             let deadline = prereadDeadline()
             defer { deadline.finish() }
             let bandwidths = playlist.variants.map { Int64($0.bandwidth) as Int64? }
-            guard let chosen = settings.variant.select(bandwidths: bandwidths) else {
-                result.input = input
-                return result
-            }
+            guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return result }
             url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: input.location)
             let decoration = cmcdRequests?.decoration(for: url)
             guard let variant = try? HLSPlaylist.load(
                 location: decoration?.decorated(url) ?? url, options: decoration?.applied(to: options) ?? options,
                 interrupter: deadline.interrupter, limit: Self.prereadBytes)
-            else {
-                result.input = input
-                return result
-            }
+            else { return result }
             played = variant
         }
         lowLatency = lowLatencyPlayback(url: url, playlist: played)
-        if lowLatency != nil { return result }
-        result.input = input
+        // Played part by part: FFmpeg does not open the input.
+        if lowLatency != nil { return BeforeOpening() }
         guard played.kind == .media, !played.hasEndList, let start = settings.liveStart.start(in: played) else {
             return result
         }

@@ -17,10 +17,6 @@ public struct PrefetchedInput: Sendable, Equatable {
     public var location: String
     /// The protocol options the demuxer copies into its later requests, `location` included.
     public var urlOptions: [String: String]
-    /// The size of the body as sent, bytes.
-    public var sentBytes: Int
-    /// Whether `bytes` is a window of a longer live media playlist.
-    public var windowed: Bool
     /// The demuxer that reads `bytes` (`hls` or `dash`).
     public var demuxer: String
 
@@ -46,8 +42,7 @@ public struct PrefetchedInput: Sendable, Equatable {
         }
         let window = demuxer == "hls" ? HLSPlaylistWindow.window(body) : nil
         return PrefetchedInput(
-            bytes: window ?? body, location: reader.location, urlOptions: reader.urlOptions, sentBytes: body.count,
-            windowed: window != nil, demuxer: demuxer)
+            bytes: window ?? body, location: reader.location, urlOptions: reader.urlOptions, demuxer: demuxer)
     }
 
     /// A playlist or manifest larger than bufprobe reads as one (`ResourceLimits.playlistBytes`).
