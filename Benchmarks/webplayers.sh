@@ -33,13 +33,6 @@ done
 command -v chromium >/dev/null || { echo "webplayers.sh: chromium is not installed (apt-get install chromium)" >&2; exit 2; }
 if [[ ! -x "$BUFPROBE" ]]; then (cd "$ROOT" && swift build --product bufprobe >&2); fi
 
-SHAPER_PID="" CHROME_PID=""
-cleanup() {
-  [[ -n "$CHROME_PID" ]] && kill -- "-$CHROME_PID" 2>/dev/null || true
-  [[ -n "$SHAPER_PID" ]] && kill "$SHAPER_PID" 2>/dev/null || true
-  CHROME_PID="" SHAPER_PID=""
-}
-trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$OUT/traces" "$OUT/runs"
@@ -71,7 +64,6 @@ PY
 }
 write_traces
 
-source_for() { [[ $1 == hlsjs ]] && echo "hls/master.m3u8" || echo "dash/manifest.mpd"; }
 # The closest preset today: hls.js and Shaka have buffer-only presets; dash.js has none, so Chromium's (the
 # MSE renderer it plays through). ABR: hls.js and Shaka estimate throughput, dash.js's default is DYNAMIC.
 simulate_args() {
@@ -83,33 +75,11 @@ simulate_args() {
 }
 
 run_case() {
-  local player=$1 case=$2 dir="$OUT/runs/$1-$2" src
-  src=$(source_for "$player")
-  rm -rf "$dir"; mkdir -p "$dir"
-  local sim_args; sim_args=$(simulate_args "$player")
-  printf '{"player": "%s", "case": "%s", "media": "%s", "segments": 15, "simulate_args": "%s", "limit": %s}\n' \
-    "$player" "$case" "$src" "$sim_args" "$LIMIT" > "$dir/meta.json"
-  python3 "$HERE/shaper.py" --media "$OUT/media" --lib "$LIB" --page "$HERE" --trace "$OUT/traces/$case.txt" \
-    --log "$dir/requests.jsonl" --timeline "$dir/timeline.jsonl" > "$dir/port" 2> "$dir/shaper.log" &
-  SHAPER_PID=$!
-  for _ in $(seq 50); do [[ -s "$dir/port" ]] && break; sleep 0.1; done
-  local port; port=$(cat "$dir/port")
-  # A fresh profile per run: no cache, no stored bandwidth estimate.
-  setsid chromium --headless=new --no-sandbox --autoplay-policy=no-user-gesture-required \
-    --user-data-dir="$dir/profile" --no-first-run --no-default-browser-check --disable-gpu --mute-audio \
-    --disable-background-timer-throttling --disable-renderer-backgrounding --enable-logging=stderr --v=0 \
-    "http://127.0.0.1:$port/page/player.html?player=$player&src=/media/$src&limit=$LIMIT" \
-    > "$dir/chromium.log" 2>&1 &
-  CHROME_PID=$!
-  local waited=0
-  while kill -0 "$SHAPER_PID" 2>/dev/null && (( waited < (LIMIT + 20) * 10 )); do sleep 0.1; waited=$((waited + 1)); done
-  cleanup
-  wait 2>/dev/null || true
-  rm -rf "$dir/profile"
+  local player=$1 case=$2 dir="$OUT/runs/$1-$2" sim_args
+  sim_args=$(simulate_args "$player")
   # shellcheck disable=SC2086
-  "$BUFPROBE" simulate "$OUT/media/$src" $sim_args --trace "$OUT/traces/$case.txt" --json > "$dir/simulate.json" \
-    2> "$dir/simulate.log" || true
-  python3 "$HERE/compare.py" "$dir" >> "$OUT/results.jsonl"
+  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
+    "$OUT/media" "$dir" $sim_args >> "$OUT/results.jsonl"
   python3 "$HERE/report.py" --one "$dir" < <(tail -1 "$OUT/results.jsonl")
 }
 

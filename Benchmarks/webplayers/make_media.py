@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Makes the web-player harness's media with ffmpeg: one 3-variant ladder (300k/800k/2000k H.264, 2 s
-segments, keyframes at every segment boundary) plus one 64 kbit/s AAC track, about 30 s, encoded once and
+segments, keyframes at every segment boundary) plus one 64 kbit/s AAC track, 30 s (or SECONDS), encoded once and
 packaged twice from the same encodes (streams copied): HLS (MPEG-TS, audio muxed into each variant, so a
 player and `simulate` fetch the same bytes) and DASH (one video adaptation set of 3 representations and one
-audio adaptation set, SegmentTemplate). Usage: make_media.py OUT_DIR (reused when already made)."""
+audio adaptation set, SegmentTemplate). Usage: make_media.py OUT_DIR [SECONDS] (reused when already made
+with the same length); writes OUT_DIR/media.json, {"seconds": S, "segments": S / 2}."""
+import json
 import os
 import subprocess
 import sys
@@ -21,22 +23,25 @@ def run(args):
 
 def main():
     out = sys.argv[1]
-    done = os.path.join(out, ".done")
-    if os.path.exists(done):
+    duration = int(sys.argv[2]) if len(sys.argv) > 2 else DURATION
+    if duration <= 0 or duration % SECONDS:
+        sys.exit(f"make_media.py: the length must be a positive multiple of {SECONDS} s, not {duration}")
+    done = os.path.join(out, "media.json")
+    if os.path.exists(done) and json.load(open(done)).get("seconds") == duration:
         return
     enc, hls, dash = (os.path.join(out, d) for d in ("enc", "hls", "dash"))
     for d in (enc, hls, dash):
         os.makedirs(d, exist_ok=True)
     # Same source recipe as sabre_compare.py's ladders: noise over the test pattern so segment sizes vary
     # around the declared rate as real content's do.
-    source = (f"testsrc2=size={{}}:rate={FPS}:duration={DURATION},"
+    source = (f"testsrc2=size={{}}:rate={FPS}:duration={duration},"
               f"noise=alls=12:allf=t,hue=s='1+0.5*sin(t/7)'")
     for i, (rate, size) in enumerate(zip(RATES, SIZES)):
         run(["-f", "lavfi", "-i", source.format(size), "-c:v", "libx264", "-preset", "ultrafast",
              "-profile:v", "main", "-b:v", f"{rate}k", "-maxrate", f"{int(rate * 1.5)}k", "-bufsize", f"{rate * 2}k",
              "-g", str(SECONDS * FPS), "-keyint_min", str(SECONDS * FPS), "-sc_threshold", "0",
              "-pix_fmt", "yuv420p", "-an", os.path.join(enc, f"v{i}.mp4")])
-    run(["-f", "lavfi", "-i", f"sine=frequency=440:beep_factor=4:sample_rate=48000:duration={DURATION}",
+    run(["-f", "lavfi", "-i", f"sine=frequency=440:beep_factor=4:sample_rate=48000:duration={duration}",
          "-c:a", "aac", "-ac", "2", "-b:a", "64k", os.path.join(enc, "a.mp4")])
     audio = os.path.join(enc, "a.mp4")
     for i, rate in enumerate(RATES):
@@ -62,7 +67,8 @@ def main():
          "-init_seg_name", "init-$RepresentationID$.m4s",
          "-media_seg_name", "chunk-$RepresentationID$-$Number%05d$.m4s",
          os.path.join(dash, "manifest.mpd")])
-    open(done, "w").close()
+    with open(done, "w") as f:
+        json.dump({"seconds": duration, "segments": duration // SECONDS}, f)
 
 
 if __name__ == "__main__":
