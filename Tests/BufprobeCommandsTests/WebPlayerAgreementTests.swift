@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real web players (hls.js, dash.js, Shaka: the builds in `../shared/webplayers/`, never committed)
+/// in headless Chromium against `bufprobe simulate --player X` on the same media and the same shaped link:
+/// one steady and one stalling case per player, each held to issue 28's agreement (same stall count, startup
+/// within 0.5 s or 25 %, total stall time within 1 s or 25 %, the same video variant on >= 90 % of segments).
+///
+/// The runner is `Benchmarks/webplayers/run-case.sh`, the one `Benchmarks/webplayers.sh` uses for its 12
+/// cases per player: ffmpeg-made media (300k/800k/2000k H.264 + 64k AAC, 2 s segments, here 12 s long), one
+/// token bucket shaping all of the player's connections along a rate trace, and `simulate --trace` with the
+/// same trace. A real player on a loaded machine is not exactly repeatable (its timers, the renderer's
+/// start), so a case gets a second run when the first disagrees, and the failure names both runs' figures.
+enum WebPlayerHarness {
+    /// The player builds: `$WEBPLAYERS_LIB`, else `../shared/webplayers` beside the checkout, else
+    /// `/work/shared/webplayers` (the development machine's layout).
+    static let library: URL? = {
+        var candidates: [String] = []
+        if let env = ProcessInfo.processInfo.environment["WEBPLAYERS_LIB"] { candidates.append(env) }
+        candidates.append(BufprobeProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/webplayers").path)
+        candidates.append("/work/shared/webplayers")
+        return candidates.map { URL(fileURLWithPath: $0) }.first { folder in
+            ["hls.min.js", "dash.all.min.js", "shaka-player.compiled.js"].allSatisfy {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            }
+        }
+    }()
+
+    /// Chromium's path, when installed (`.ci/run` installs Debian's `chromium`).
+    static let chromium: String? = ["/usr/bin/chromium", "/usr/local/bin/chromium"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The clip's length, seconds (6 segments of 2 s): short, so that six cases add under a minute to CI.
+    static let clipSeconds = 12
+
+    /// The media, made once per test process into a temporary folder by `make_media.py`.
+    static let media: Result<URL, HarnessError> = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-webplayers-\(UUID().uuidString)")
+        do {
+            let result = try BufprobeProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["python3", script("make_media.py").path, folder.path, String(clipSeconds)], timeout: 300)
+            guard result.status == 0 else { return .failure(HarnessError("make_media.py failed: \(result.stderr)")) }
+            return .success(folder)
+        } catch {
+            return .failure(HarnessError("make_media.py could not run: \(error)"))
+        }
+    }()
+
+    /// `Benchmarks/webplayers/<name>`.
+    static func script(_ name: String) -> URL {
+        BufprobeProcess.packageRoot.appendingPathComponent("Benchmarks/webplayers/\(name)")
+    }
+
+    /// What could not be set up, as a sentence.
+    struct HarnessError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// One case: a player, a rate trace (`simulate --trace`'s "seconds Mbit/s" rows) and simulate's options.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var player: String
+        var name: String
+        var trace: String
+        var simulateArguments: [String]
+        var testDescription: String { "\(player) \(name)" }
+    }
+
+    /// One run's comparison, as `compare.py` prints it.
+    struct Comparison {
+        var agree: Bool
+        var failed: [String]
+        var text: String
+    }
+
+    /// Runs `testCase` once: the real player, then simulate, then the comparison.
+    static func run(_ testCase: Case, attempt: Int) throws -> Comparison {
+        let library = try #require(library, "the web player builds are missing: set WEBPLAYERS_LIB to the folder of hls.min.js, dash.all.min.js and shaka-player.compiled.js")
+        _ = try #require(chromium, "chromium is not installed (.ci/run installs it: apt-get install chromium)")
+        let media = try media.get()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-webplayer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let trace = work.appendingPathComponent("\(testCase.name).txt")
+        try testCase.trace.write(to: trace, atomically: true, encoding: .utf8)
+        let result = try BufprobeProcess.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            [script("run-case.sh").path, testCase.player, trace.path, media.path, work.appendingPathComponent("case").path]
+                + testCase.simulateArguments,
+            environment: [
+                "BUFPROBE": BufprobeProcess.executable.path, "WEBPLAYERS_LIB": library.path,
+                "LIMIT": String(clipSeconds * 5),
+            ],
+            timeout: Double(clipSeconds * 5 + 60))
+        let line = try #require(
+            result.stdout.split(separator: "\n").last, "run-case.sh printed nothing (status \(result.status)): \(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let verdict = try #require(json["verdict"] as? [String: Any])
+        return Comparison(
+            agree: verdict["agree"] as? Bool ?? false, failed: verdict["failed"] as? [String] ?? [],
+            text: "run \(attempt): real \(json["real"].map { "\($0)" } ?? "-"); simulate \(json["simulate"].map { "\($0)" } ?? "-")")
+    }
+
+    /// Runs `testCase` until it agrees, twice at most, and records an issue naming every run when none did.
+    static func expectAgreement(_ testCase: Case) throws {
+        var runs: [Comparison] = []
+        for attempt in 1...2 {
+            let comparison = try run(testCase, attempt: attempt)
+            runs.append(comparison)
+            if comparison.agree { return }
+        }
+        Issue.record("""
+            simulate \(testCase.simulateArguments.joined(separator: " ")) disagreed with the real \(testCase.player) \
+            on \(testCase.name) (\(runs.map { $0.failed.joined(separator: ", ") }.joined(separator: " / "))): \
+            \(runs.map(\.text).joined(separator: " | "))
+            """)
+    }
+}
+
+/// hls.js against `simulate --player hlsjs`.
+@Suite("hls.js in Chromium agrees with simulate --player hlsjs", .serialized)
+struct WebPlayerHlsjsTests {
+    static let cases: [WebPlayerHarness.Case] = [
+        .init(player: "hlsjs", name: "steady 1.5 Mbit/s", trace: "0 1.5\n", simulateArguments: ["--player", "hlsjs"]),
+        .init(player: "hlsjs", name: "stalling 0.25 Mbit/s", trace: "0 0.25\n", simulateArguments: ["--player", "hlsjs"]),
+    ]
+
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: cases)
+    func agrees(_ testCase: WebPlayerHarness.Case) throws {
+        try WebPlayerHarness.expectAgreement(testCase)
+    }
+}
+
+/// dash.js against `simulate --player dashjs`.
+@Suite("dash.js in Chromium agrees with simulate --player dashjs", .serialized)
+struct WebPlayerDashjsTests {
+    static let cases: [WebPlayerHarness.Case] = [
+        .init(player: "dashjs", name: "steady 1.5 Mbit/s", trace: "0 1.5\n", simulateArguments: ["--player", "dashjs"]),
+        .init(player: "dashjs", name: "stalling 0.25 Mbit/s", trace: "0 0.25\n", simulateArguments: ["--player", "dashjs"]),
+    ]
+
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: cases)
+    func agrees(_ testCase: WebPlayerHarness.Case) throws {
+        try WebPlayerHarness.expectAgreement(testCase)
+    }
+}
+
+/// Shaka against `simulate --player shaka`.
+@Suite("Shaka in Chromium agrees with simulate --player shaka", .serialized)
+struct WebPlayerShakaTests {
+    static let cases: [WebPlayerHarness.Case] = [
+        .init(player: "shaka", name: "steady 1.5 Mbit/s", trace: "0 1.5\n", simulateArguments: ["--player", "shaka"]),
+        .init(player: "shaka", name: "stalling 0.25 Mbit/s", trace: "0 0.25\n", simulateArguments: ["--player", "shaka"]),
+    ]
+
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: cases)
+    func agrees(_ testCase: WebPlayerHarness.Case) throws {
+        try WebPlayerHarness.expectAgreement(testCase)
+    }
+}
