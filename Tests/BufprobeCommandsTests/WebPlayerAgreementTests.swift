@@ -84,7 +84,7 @@ enum WebPlayerHarness {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-webplayer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let trace = work.appendingPathComponent("\(testCase.name).txt")
+        let trace = work.appendingPathComponent("trace.txt")
         try testCase.trace.write(to: trace, atomically: true, encoding: .utf8)
         let result = try BufprobeProcess.run(
             URL(fileURLWithPath: "/bin/bash"),
@@ -101,7 +101,16 @@ enum WebPlayerHarness {
         let verdict = try #require(json["verdict"] as? [String: Any])
         return Comparison(
             agree: verdict["agree"] as? Bool ?? false, failed: verdict["failed"] as? [String] ?? [],
-            text: "run \(attempt): real \(json["real"].map { "\($0)" } ?? "-"); simulate \(json["simulate"].map { "\($0)" } ?? "-")")
+            text: "run \(attempt): real \(figures(json["real"])); simulate \(figures(json["simulate"]))")
+    }
+
+    /// "startup 0.92 s, 1 stall (2.1 s), variants [0, 1, 1]", from compare.py's figures of one side.
+    static func figures(_ side: Any?) -> String {
+        guard let side = side as? [String: Any] else { return "none" }
+        if let error = side["error"] { return "\(error)" }
+        let startup = (side["startup"] as? Double).map { "\($0) s" } ?? "never"
+        let variants = (side["variants"] as? [Any])?.map { ($0 as? Int).map(String.init) ?? "." }.joined(separator: " ") ?? "?"
+        return "startup \(startup), \(side["stall_count"] ?? "?") stalls (\(side["stall_time"] ?? "?") s), variants [\(variants)]"
     }
 
     /// Runs `testCase` until it agrees, twice at most, and records an issue naming every run when none did.
