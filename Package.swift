@@ -64,11 +64,19 @@ let package = Package(
             dependencies: ["PlaybackModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // What every command writes with: the JSON writer, text formatting, bufprobe's version, XML text and
+        // the stdout/stderr writer. Shared by the engines and the commands, so no engine imports another
+        // for them.
+        .target(
+            name: "BufprobeOutput",
+            dependencies: ["MediaIO", "PlaybackModel", "ProgressLine", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming
+        ),
         // `check`'s engine: the pure check machine, its driver (MediaInput, a thread, a clock) and the report.
         .target(
             name: "CheckEngine",
             dependencies: [
-                "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -76,7 +84,7 @@ let package = Package(
         .target(
             name: "BufprobeCommands",
             dependencies: [
-                "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -88,7 +96,7 @@ let package = Package(
         .target(
             name: "BufprobeServe",
             dependencies: [
-                "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -106,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "bufprobe",
             dependencies: [
-                "BufprobeCommands", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeCommands", "BufprobeOutput", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -145,18 +153,18 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
-            name: "CheckEngineTests", dependencies: ["CheckEngine", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
+            name: "CheckEngineTests", dependencies: ["BufprobeOutput", "CheckEngine", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
-                "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
+                "BufprobeOutput", "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "BufprobeCommandsTests",
-            dependencies: ["BufprobeCommands", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport", "bufprobe"],
+            dependencies: ["BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport", "bufprobe"],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],
             swiftSettings: upcoming
@@ -174,7 +182,7 @@ if Context.environment["BUFPROBE_FUZZ"] != nil {
         .executableTarget(
             name: "bufprobe-fuzz",
             dependencies: [
-                "BufprobeCommands", "CheckEngine", "CLibFuzzer", "MediaIO", "ProgressLine",
+                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "CLibFuzzer", "MediaIO", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz/Sources",

@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import MediaIO
 import ProgressLine
+import BufprobeOutput
 
 /// Runs libFuzzer with the command line (`-runs=N`, corpus directories...) over `probeOneInput`.
 @main

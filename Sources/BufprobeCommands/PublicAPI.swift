@@ -4,6 +4,7 @@
 import MediaIO
 public import PlaybackModel
 import CheckEngine
+import BufprobeOutput
 
 /// Probing a media file from Swift: what `bufprobe probe` does for one input.
 ///

@@ -1,3 +1,4 @@
+package import BufprobeOutput
 extension CheckReport {
     /// `low_latency`: how a low-latency HLS stream (RFC 8216bis: `EXT-X-PART-INF` and `CAN-BLOCK-RELOAD=YES`)
     /// behaved when bufprobe played it part by part with blocking playlist reloads (`LowLatencyMonitor`'s

@@ -1,4 +1,5 @@
 package import MediaIO
+package import BufprobeOutput
 
 extension CheckReport {
     /// `playlist_health`: how the live HLS media playlist the check played behaved across the reloads

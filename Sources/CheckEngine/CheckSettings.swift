@@ -1,5 +1,6 @@
 package import MediaIO
 package import PlaybackModel
+import BufprobeOutput
 
 /// Everything one check needs from the command line, as plain values.
 package struct CheckSettings: Sendable {

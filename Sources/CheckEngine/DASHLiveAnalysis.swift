@@ -1,4 +1,5 @@
 package import MediaIO
+import BufprobeOutput
 
 /// The rules of a live DASH check, as a pure function of the manifest read at the start, the clock, and the
 /// requests the player sent (`RequestLog`): no I/O, no clock reading, so every rule is tested with made-up

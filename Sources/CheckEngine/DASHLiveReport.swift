@@ -1,3 +1,4 @@
+package import BufprobeOutput
 /// `dash_live` in `check --json`: how a live (dynamic) DASH manifest and the player's requests behaved
 /// (`DASHLiveAnalysis`). Times named `at` are seconds since the check began; dates are Unix seconds on the
 /// stream's clock.

@@ -1,6 +1,7 @@
 public import Logging
 public import PlaybackModel
 import Synchronization
+import BufprobeOutput
 
 /// Checks one stream or file as `bufprobe check` does: opens it, receives it in real time, plays it
 /// through the model's player and gives a pass/degraded/fail verdict with the figures behind it.

@@ -1,5 +1,6 @@
 import MediaIO
 package import PlaybackModel
+import BufprobeOutput
 
 /// The check's verdict as a pure function of what it measured: no servers, no clock, no I/O. `CheckSession`
 /// gathers the `Measurements` and calls `decide`; the rules live here only.

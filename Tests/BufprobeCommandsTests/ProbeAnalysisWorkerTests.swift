@@ -1,10 +1,10 @@
 import BufprobeCommands
-@testable import CheckEngine
 import MediaIO
 import PlaybackModel
 import Synchronization
 import Testing
 import TestSupport
+import BufprobeOutput
 
 @Suite("ProbeAnalysisWorker: the analysis on a second thread")
 struct ProbeAnalysisWorkerTests {

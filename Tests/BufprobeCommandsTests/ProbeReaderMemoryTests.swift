@@ -1,8 +1,8 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
 
 @Suite("ProbeReader over bytes in memory (the fuzz target's way in)")
 struct ProbeReaderMemoryTests {

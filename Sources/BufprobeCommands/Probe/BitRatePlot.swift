@@ -1,6 +1,6 @@
 import Foundation
 import PlaybackModel
-import CheckEngine
+import BufprobeOutput
 
 /// The `--plot` picture as SVG text, written by hand: one bar per second of presentation time (the bytes
 /// of the packets presented in that second, as a bit rate), a tick per keyframe of the played video, the

@@ -1,5 +1,6 @@
 import Foundation
 import CheckEngine
+import BufprobeOutput
 
 extension ProbeText {
     /// The buffering diagnostics as labelled rows, in plain words (empty label: continuation).

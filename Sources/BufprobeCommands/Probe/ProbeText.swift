@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 import CheckEngine
+import BufprobeOutput
 
 /// The human-readable `probe` summary. For people: wording and layout may change between versions;
 /// scripts use `--json`.
