@@ -81,10 +81,17 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // `probe`'s engine: the reader (a thread, MediaInput, the analysis worker), the diagnostics and the
+        // report, and its library face (`MediaProbe`).
+        .target(
+            name: "ProbeEngine",
+            dependencies: ["BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel"],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BufprobeCommands",
             dependencies: [
-                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -164,7 +171,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BufprobeCommandsTests",
-            dependencies: ["BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport", "bufprobe"],
+            dependencies: [
+                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine", "TestSupport",
+                "bufprobe",
+            ],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],
             swiftSettings: upcoming
@@ -182,7 +192,7 @@ if Context.environment["BUFPROBE_FUZZ"] != nil {
         .executableTarget(
             name: "bufprobe-fuzz",
             dependencies: [
-                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "CLibFuzzer", "MediaIO", "ProgressLine",
+                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "CLibFuzzer", "MediaIO", "ProbeEngine", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz/Sources",

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import TestSupport
 import BufprobeOutput
+import ProbeEngine
 
 @Suite("ProbeAnalysisWorker: the analysis on a second thread")
 struct ProbeAnalysisWorkerTests {

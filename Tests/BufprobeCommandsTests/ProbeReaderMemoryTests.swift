@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 import BufprobeOutput
+import ProbeEngine
 
 @Suite("ProbeReader over bytes in memory (the fuzz target's way in)")
 struct ProbeReaderMemoryTests {

@@ -6,6 +6,7 @@ import PlaybackModel
 import ProgressLine
 import CheckEngine
 import BufprobeOutput
+import ProbeEngine
 
 /// `bufprobe probe FILE...`: reads every packet of each input and reports what is in it, its loaded
 /// ranges and gaps, and what looks wrong.
