@@ -10,7 +10,9 @@ let package = Package(
     name: "bufprobe",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "bufprobe", targets: ["bufprobe"]),
+        .executable(name: "bufprobe", targets: ["BufprobeCLI"]),
+        // The library a Swift program uses: `import Bufprobe` gives probe, simulate, check and the model.
+        .library(name: "Bufprobe", targets: ["Bufprobe"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "PlaybackModel", targets: ["PlaybackModel"]),
         .library(name: "ProgressLine", targets: ["ProgressLine"]),
@@ -118,8 +120,19 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // The library face: one module re-exporting the engines' public API (no code of its own).
+        .target(
+            name: "Bufprobe",
+            dependencies: [
+                "BufprobeCommands", "CheckEngine", "PlaybackModel", "ProbeEngine",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // The executable `bufprobe` (the product's name; the target is named apart from the `Bufprobe`
+        // library, which a case-insensitive file system could not tell from it).
         .executableTarget(
-            name: "bufprobe",
+            name: "BufprobeCLI",
             dependencies: [
                 "BufprobeCommands", "BufprobeOutput", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -172,8 +185,8 @@ let package = Package(
         .testTarget(
             name: "BufprobeCommandsTests",
             dependencies: [
-                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine", "TestSupport",
-                "bufprobe",
+                "Bufprobe", "BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine",
+                "TestSupport", "BufprobeCLI",
             ],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],
