@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
-            name: "CheckEngineTests", dependencies: ["BufprobeOutput", "CheckEngine", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
+            name: "CheckEngineTests", dependencies: ["BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [

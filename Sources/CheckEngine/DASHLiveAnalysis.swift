@@ -153,7 +153,7 @@ package struct DASHLiveAnalysis: Sendable {
             report.add(
                 .reloadEarly, at: first.1, url: manifestURL,
                 message: "The player reloaded \(manifestURL) \(early.count == 1 ? "once" : "\(early.count) times") sooner than half its minimumUpdatePeriod of \(TextFormat.seconds(period)) (first after \(TextFormat.seconds(first.1 - first.0))), when it cannot have changed.")
-            report.counts.reloadEarly = early.count
+            report.counts[.reloadEarly] = early.count
         }
     }
 

@@ -80,15 +80,8 @@ public final class StreamCheck: Sendable {
         }
     }
 
-    /// The outcome of a check.
-    public enum Verdict: String, Sendable, Hashable {
-        /// Started within the limit and played without stalling.
-        case pass
-        /// Played, but stalled or started slowly.
-        case degraded
-        /// Could not be opened or played.
-        case fail
-    }
+    /// The outcome of a check: pass, degraded or fail (the one verdict type every front end reports).
+    public typealias Verdict = CheckVerdict
 
     /// What a check found, the figures of `bufprobe check --json`; every time counts from the playable
     /// start, in seconds.
@@ -227,7 +220,7 @@ public final class StreamCheck: Sendable {
 extension StreamCheck.Report {
     init(_ report: CheckReport) {
         source = report.source
-        verdict = StreamCheck.Verdict(rawValue: report.verdict.rawValue) ?? .fail
+        verdict = report.verdict
         reason = report.reason
         startupDelay = report.startupDelay
         stalls = report.stalls
