@@ -45,6 +45,16 @@ masked() { # name: the JSON output through $mask, FFmpeg's addresses out of stde
 }
 addresses() { sed -i -E 's/ @ 0x[0-9a-f]+\]/ @ 0xADDR]/' "$out/$1.err"; }
 
+# Usage errors of the values every front end validates the same way (exit 64 and the sentence).
+index=0
+for words in "check --timeout 0 x" "check --duration -1 x" "check --header nocolon x" "check --all-variants-segments 0 x" \
+    "check --max-startup 0 x" "check --max-stalls -1 x" "check --start 5 --resume 2 x" "probe --timeout 0 x" \
+    "simulate --bandwidth 0 x"; do
+    index=$((index + 1))
+    # shellcheck disable=SC2086  # the words are split on purpose
+    run "usage-$index" "$bin" $words
+done
+
 samples=()
 for f in samples/*; do
     case "$f" in *.sh | *.md) continue ;; esac
