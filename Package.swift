@@ -10,7 +10,9 @@ let package = Package(
     name: "bufprobe",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "bufprobe", targets: ["bufprobe"]),
+        .executable(name: "bufprobe", targets: ["BufprobeCLI"]),
+        // The library a Swift program uses: `import Bufprobe` gives probe, simulate, check and the model.
+        .library(name: "Bufprobe", targets: ["Bufprobe"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "PlaybackModel", targets: ["PlaybackModel"]),
         .library(name: "ProgressLine", targets: ["ProgressLine"]),
@@ -64,19 +66,34 @@ let package = Package(
             dependencies: ["PlaybackModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // What every command writes with: the JSON writer, text formatting, bufprobe's version, XML text and
+        // the stdout/stderr writer. Shared by the engines and the commands, so no engine imports another
+        // for them.
+        .target(
+            name: "BufprobeOutput",
+            dependencies: ["MediaIO", "PlaybackModel", "ProgressLine", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: upcoming
+        ),
         // `check`'s engine: the pure check machine, its driver (MediaInput, a thread, a clock) and the report.
         .target(
             name: "CheckEngine",
             dependencies: [
-                "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: upcoming
+        ),
+        // `probe`'s engine: the reader (a thread, MediaInput, the analysis worker), the diagnostics and the
+        // report, and its library face (`MediaProbe`).
+        .target(
+            name: "ProbeEngine",
+            dependencies: ["BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel"],
             swiftSettings: upcoming
         ),
         .target(
             name: "BufprobeCommands",
             dependencies: [
-                "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -88,7 +105,7 @@ let package = Package(
         .target(
             name: "BufprobeServe",
             dependencies: [
-                "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -103,10 +120,21 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
-        .executableTarget(
-            name: "bufprobe",
+        // The library face: one module re-exporting the engines' public API (no code of its own).
+        .target(
+            name: "Bufprobe",
             dependencies: [
-                "BufprobeCommands", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeCommands", "CheckEngine", "PlaybackModel", "ProbeEngine",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: upcoming
+        ),
+        // The executable `bufprobe` (the product's name; the target is named apart from the `Bufprobe`
+        // library, which a case-insensitive file system could not tell from it).
+        .executableTarget(
+            name: "BufprobeCLI",
+            dependencies: [
+                "BufprobeCommands", "BufprobeOutput", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -145,18 +173,21 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
-            name: "CheckEngineTests", dependencies: ["CheckEngine", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
+            name: "CheckEngineTests", dependencies: ["BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
-                "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
+                "BufprobeOutput", "BufprobeServe", "BufprobeCommands", "CheckEngine", "TestSupport",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: upcoming
         ),
         .testTarget(
             name: "BufprobeCommandsTests",
-            dependencies: ["BufprobeCommands", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport", "bufprobe"],
+            dependencies: [
+                "Bufprobe", "BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine",
+                "TestSupport", "BufprobeCLI",
+            ],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],
             swiftSettings: upcoming
@@ -174,7 +205,7 @@ if Context.environment["BUFPROBE_FUZZ"] != nil {
         .executableTarget(
             name: "bufprobe-fuzz",
             dependencies: [
-                "BufprobeCommands", "CheckEngine", "CLibFuzzer", "MediaIO", "ProgressLine",
+                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "CLibFuzzer", "MediaIO", "ProbeEngine", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz/Sources",

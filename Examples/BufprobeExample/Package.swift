@@ -13,9 +13,7 @@ let package = Package(
         .executableTarget(
             name: "BufprobeExample",
             dependencies: [
-                .product(name: "BufprobeCommands", package: "bufprobe"),
-                .product(name: "CheckEngine", package: "bufprobe"),
-                .product(name: "PlaybackModel", package: "bufprobe"),
+                .product(name: "Bufprobe", package: "bufprobe"),
             ]
         ),
     ],

@@ -8,6 +8,8 @@ import Foundation
 import Logging
 import MediaIO
 import ProgressLine
+import BufprobeOutput
+import ProbeEngine
 
 /// Runs libFuzzer with the command line (`-runs=N`, corpus directories...) over `probeOneInput`.
 @main

@@ -1,5 +1,6 @@
 package import CheckEngine
 import Foundation
+import BufprobeOutput
 
 /// The exporter's pages for people: `/` (what it answers, and the recent probes with a link to each log)
 /// and the debug text of one probe (`/probe?...&debug=true`, `/logs?id=N`), as the blackbox exporter

@@ -89,15 +89,15 @@ package struct ProbeRequest: Sendable {
         }
         budget = timeout - Self.margin(forScrapeTimeout: timeout)
 
-        var settings = CheckSettings()
+        let allVariants: Bool
         switch values["all_variants"] {
-        case nil, "false": settings.allVariants = false
-        case "true": settings.allVariants = true
+        case nil, "false": allVariants = false
+        case "true": allVariants = true
         case let other?:
             throw ProbeRefusal(.badRequest, "all_variants takes true or false, got '\(Self.shortened(other))'.")
         }
         // Validating every variant comes after the sample and takes requests of its own.
-        let share = settings.allVariants ? budget / 3 : budget
+        let share = allVariants ? budget / 3 : budget
         self.share = share
         module = values["module"]
         switch values["debug"] {
@@ -109,42 +109,52 @@ package struct ProbeRequest: Sendable {
         requestedDuration = values["duration"] != nil
         let duration = try Self.seconds(values["duration"], name: "duration")
         let wait = try Self.seconds(values["timeout"], name: "timeout")
-        settings.duration = min(duration ?? share, share)
-        settings.timeout = min(wait ?? settings.timeout, share)
-        // The validation itself gets the last third, as a hard bound: a large ladder ends with the
-        // variants left unvalidated named in a warning instead of outlasting the scrape.
-        if settings.allVariants { settings.allVariantsBudget = share }
+        var variant = VariantChoice.best
         if let text = values["variant"] {
             do {
-                settings.variant = try VariantChoice.argument(text)
+                variant = try VariantChoice.argument(text)
             } catch {
                 throw ProbeRefusal(.badRequest, "variant: \(error)")
             }
         }
+        var liveStart = LiveStart.holdBack
         if let text = values["live_start"] {
             guard let start = LiveStart(argument: text) else {
                 throw ProbeRefusal(.badRequest, "live_start: '\(Self.shortened(text))' is not hold-back, edge, window-start or seconds behind the edge.")
             }
-            settings.liveStart = start
+            liveStart = start
         }
+        var player: PlayerPreset?
         if let name = values["player"] {
             guard let preset = PlayerPreset(name: name) else {
                 throw ProbeRefusal(.badRequest, "player: '\(Self.shortened(name))' is not a player bufprobe knows; use one of \(PlayerPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
-            settings.player = preset
-            settings.policy = preset.policy
+            player = preset
         }
-        self.settings = settings
+        do {
+            settings = try CheckSettings(
+                timeout: Seconds(min(wait ?? CheckSettings().timeout, share)), duration: Seconds(min(duration ?? share, share)),
+                player: player, variant: variant, liveStart: liveStart, allVariants: allVariants,
+                // The validation itself gets the last third, as a hard bound: a large ladder ends with the
+                // variants left unvalidated named in a warning instead of outlasting the scrape.
+                allVariantsBudget: allVariants ? Seconds(share) : nil)
+        } catch {
+            throw ProbeRefusal(.badRequest, error.sentence { value in
+                switch value {
+                case .timeout: "timeout"
+                case .maxStartup: "max_startup"
+                case .duration: "duration"
+                }
+            })
+        }
     }
 
-    /// A duration parameter in check's grammar, above 0.
+    /// A duration parameter in check's grammar (`CheckSettings` refuses one not above 0).
     private static func seconds(_ text: String?, name: String) throws(ProbeRefusal) -> Double? {
         guard let text else { return nil }
         let value: Seconds
         do { value = try Seconds(parsing: text) } catch { throw ProbeRefusal(.badRequest, "\(name): \(error)") }
-        guard value.value > 0 else {
-            throw ProbeRefusal(.badRequest, "\(name) must be more than 0 seconds, got \(value).")
-        }
+        // Above 0 is `CheckSettings`' rule, applied where the settings are made.
         return value.value
     }
 

@@ -1,3 +1,4 @@
+package import BufprobeOutput
 extension CheckReport {
     /// `live_latency`: how far behind the live edge the viewer was, as players report it (hls.js
     /// `latency`, Shaka's `liveLatency`, dash.js's live delay): the stream's clock now minus the capture

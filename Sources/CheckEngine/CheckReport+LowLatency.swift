@@ -1,3 +1,4 @@
+package import BufprobeOutput
 extension CheckReport {
     /// `low_latency`: how a low-latency HLS stream (RFC 8216bis: `EXT-X-PART-INF` and `CAN-BLOCK-RELOAD=YES`)
     /// behaved when bufprobe played it part by part with blocking playlist reloads (`LowLatencyMonitor`'s
@@ -55,50 +56,6 @@ extension CheckReport {
         }
 
         /// A count per problem kind; the JSON keys are the kinds' stable names.
-        package struct Counts: Sendable, Codable, Hashable {
-            /// `part_hold_back_too_short`.
-            package var partHoldBackTooShort = 0
-            /// `part_over_target`.
-            package var partOverTarget = 0
-            /// `independent_without_keyframe`.
-            package var independentWithoutKeyframe = 0
-            /// `preload_hint_unfulfilled`.
-            package var preloadHintUnfulfilled = 0
-            /// `delta_update_mismatch`.
-            package var deltaUpdateMismatch = 0
-            /// `blocking_reload_ignored`.
-            package var blockingReloadIgnored = 0
-            /// `request_failed`.
-            package var requestFailed = 0
-
-            /// No problems.
-            package init() {}
-
-            /// The count of `kind` (for a metric per kind: iterate `LowLatencyMonitor.Kind.allCases`).
-            package subscript(kind: LowLatencyMonitor.Kind) -> Int {
-                get {
-                    switch kind {
-                    case .partHoldBackTooShort: partHoldBackTooShort
-                    case .partOverTarget: partOverTarget
-                    case .independentWithoutKeyframe: independentWithoutKeyframe
-                    case .preloadHintUnfulfilled: preloadHintUnfulfilled
-                    case .deltaUpdateMismatch: deltaUpdateMismatch
-                    case .blockingReloadIgnored: blockingReloadIgnored
-                    case .requestFailed: requestFailed
-                    }
-                }
-                set {
-                    switch kind {
-                    case .partHoldBackTooShort: partHoldBackTooShort = newValue
-                    case .partOverTarget: partOverTarget = newValue
-                    case .independentWithoutKeyframe: independentWithoutKeyframe = newValue
-                    case .preloadHintUnfulfilled: preloadHintUnfulfilled = newValue
-                    case .deltaUpdateMismatch: deltaUpdateMismatch = newValue
-                    case .blockingReloadIgnored: blockingReloadIgnored = newValue
-                    case .requestFailed: requestFailed = newValue
-                    }
-                }
-            }
-        }
+        package typealias Counts = ProblemCounts<LowLatencyMonitor.Kind>
     }
 }

@@ -1,4 +1,5 @@
 package import MediaIO
+package import BufprobeOutput
 
 extension CheckReport {
     /// `playlist_health`: how the live HLS media playlist the check played behaved across the reloads
@@ -35,60 +36,6 @@ extension CheckReport {
         }
 
         /// A count per problem kind; the JSON keys are the kinds' stable names.
-        package struct Counts: Sendable, Codable, Hashable {
-            /// `media_sequence_regression`.
-            package var mediaSequenceRegression = 0
-            /// `discontinuity_sequence_error`.
-            package var discontinuitySequenceError = 0
-            /// `stale`.
-            package var stale = 0
-            /// `segment_over_target_duration`.
-            package var segmentOverTargetDuration = 0
-            /// `segment_count_shrink`.
-            package var segmentCountShrink = 0
-            /// `segment_uri_changed`.
-            package var segmentUriChanged = 0
-            /// `target_duration_changed`.
-            package var targetDurationChanged = 0
-            /// `parse_error`.
-            package var parseError = 0
-
-            /// No problems.
-            package init() {}
-
-            /// The count of `kind` (for a metric per kind: iterate `HLSPlaylistHealth.Kind.allCases`).
-            package subscript(kind: HLSPlaylistHealth.Kind) -> Int {
-                get {
-                    switch kind {
-                    case .mediaSequenceRegression: mediaSequenceRegression
-                    case .discontinuitySequenceError: discontinuitySequenceError
-                    case .stale: stale
-                    case .segmentOverTargetDuration: segmentOverTargetDuration
-                    case .segmentCountShrink: segmentCountShrink
-                    case .segmentURIChanged: segmentUriChanged
-                    case .targetDurationChanged: targetDurationChanged
-                    case .parseError: parseError
-                    }
-                }
-                set {
-                    switch kind {
-                    case .mediaSequenceRegression: mediaSequenceRegression = newValue
-                    case .discontinuitySequenceError: discontinuitySequenceError = newValue
-                    case .stale: stale = newValue
-                    case .segmentOverTargetDuration: segmentOverTargetDuration = newValue
-                    case .segmentCountShrink: segmentCountShrink = newValue
-                    case .segmentURIChanged: segmentUriChanged = newValue
-                    case .targetDurationChanged: targetDurationChanged = newValue
-                    case .parseError: parseError = newValue
-                    }
-                }
-            }
-
-            /// Adds `count` to `kind`'s count, saturating.
-            package mutating func add(_ count: Int, to kind: HLSPlaylistHealth.Kind) {
-                let (sum, overflow) = self[kind].addingReportingOverflow(count)
-                self[kind] = overflow ? .max : sum
-            }
-        }
+        package typealias Counts = ProblemCounts<HLSPlaylistHealth.Kind>
     }
 }

@@ -1,5 +1,6 @@
 package import MediaIO
 package import PlaybackModel
+package import BufprobeOutput
 
 /// The `bufprobe check --json` document for one input. Property names become snake_case keys
 /// (`JSONOutput`); missing values are written as `null`. Times are seconds on the wall clock from the

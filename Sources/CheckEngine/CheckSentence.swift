@@ -1,5 +1,6 @@
 package import MediaIO
 package import PlaybackModel
+import BufprobeOutput
 
 /// The one-sentence reasons for a failed check. FFmpeg's error code alone is often too vague (a skipped
 /// HLS segment, a 503 reported as "5XX", a body cut short reported as a plain end of file), so the lines

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import BufprobeOutput
 
 extension CheckSession {
     /// What the reads before opening give FFmpeg's open.

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import BufprobeOutput
 
 extension CheckSession {
     /// The failed report for an input that could not be opened: interrupted, over a resource limit, a DASH

@@ -2,6 +2,7 @@ import Foundation
 package import MediaIO
 import PlaybackModel
 import Synchronization
+import BufprobeOutput
 
 /// One `check` of one input: opens it, receives it in real time on the calling thread, hands every packet
 /// to the model's `PlaybackSession` at the wall-clock time it arrived, acts on the player's actions, and

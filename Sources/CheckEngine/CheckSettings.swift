@@ -1,5 +1,6 @@
 package import MediaIO
 package import PlaybackModel
+import BufprobeOutput
 
 /// Everything one check needs from the command line, as plain values.
 package struct CheckSettings: Sendable {
@@ -55,6 +56,84 @@ package struct CheckSettings: Sendable {
 
     /// Creates the defaults.
     package init() {}
+
+    /// Settings from typed values, validated once: what every front end (`check`'s options, `serve`'s
+    /// `/probe` parameters, `StreamCheck.Options`) builds its check from. `policy` defaults to the
+    /// `player`'s, else `BufferPolicy.default`.
+    /// - Throws: `Invalid` for a value no check can use: a timeout, sample or startup limit not above 0, a
+    ///   header without `:`, a segment count outside 1...`VariantProber.maxSegments`, an unusable policy or
+    ///   threshold.
+    package init(
+        timeout: Seconds = Seconds(10), duration: Seconds? = nil, policy: BufferPolicy? = nil,
+        player: PlayerPreset? = nil, thresholds: VerdictThresholds = .default, headers: [String] = [],
+        userAgent: String? = nil, cmcd: CMCD? = nil, variant: VariantChoice = .best, liveStart: LiveStart = .holdBack,
+        rate: ReadRate? = nil, allVariants: Bool = false, allVariantsSegments: Int = VariantProber.defaultSegments,
+        allVariantsBudget: Seconds? = nil, recordsTrace: Bool = false, lowLatency: Bool = true,
+        requestPolicy: RequestPolicy? = nil
+    ) throws(Invalid) {
+        for (value, seconds) in [(Invalid.Value.timeout, timeout), (.maxStartup, Seconds(thresholds.maxStartup)), (.duration, duration)] {
+            if let seconds, !(seconds.value > 0) { throw .notAboveZero(value, seconds) }
+        }
+        if let header = headers.first(where: { !$0.contains(":") }) { throw .header(header) }
+        guard (1...VariantProber.maxSegments).contains(allVariantsSegments) else { throw .segments(allVariantsSegments) }
+        let policy = policy ?? player?.policy ?? .default
+        do { try policy.validate() } catch { throw .policy(error) }
+        do { try thresholds.validate() } catch { throw .thresholds(error) }
+        self.timeout = timeout.value
+        self.duration = duration?.value
+        self.policy = policy
+        self.player = player
+        self.thresholds = thresholds
+        self.headers = headers
+        self.userAgent = userAgent
+        self.cmcd = cmcd
+        self.variant = variant
+        self.liveStart = liveStart
+        self.rate = rate
+        self.allVariants = allVariants
+        self.allVariantsSegments = allVariantsSegments
+        self.allVariantsBudget = allVariantsBudget?.value
+        self.recordsTrace = recordsTrace
+        self.lowLatency = lowLatency
+        self.requestPolicy = requestPolicy
+    }
+
+    /// A value `init(timeout:...)` refuses; `sentence(naming:)` says it with the front end's name for it.
+    package enum Invalid: Error, Sendable {
+        /// The values a sentence names.
+        package enum Value: Sendable {
+            /// The wait for data (`--timeout`).
+            case timeout
+            /// The longest startup that passes (`--max-startup`).
+            case maxStartup
+            /// The sample (`--duration`).
+            case duration
+        }
+
+        /// A duration that must be above 0.
+        case notAboveZero(Value, Seconds)
+        /// A request header without `Name: value`.
+        case header(String)
+        /// `--all-variants-segments` out of its range.
+        case segments(Int)
+        /// The buffer policy's own sentence.
+        case policy(BufferPolicyError)
+        /// The thresholds' own sentence.
+        case thresholds(VerdictThresholds.InvalidValue)
+
+        /// One sentence, with `name` giving the front end's name of a value (`--timeout` on the command
+        /// line, `timeout` as a `/probe` parameter).
+        package func sentence(naming name: (Value) -> String) -> String {
+            switch self {
+            case .notAboveZero(let value, let seconds): "\(name(value)) must be more than 0 seconds, got \(seconds)."
+            case .header(let header): "--header takes 'Name: value', got '\(header)'."
+            case .segments(let count):
+                "--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(count)."
+            case .policy(let error): "\(error)"
+            case .thresholds(let error): error.description
+            }
+        }
+    }
 
     /// The libavformat options for opening: `headers` (with CMCD's session keys in header mode) and
     /// `user_agent` (`defaultUserAgent` unless set). No `timeout`/`rw_timeout`: the

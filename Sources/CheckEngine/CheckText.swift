@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import BufprobeOutput
 
 /// The human summary of one check (text output for people; `--json` is the stable form).
 ///

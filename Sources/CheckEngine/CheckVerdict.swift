@@ -1,5 +1,6 @@
-/// The outcome of one `check`, and the exit code it maps to (documented in `--help` and the README).
-package enum CheckVerdict: String, Sendable, Codable, Comparable {
+/// The outcome of one check (`bufprobe check`, `serve`'s probe, `StreamCheck.Report.verdict`), and the exit
+/// code it maps to (documented in `--help` and the README).
+public enum CheckVerdict: String, Sendable, Codable, Comparable {
     /// Started within `--max-startup`, never stalled, received at least as fast as real time.
     case pass
     /// Played, but stalled, started slowly, received slower than real time, peaked above its declared
@@ -19,5 +20,5 @@ package enum CheckVerdict: String, Sendable, Codable, Comparable {
     }
 
     /// Severity order: pass < degraded < fail.
-    package static func < (lhs: CheckVerdict, rhs: CheckVerdict) -> Bool { lhs.exitCode < rhs.exitCode }
+    public static func < (lhs: CheckVerdict, rhs: CheckVerdict) -> Bool { lhs.exitCode < rhs.exitCode }
 }

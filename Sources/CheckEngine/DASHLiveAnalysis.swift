@@ -1,4 +1,5 @@
 package import MediaIO
+import BufprobeOutput
 
 /// The rules of a live DASH check, as a pure function of the manifest read at the start, the clock, and the
 /// requests the player sent (`RequestLog`): no I/O, no clock reading, so every rule is tested with made-up
@@ -152,7 +153,7 @@ package struct DASHLiveAnalysis: Sendable {
             report.add(
                 .reloadEarly, at: first.1, url: manifestURL,
                 message: "The player reloaded \(manifestURL) \(early.count == 1 ? "once" : "\(early.count) times") sooner than half its minimumUpdatePeriod of \(TextFormat.seconds(period)) (first after \(TextFormat.seconds(first.1 - first.0))), when it cannot have changed.")
-            report.counts.reloadEarly = early.count
+            report.counts[.reloadEarly] = early.count
         }
     }
 

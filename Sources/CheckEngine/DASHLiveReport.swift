@@ -1,3 +1,4 @@
+package import BufprobeOutput
 /// `dash_live` in `check --json`: how a live (dynamic) DASH manifest and the player's requests behaved
 /// (`DASHLiveAnalysis`). Times named `at` are seconds since the check began; dates are Unix seconds on the
 /// stream's clock.
@@ -22,48 +23,8 @@ package struct DASHLiveReport: Sendable, Codable, Hashable {
         case clockUnavailable = "clock_unavailable"
     }
 
-    /// Problems by kind.
-    package struct Counts: Sendable, Codable, Hashable {
-        /// `early_request`.
-        package var earlyRequest = 0
-        /// `missing_segment`.
-        package var missingSegment = 0
-        /// `reload_late`.
-        package var reloadLate = 0
-        /// `reload_early`.
-        package var reloadEarly = 0
-        /// `window_mismatch`.
-        package var windowMismatch = 0
-        /// `clock_unavailable`.
-        package var clockUnavailable = 0
-
-        /// No problems.
-        package init() {}
-
-        /// The count of `kind`.
-        package subscript(kind: Kind) -> Int {
-            get {
-                switch kind {
-                case .earlyRequest: earlyRequest
-                case .missingSegment: missingSegment
-                case .reloadLate: reloadLate
-                case .reloadEarly: reloadEarly
-                case .windowMismatch: windowMismatch
-                case .clockUnavailable: clockUnavailable
-                }
-            }
-            set {
-                switch kind {
-                case .earlyRequest: earlyRequest = newValue
-                case .missingSegment: missingSegment = newValue
-                case .reloadLate: reloadLate = newValue
-                case .reloadEarly: reloadEarly = newValue
-                case .windowMismatch: windowMismatch = newValue
-                case .clockUnavailable: clockUnavailable = newValue
-                }
-            }
-        }
-    }
+    /// A count per problem kind; the JSON keys are the kinds' stable names.
+    package typealias Counts = ProblemCounts<Kind>
 
     /// One problem.
     package struct Event: Sendable, Codable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 package import MediaIO
+import BufprobeOutput
 
 /// `check --all-variants` for a DASH manifest (static or live): for each video representation, its
 /// initialization segment and one media segment are fetched and opened with libavformat from memory, and

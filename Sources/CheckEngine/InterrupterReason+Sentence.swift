@@ -1,5 +1,6 @@
 import Foundation
 package import MediaIO
+import BufprobeOutput
 
 extension Interrupter.Reason {
     /// One sentence naming `source` and why bufprobe stopped reading it; `timeout` is `--timeout` in

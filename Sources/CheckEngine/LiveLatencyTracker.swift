@@ -1,3 +1,4 @@
+import BufprobeOutput
 /// The latency rules of one live check, as a value with no I/O and no clock of its own: media time is
 /// placed on the stream's clock by anchors, the clock's "now" is given with every sample, and the figures
 /// of `CheckReport.LiveLatency` come out. `LiveEdgeWatch` feeds it from a running check; tests feed it

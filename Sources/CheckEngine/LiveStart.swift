@@ -1,4 +1,5 @@
 package import MediaIO
+import BufprobeOutput
 
 /// `--live-start`: where in a live HLS playlist the check starts playing, as players choose it.
 ///

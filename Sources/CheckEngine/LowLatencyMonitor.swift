@@ -1,4 +1,5 @@
 package import MediaIO
+import BufprobeOutput
 
 /// The LL-HLS rules (RFC 8216bis) as a pure state machine: what `LowLatencyHLSClient` observed (playlists,
 /// blocking reloads, parts appended) and what the demuxer read from those parts (packets by byte position)

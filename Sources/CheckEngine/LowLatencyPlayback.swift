@@ -1,6 +1,7 @@
 import Foundation
 package import MediaIO
 import Synchronization
+import BufprobeOutput
 
 /// `check`'s low-latency HLS path: when the input's media playlist has `EXT-X-PART-INF` and
 /// `CAN-BLOCK-RELOAD=YES` (and `--no-low-latency` is not given), bufprobe plays the parts itself with a

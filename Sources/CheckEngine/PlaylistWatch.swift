@@ -1,6 +1,7 @@
 import Foundation
 package import MediaIO
 import Synchronization
+import BufprobeOutput
 
 /// The live media playlists one check watches, judged by `HLSPlaylistHealth` from the playlists FFmpeg's
 /// HLS demuxer itself loads (`MediaInput`'s `playlistLoaded`, fed by the resource gate's copy of every

@@ -1,4 +1,5 @@
 package import PlaybackModel
+import BufprobeOutput
 
 extension QoEReport.Stall {
     /// The stall with its times rounded to the microsecond, as every JSON report writes them; `check`

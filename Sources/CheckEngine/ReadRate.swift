@@ -1,6 +1,7 @@
 
 import Foundation
 package import PlaybackModel
+import BufprobeOutput
 
 /// How fast `check` delivers a local file (`--rate`), so a file can stand in for a slow network in tests
 /// and demos: a multiple of real time (`2x`, `0.5x`) or a bit rate (`400k`, `1.5M`, `250000` bit/s).

@@ -1,6 +1,7 @@
 public import Logging
 public import PlaybackModel
 import Synchronization
+import BufprobeOutput
 
 /// Checks one stream or file as `bufprobe check` does: opens it, receives it in real time, plays it
 /// through the model's player and gives a pass/degraded/fail verdict with the figures behind it.
@@ -79,15 +80,8 @@ public final class StreamCheck: Sendable {
         }
     }
 
-    /// The outcome of a check.
-    public enum Verdict: String, Sendable, Hashable {
-        /// Started within the limit and played without stalling.
-        case pass
-        /// Played, but stalled or started slowly.
-        case degraded
-        /// Could not be opened or played.
-        case fail
-    }
+    /// The outcome of a check: pass, degraded or fail (the one verdict type every front end reports).
+    public typealias Verdict = CheckVerdict
 
     /// What a check found, the figures of `bufprobe check --json`; every time counts from the playable
     /// start, in seconds.
@@ -142,7 +136,7 @@ public final class StreamCheck: Sendable {
     public let source: String
     /// The options in force.
     public let options: Options
-    private let settings: CheckSettings
+    private let settings: Result<CheckSettings, CheckSettings.Invalid>
     private let runner: CheckRunner
     private let logger: Logger
     /// The session once `run()` began, and whether `cancel()` came first.
@@ -154,21 +148,17 @@ public final class StreamCheck: Sendable {
     public init(_ source: String, options: Options = Options(), logger: Logger = StreamCheck.silent) {
         self.source = source
         self.options = options
-        var settings = CheckSettings()
-        settings.policy = options.policy
-        settings.duration = options.duration
-        settings.timeout = options.timeout
-        settings.thresholds = options.thresholds
-        settings.headers = options.headers
-        settings.userAgent = options.userAgent
-        settings.rate = options.rate
-        settings.variant = options.variant
-        settings.liveStart = options.liveStart
-        if let player = options.player {
-            settings.player = player
-            settings.policy = player.policy
+        // The one validating initializer every front end calls; options no check can use make `run()`
+        // return a failed report saying which.
+        do {
+            settings = .success(try CheckSettings(
+                timeout: Seconds(options.timeout), duration: options.duration.map(Seconds.init),
+                policy: options.player == nil ? options.policy : nil, player: options.player, thresholds: options.thresholds,
+                headers: options.headers, userAgent: options.userAgent, variant: options.variant, liveStart: options.liveStart,
+                rate: options.rate))
+        } catch {
+            settings = .failure(error)
         }
-        self.settings = settings
         self.logger = logger
         // The process-wide sink stays silent; this check's own lines go to `logger` (`run`).
         runner = CheckRunner(logger: Self.silent)
@@ -177,8 +167,17 @@ public final class StreamCheck: Sendable {
     /// The default logger: drops every line.
     public static let silent = Logger(label: "bufprobe") { _ in SwiftLogNoOpLogHandler() }
 
-    /// Runs the check to its report (the blocking reads run on a thread of their own).
+    /// Runs the check to its report (the blocking reads run on a thread of their own). Options no check
+    /// can use (a timeout or sample not above 0, a header without `:`, an unusable policy or threshold)
+    /// give a failed report at once, its reason naming the option.
     public func run() async -> Report {
+        let settings: CheckSettings
+        switch self.settings {
+        case .success(let valid): settings = valid
+        case .failure(let invalid):
+            finished.store(true, ordering: .releasing)
+            return Report(source: source, refusing: invalid)
+        }
         let session = CheckSession(source: source, settings: settings)
         state.withLock { state in
             if state.cancelled { session.cancel() }
@@ -226,7 +225,7 @@ public final class StreamCheck: Sendable {
 extension StreamCheck.Report {
     init(_ report: CheckReport) {
         source = report.source
-        verdict = StreamCheck.Verdict(rawValue: report.verdict.rawValue) ?? .fail
+        verdict = report.verdict
         reason = report.reason
         startupDelay = report.startupDelay
         stalls = report.stalls
@@ -242,5 +241,30 @@ extension StreamCheck.Report {
         }
         warnings = report.warnings
         json = (try? JSONOutput.string(report)) ?? "{}"
+    }
+
+    /// The report of a check its options did not allow to start: failed, with the sentence naming the
+    /// option; its `json` holds `source`, `verdict` and `reason` only.
+    init(source: String, refusing invalid: CheckSettings.Invalid) {
+        self.source = source
+        verdict = .fail
+        reason = "The check's options are not usable: " + invalid.sentence { value in
+            switch value {
+            case .timeout: "timeout"
+            case .maxStartup: "maxStartup"
+            case .duration: "duration"
+            }
+        }
+        startupDelay = nil
+        stalls = []
+        stallTime = 0
+        rebufferRatio = nil
+        played = 0
+        sampledDuration = 0
+        isLive = false
+        isComplete = false
+        loadedRanges = []
+        warnings = []
+        json = (try? JSONOutput.string(["source": source, "verdict": verdict.rawValue, "reason": reason])) ?? "{}"
     }
 }

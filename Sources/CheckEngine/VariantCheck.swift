@@ -1,3 +1,4 @@
+package import BufprobeOutput
 /// One HLS variant validated by `check --all-variants` (JSON `variant_checks[]`): what the master playlist
 /// declares about it, what its media playlist and first segment really hold, and every disagreement.
 package struct VariantCheck: Sendable, Codable, Hashable {

@@ -1,5 +1,6 @@
 
 import PlaybackModel
+import BufprobeOutput
 
 /// Which HLS/DASH variant `check` plays (`--variant`), as a player would pick one rendition.
 public enum VariantChoice: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 package import MediaIO
+import BufprobeOutput
 
 /// The comparison of one HLS variant's declared attributes with what its media really is, as pure
 /// functions (no I/O): `VariantProber` fetches, this decides. Lenient where FFmpeg cannot tell (a codec

@@ -1,5 +1,6 @@
 import MediaIO
 package import PlaybackModel
+import BufprobeOutput
 
 /// The check's verdict as a pure function of what it measured: no servers, no clock, no I/O. `CheckSession`
 /// gathers the `Measurements` and calls `decide`; the rules live here only.
@@ -149,9 +150,9 @@ package enum Verdict {
         }
         // A live DASH segment listed and inside its availability window but not served: a hole for every
         // viewer at that point of the stream, even when this player skipped it.
-        if let dash = m.dashLive, dash.counts.missingSegment > 0 {
+        if let dash = m.dashLive, dash.counts[.missingSegment] > 0 {
             let first = dash.events.first { $0.kind == DASHLiveReport.Kind.missingSegment.rawValue }?.url ?? dash.manifest
-            let count = dash.counts.missingSegment
+            let count = dash.counts[.missingSegment]
             problems.append("did not serve \(count == 1 ? "a segment" : "\(count) segments") its live manifest lists as available (first: \(first))")
         }
         if !problems.isEmpty {

@@ -1,3 +1,4 @@
+import BufprobeOutput
 // The `thresholds` object of `check --json`'s settings: every key always present, `null` for a threshold
 // that is not limited (the document's rule), keys made snake_case by `JSONOutput`.
 extension VerdictThresholds: Codable {

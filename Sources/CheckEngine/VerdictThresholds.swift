@@ -1,3 +1,4 @@
+import BufprobeOutput
 
 /// The limits a check's verdict holds a stream to, for every front end alike: `check`'s options
 /// (`--max-stalls`...), a `serve` module's keys (`max_stalls`...) and `StreamCheck.Options`. Crossing any one

@@ -1,5 +1,3 @@
-// Over 400 lines on purpose: the one owner of the terminal line; its drawing, throttling and cursor state
-// are guarded by one lock, and a split would spread that lock's invariants across files.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -40,29 +38,7 @@ public final class LiveLine: Sendable {
     private let minimumInterval: Double
     private let plainInterval: Double
     private let animationStep: Double
-    private let state = Mutex(State())
-
-    private struct State {
-        var shown = false
-        var finished = false
-        /// One snapshot per row, top to bottom (several inputs at once); empty before the first update.
-        var rows: [ProgressSnapshot] = []
-        var pending = false
-        var onScreen: String?
-        var rowsOnScreen = 0
-        /// The first row: the line's state for everything that has one (plain mode, clicks, finish).
-        var latest: ProgressSnapshot? {
-            get { rows.first }
-            set { rows = newValue.map { [$0] } ?? [] }
-        }
-        var lastDraw = -Double.infinity
-        var lastTick: Int?
-        var lastPlain: Double?
-        var lastPlainState: PlaybackStateWord?
-        var lastPlainText: String?
-        var shownAt: Double?
-        var sources: [DispatchSourceBox] = []
-    }
+    private let state = Mutex(LiveLineState())
 
     /// Creates a line writing to `sink`; `width` gives the terminal's columns, `now` monotonic seconds.
     public init(
@@ -132,7 +108,7 @@ public final class LiveLine: Sendable {
             guard !s.finished, s.shown else { return }
             s.shown = false
             guard mode == .tty else { return }
-            sink.write((s.onScreen != nil ? erase(s) : "") + "\u{1B}[?25h")
+            sink.write((s.onScreen != nil ? s.erase() : "") + "\u{1B}[?25h")
             sink.cursorVisibilityChanged(hidden: false)
             s.onScreen = nil
             s.rowsOnScreen = 0
@@ -235,7 +211,7 @@ public final class LiveLine: Sendable {
         if clean.hasSuffix("\n") { clean.removeLast() }
         state.withLock { s in
             if mode == .tty, !s.finished, s.shown, s.onScreen != nil {
-                sink.write(erase(s) + clean + "\n" + (frame(&s, at: now(), force: true) ?? ""))
+                sink.write(s.erase() + clean + "\n" + (frame(&s, at: now(), force: true) ?? ""))
             } else {
                 sink.write(clean + "\n")
             }
@@ -268,7 +244,7 @@ public final class LiveLine: Sendable {
             case .tty:
                 guard s.shown else { return }
                 let rendered = renderer.render(snapshot, width: max(0, width() - 1))
-                sink.write(erase(s) + rendered + "\u{1B}[K\n" + (frame(&s, at: now(), force: true) ?? ""))
+                sink.write(s.erase() + rendered + "\u{1B}[K\n" + (frame(&s, at: now(), force: true) ?? ""))
             case .plain:
                 if s.lastPlain != nil { sink.write(renderer.renderPlain(snapshot) + "\n") }
             case .none:
@@ -302,7 +278,7 @@ public final class LiveLine: Sendable {
                 if keep, s.latest != nil {
                     out += frame(&s, at: now(), force: true, endingBelow: true) ?? ""
                 } else if s.onScreen != nil {
-                    out += erase(s)
+                    out += s.erase()
                 }
                 if s.shown { out += "\u{1B}[?25h" }
                 if !out.isEmpty { sink.write(out) }
@@ -325,21 +301,15 @@ public final class LiveLine: Sendable {
         }
     }
 
-    /// Erases what the line drew: its row, or every row from the first down.
-    private func erase(_ s: State) -> String {
-        s.rowsOnScreen > 1 ? "\r\u{1B}[J" : "\r\u{1B}[K"
-    }
-
     private func tick(at time: Double) -> Int {
         // `time` is the line's own clock (seconds since it began, finite) over a positive step bufprobe
         // sets (0.1 s): far inside Int's range, so the conversion cannot trap.
         Int((time / animationStep).rounded(.down))
     }
 
-    /// The text that draws the latest rows, or nil when it equals the frame on screen (unless
-    /// `force`); records what is on screen. The cursor ends at column 0 of the first row, or below the
-    /// last row when `endingBelow` (the final frame, which stays above what follows).
-    private func frame(_ s: inout State, at time: Double, force: Bool, endingBelow: Bool = false) -> String? {
+    /// The text that draws the latest rows at the current width (`LiveLineState.compose`), or nil when it
+    /// equals the frame on screen (unless `force`).
+    private func frame(_ s: inout LiveLineState, at time: Double, force: Bool, endingBelow: Bool = false) -> String? {
         guard !s.rows.isEmpty else { return nil }
         let step = tick(at: time)
         let columns = max(0, width() - 1)
@@ -348,30 +318,14 @@ public final class LiveLine: Sendable {
             if snapshot.isIndeterminate { snapshot.tick = step }
             return renderer.render(snapshot, width: columns)
         }
-        let joined = rendered.joined(separator: "\n")
-        s.pending = false
-        s.lastTick = step
-        if !force && joined == s.onScreen { return nil }
-        let previousRows = s.rowsOnScreen
-        s.onScreen = joined
-        s.rowsOnScreen = rendered.count
-        s.lastDraw = time
-        var out = "\r" + rendered.joined(separator: "\u{1B}[K\n") + "\u{1B}[K"
-        // Fewer rows than before (an input finished): erase the rows left below.
-        if rendered.count > 1 || previousRows > 1 { out += "\u{1B}[J" }
-        if endingBelow { return out + "\r\n" }
-        // The cursor is parked at column 0 of the first row: an echoed ^C or keystroke then lands
-        // inside the frame (and is overwritten by the next one) instead of wrapping to a new row, and
-        // a terminal that reflows the line when it narrows keeps the cursor at the line's first row.
-        if rendered.count > 1 { out += "\u{1B}[\(rendered.count - 1)A" }
-        return out + "\r"
+        return s.compose(rendered, step: step, at: time, force: force, endingBelow: endingBelow)
     }
 
-    private func plainQuietPeriodOver(_ s: State, at time: Double) -> Bool {
+    private func plainQuietPeriodOver(_ s: LiveLineState, at time: Double) -> Bool {
         time - (s.shownAt ?? time) >= plainInterval
     }
 
-    private func plainLine(_ s: inout State, at time: Double) {
+    private func plainLine(_ s: inout LiveLineState, at time: Double) {
         guard let latest = s.latest else { return }
         let text = s.rows.map(renderer.renderPlain).joined(separator: "\n")
         sink.write(text + "\n")
@@ -403,11 +357,3 @@ public final class LiveLine: Sendable {
 }
 
 private let currentLine = Mutex<LiveLine?>(nil)
-
-// Dispatch sources are thread-safe objects that Dispatch does not mark Sendable; the line only
-// creates and cancels them under its lock.
-private struct DispatchSourceBox: @unchecked Sendable {
-    let source: any DispatchSourceProtocol
-    init(_ source: any DispatchSourceProtocol) { self.source = source }
-    func cancel() { source.cancel() }
-}

@@ -2,6 +2,7 @@
 @testable import CheckEngine
 import PlaybackModel
 import Testing
+import BufprobeOutput
 
 @Suite("BitRatePlot with figures from damaged files")
 struct BitRatePlotTests {

@@ -4,6 +4,7 @@ import Foundation
 import MediaIO
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// CMCD (CTA-5004) as bufprobe formats it, and the `User-Agent` and CMCD a loopback server received from
 /// a real `bufprobe check` (the server records every request: `Fixtures/recording_server.py`).

@@ -1,8 +1,8 @@
 @testable import BufprobeCommands
-import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// `check --junit FILE`: the report CI systems read, checked by a JUnit reader (Python's `xml.etree`
 /// against the elements and attributes the JUnit schema requires) on a real run of three inputs.

@@ -1,7 +1,7 @@
 import ArgumentParser
 @testable import BufprobeCommands
 @testable import CheckEngine
-@testable import bufprobe
+@testable import BufprobeCLI
 import Foundation
 import PlaybackModel
 import Testing

@@ -1,8 +1,8 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
 
 @Suite("The faststart fix can be pasted")
 struct FastStartFixTests {

@@ -4,6 +4,8 @@ import Foundation
 import PlaybackModel
 import Testing
 import TestSupport
+@testable import BufprobeOutput
+import ProbeEngine
 
 /// `JSONOutput.string` (bufprobe's own `JSONWriter`) against Foundation's `JSONEncoder` with the same
 /// settings: the two must write the same bytes for every value.

@@ -1,10 +1,10 @@
 @testable import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import MediaIO
 import PlaybackModel
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// A moov-at-end MP4 played for real: `bufprobe check` reads it from nginx with `limit_rate` (libavformat
 /// fetches it by range requests: the head, the index at the tail, the media), and `bufprobe simulate`

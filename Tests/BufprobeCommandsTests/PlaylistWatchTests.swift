@@ -24,7 +24,7 @@ struct PlaylistWatchTests {
         #expect(report.playlists == ["http://h/low.m3u8"])
         #expect(report.reloads == 2)
         #expect(report.events.map(\.kind) == ["segment_over_target_duration", "media_sequence_regression"])
-        #expect(report.counts[.segmentOverTargetDuration] == 1 && report.counts.mediaSequenceRegression == 1)
+        #expect(report.counts[.segmentOverTargetDuration] == 1 && report.counts[.mediaSequenceRegression] == 1)
     }
 
     @Test("a media playlist input is watched from its first load seen (a reload); masters and nothing seen give no URL")
@@ -47,7 +47,7 @@ struct PlaylistWatchTests {
         health.url = "http://h/live.m3u8"
         health.playlists = ["http://h/live.m3u8"]
         health.reloads = 9
-        health.counts.stale = 1
+        health.counts[.stale] = 1
         health.events = [.init(kind: "stale", at: 6.3, mediaSequence: 4, playlist: "http://h/live.m3u8", message: "It went stale.")]
         let text = CheckText.playlist(health)
         #expect(text == "  playlist:    http://h/live.m3u8, 9 loads seen, 1 stale\n")

@@ -1,10 +1,11 @@
 import BufprobeCommands
-@testable import CheckEngine
 import MediaIO
 import PlaybackModel
 import Synchronization
 import Testing
 import TestSupport
+import BufprobeOutput
+import ProbeEngine
 
 @Suite("ProbeAnalysisWorker: the analysis on a second thread")
 struct ProbeAnalysisWorkerTests {

@@ -1,8 +1,8 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// One committed `probe` result: the arguments before the sample, the sample, and the golden file's name.
 struct ProbeGoldenCase: CustomTestStringConvertible, Sendable {

@@ -4,6 +4,7 @@ import PlaybackModel
 import ProgressLine
 import Testing
 import TestSupport
+@testable import ProbeEngine
 
 @Suite("What probe puts on the live line")
 struct ProbeLiveLineTests {

@@ -1,11 +1,11 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// Collects what the plot's SVG holds: elements per group class, and every text.
 private final class SVGContents: NSObject, XMLParserDelegate {

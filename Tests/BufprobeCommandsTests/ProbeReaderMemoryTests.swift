@@ -1,8 +1,9 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
+import ProbeEngine
 
 @Suite("ProbeReader over bytes in memory (the fuzz target's way in)")
 struct ProbeReaderMemoryTests {

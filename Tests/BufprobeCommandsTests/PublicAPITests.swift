@@ -3,6 +3,7 @@ import Foundation
 import PlaybackModel
 import Testing
 import TestSupport
+import ProbeEngine
 
 /// The fields of `probe --json` the facade types, decoded from the binary's own output.
 private struct ProbeFields: Decodable {

@@ -1,9 +1,9 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import PlaybackModel
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// A local HLS ladder of CBR variants in 2 s segments whose sizes come from `#EXT-X-BYTERANGE` (the
 /// segment file need not exist: simulate measures a ranged segment by its range), listed highest first.

@@ -1,8 +1,8 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// Runs `bufprobe simulate` with `arguments` and decodes its `--json` report.
 private func simulate(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {

@@ -1,9 +1,9 @@
 import BufprobeCommands
-@testable import CheckEngine
 import Foundation
 import MediaIO
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// Runs `bufprobe simulate ... --json` and decodes the report.
 private func simulate(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {

@@ -4,6 +4,7 @@ import MediaIO
 import BufprobeServe
 import Foundation
 import Testing
+import BufprobeOutput
 
 /// The one mapping from a check's report to `/probe`'s metrics (`ProbeMetrics`): values, units, null
 /// handling and label escaping, on reports decoded from `check --json` documents.

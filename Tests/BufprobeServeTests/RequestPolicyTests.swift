@@ -1,7 +1,7 @@
-import CheckEngine
 import Foundation
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// `Tests/BufprobeCommandsTests/Fixtures/origin_server.py` on `host`: an origin whose playlists,
 /// manifests and redirects lead to another server, and which counts every request it receives.

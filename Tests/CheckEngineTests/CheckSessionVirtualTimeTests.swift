@@ -3,6 +3,7 @@ import Logging
 import PlaybackModel
 import Testing
 import TestSupport
+import BufprobeOutput
 
 /// `CheckSession`, the driver, over a real sample file with an injected `ManualCheckClock`: every reading
 /// of time and every wait goes through the clock, so the figures are the virtual clock's, exactly, and

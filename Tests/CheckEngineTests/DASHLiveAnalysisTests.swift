@@ -42,11 +42,11 @@ struct DASHLiveAnalysisTests {
         ]
         let report = rules.report(requests, end: 8, base: DASHLiveReport(manifest: manifestURL))
         #expect(report.segmentsRequested == 2)
-        #expect(report.counts.earlyRequest == 1)
+        #expect(report.counts[.earlyRequest] == 1)
         #expect(report.events.first?.url == segment(22))
         #expect(report.events.first?.message.contains("0.700 s before it was available") == true)
         // The 404 of an early request is the early request, not a missing segment.
-        #expect(report.counts.missingSegment == 0)
+        #expect(report.counts[.missingSegment] == 0)
         #expect(report.startSegment == 21)
         // When 21 was asked for (at 20.25 s), it was open early and held media up to then: 0.25 s behind.
         #expect(report.startHoldBack == 0.25)
@@ -55,8 +55,8 @@ struct DASHLiveAnalysisTests {
     @Test("The stream's clock decides: the same request is early on a server clock 1 s behind")
     func clockOffsetCounts() throws {
         let requests = [RequestLog.Entry(url: segment(21), unixTime: origin + 20.5, status: 0)]
-        #expect(try analysis().report(requests, end: 8, base: DASHLiveReport(manifest: manifestURL)).counts.earlyRequest == 0)
-        #expect(try analysis(clockOffset: -1).report(requests, end: 8, base: DASHLiveReport(manifest: manifestURL)).counts.earlyRequest == 1)
+        #expect(try analysis().report(requests, end: 8, base: DASHLiveReport(manifest: manifestURL)).counts[.earlyRequest] == 0)
+        #expect(try analysis(clockOffset: -1).report(requests, end: 8, base: DASHLiveReport(manifest: manifestURL)).counts[.earlyRequest] == 1)
     }
 
     @Test("An error answer for a segment inside its availability window is missing_segment; outside the window it is not")
@@ -71,7 +71,7 @@ struct DASHLiveAnalysisTests {
             RequestLog.Entry(url: segment(5), unixTime: origin + 20.11, status: 404),
         ]
         let report = rules.report(requests, end: 8, base: DASHLiveReport(manifest: manifestURL))
-        #expect(report.counts.missingSegment == 1)
+        #expect(report.counts[.missingSegment] == 1)
         #expect(report.events.map(\.url) == [segment(15)])
         #expect(report.events.first?.message == "\(manifestURL) lists \(segment(15)), inside its availability window, but it answered HTTP 404.")
         #expect(report.startSegment == nil)
@@ -84,19 +84,19 @@ struct DASHLiveAnalysisTests {
         let report = rules.report(reads, end: 10, base: DASHLiveReport(manifest: manifestURL))
         #expect(report.mpdReloads == 3)
         #expect(report.reloadIntervals == [2, 2.1, 4.9])
-        #expect(report.counts.reloadLate == 1)
+        #expect(report.counts[.reloadLate] == 1)
         #expect(report.events.first?.at == 9)
-        #expect(report.counts.reloadEarly == 0)
+        #expect(report.counts[.reloadEarly] == 0)
         // Reloads in bursts (FFmpeg 5.1 reloads a SegmentTimeline manifest before every segment, several
         // times): each too-early one counted, one listed.
         let bursts = [0.0, 0.01, 0.02, 1.5, 1.51].map { RequestLog.Entry(url: manifestURL, unixTime: origin + 20 + $0, status: 0) }
         let burst = rules.report(bursts, end: 2, base: DASHLiveReport(manifest: manifestURL))
-        #expect(burst.counts.reloadEarly == 3 && burst.mpdReloads == 4)
+        #expect(burst.counts[.reloadEarly] == 3 && burst.mpdReloads == 4)
         #expect(burst.events.filter { $0.kind == "reload_early" }.count == 1)
         // No reload at all in a sample longer than the allowance is late too (FFmpeg 5.1 with @duration
         // addressing never reloads).
         let once = rules.report(Array(reads.prefix(1)), end: 8, base: DASHLiveReport(manifest: manifestURL))
-        #expect(once.mpdReloads == 0 && once.counts.reloadLate == 1)
+        #expect(once.mpdReloads == 0 && once.counts[.reloadLate] == 1)
     }
 
     @Test("A SegmentTimeline listing more than timeShiftBufferDepth is window_mismatch")
@@ -113,9 +113,9 @@ struct DASHLiveAnalysisTests {
             return rules.report([], end: 1, base: DASHLiveReport(manifest: manifestURL))
         }
         // Ten 2 s segments: 20 s listed.
-        #expect(try report(depth: "PT20S").counts.windowMismatch == 0)
-        #expect(try report(depth: "PT10S").counts.windowMismatch == 1)
-        #expect(try report(depth: "PT60S").counts.windowMismatch == 1)
+        #expect(try report(depth: "PT20S").counts[.windowMismatch] == 0)
+        #expect(try report(depth: "PT10S").counts[.windowMismatch] == 1)
+        #expect(try report(depth: "PT60S").counts[.windowMismatch] == 1)
         #expect(try report(depth: "PT10S").listedWindow == 20)
     }
 
@@ -124,7 +124,7 @@ struct DASHLiveAnalysisTests {
         let rules = try analysis()
         let requests = (100..<400).map { RequestLog.Entry(url: segment($0), unixTime: origin + 20, status: 0) }
         let report = rules.report(requests, end: 1, base: DASHLiveReport(manifest: manifestURL))
-        #expect(report.counts.earlyRequest == 300)
+        #expect(report.counts[.earlyRequest] == 300)
         #expect(report.events.count == DASHLiveReport.maximumEvents)
         #expect(report.eventsLeftOut == 200)
     }

@@ -58,11 +58,11 @@ struct LowLatencyMonitorTests {
         // The hint "nowhere.m4s" is followed by part5.2.m4s.
         monitor.loaded(try Self.playlist(sequence: 5, parts: 3), url: "live.m3u8", at: 1.2, seconds: 0.3, asked: nil)
         let counts = monitor.finalReport.counts
-        #expect(counts.partHoldBackTooShort == 1)
-        #expect(counts.blockingReloadIgnored == 1)
+        #expect(counts[.partHoldBackTooShort] == 1)
+        #expect(counts[.blockingReloadIgnored] == 1)
         // Part 0 was checked (0.4 s) when first listed; part 1 is new and 0.8 s.
-        #expect(counts.partOverTarget == 1)
-        #expect(counts.preloadHintUnfulfilled == 1)
+        #expect(counts[.partOverTarget] == 1)
+        #expect(counts[.preloadHintUnfulfilled] == 1)
         #expect(monitor.finalReport.events.allSatisfy { $0.message.contains("live.m3u8") })
     }
 
@@ -71,9 +71,9 @@ struct LowLatencyMonitorTests {
         var monitor = LowLatencyMonitor(playlist: "live.m3u8")
         monitor.loaded(try Self.playlist(sequence: 5, parts: 1), url: "live.m3u8", at: 0, seconds: 0, asked: nil)
         monitor.loaded(try Self.playlist(sequence: 5, parts: 1), url: "live.m3u8", at: 1.1, seconds: 0, asked: nil)
-        #expect(monitor.finalReport.counts.preloadHintUnfulfilled == 0)
+        #expect(monitor.finalReport.counts[.preloadHintUnfulfilled] == 0)
         monitor.loaded(try Self.playlist(sequence: 5, parts: 1), url: "live.m3u8", at: 1.3, seconds: 0, asked: nil)
-        #expect(monitor.finalReport.counts.preloadHintUnfulfilled == 1)
+        #expect(monitor.finalReport.counts[.preloadHintUnfulfilled] == 1)
     }
 
     @Test("an INDEPENDENT part whose first video packet is no keyframe is reported once; packets anchor parts to their date")
@@ -87,11 +87,11 @@ struct LowLatencyMonitorTests {
         #expect(first?.mediaTime == 7)
         #expect(first?.unixTime == parts[0].programDateTime)
         _ = monitor.packet(position: 50, isVideo: true, keyframe: false, mediaTime: 7.04, anchorsOnVideo: true, at: 1)
-        #expect(monitor.finalReport.counts.independentWithoutKeyframe == 0)
+        #expect(monitor.finalReport.counts[.independentWithoutKeyframe] == 0)
         _ = monitor.packet(position: 120, isVideo: false, keyframe: true, mediaTime: 7.4, anchorsOnVideo: true, at: 1)
         _ = monitor.packet(position: 130, isVideo: true, keyframe: false, mediaTime: 7.4, anchorsOnVideo: true, at: 1)
         _ = monitor.packet(position: 150, isVideo: true, keyframe: false, mediaTime: 7.44, anchorsOnVideo: true, at: 1)
-        #expect(monitor.finalReport.counts.independentWithoutKeyframe == 1)
+        #expect(monitor.finalReport.counts[.independentWithoutKeyframe] == 1)
         #expect(monitor.finalReport.partsPlayed == 2)
     }
 
@@ -118,9 +118,9 @@ struct LowLatencyMonitorTests {
         var monitor = LowLatencyMonitor(playlist: "live.m3u8")
         monitor.loaded(full, url: "live.m3u8", at: 0, seconds: 0, asked: nil)
         monitor.loaded(try delta(2), url: "live.m3u8?skip", at: 1, seconds: 0.1, asked: .init(sequence: 4, part: 0, skip: true))
-        #expect(monitor.finalReport.counts.deltaUpdateMismatch == 0)
+        #expect(monitor.finalReport.counts[.deltaUpdateMismatch] == 0)
         monitor.loaded(try delta(3), url: "live.m3u8?skip", at: 2, seconds: 0.1, asked: .init(sequence: 4, part: 0, skip: true))
-        #expect(monitor.finalReport.counts.deltaUpdateMismatch == 1)
+        #expect(monitor.finalReport.counts[.deltaUpdateMismatch] == 1)
         #expect(monitor.finalReport.deltaUpdates == 2)
     }
 

@@ -2,6 +2,7 @@
 import Foundation
 import PlaybackModel
 import Testing
+import BufprobeOutput
 
 /// `VerdictThresholds`: what each front end parses and validates, and how `Verdict.decide` applies it.
 @Suite("Verdict thresholds")

@@ -5,6 +5,7 @@ import MediaIO
 import PlaybackModel
 import ProgressLine
 import CheckEngine
+import BufprobeOutput
 
 /// `bufprobe check URL...`: receives streams in real time, plays them through the shared player model,
 /// and gives a pass/degraded/fail verdict with an exit code for scripts and CI.
@@ -177,12 +178,8 @@ public struct Check: AsyncParsableCommand {
 
     /// Rejects option values the check cannot use, with a sentence naming the option (exit 64).
     public func validate() throws {
-        for (name, value) in [("--timeout", timeout), ("--max-startup", maxStartup), ("--duration", duration)] {
-            if let value, value.value <= 0 { throw ValidationError("\(name) must be more than 0 seconds, got \(value).") }
-        }
-        for header in headers where !header.contains(":") {
-            throw ValidationError("--header takes 'Name: value', got '\(header)'.")
-        }
+        // The check's own values, by the one validating initializer every front end calls.
+        _ = try makeSettings()
         if let id = cmcdContentId {
             guard cmcd != nil else { throw ValidationError("--cmcd-content-id needs --cmcd query or --cmcd headers.") }
             guard id.count <= CMCD.longestString, !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
@@ -192,11 +189,6 @@ public struct Check: AsyncParsableCommand {
         guard (1...Self.maxParallel).contains(parallel) else {
             throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
         }
-        guard (1...VariantProber.maxSegments).contains(allVariantsSegments) else {
-            throw ValidationError("--all-variants-segments must be between 1 and \(VariantProber.maxSegments), got \(allVariantsSegments).")
-        }
-        do { try policy.validate() } catch { throw ValidationError("\(error)") }
-        do { try thresholds.validate() } catch { throw ValidationError(error.description) }
         if recordTrace != nil, inputs.count != 1 {
             throw ValidationError("--record-trace records one input; give one URL, not \(inputs.count).")
         }
@@ -212,26 +204,27 @@ public struct Check: AsyncParsableCommand {
 
     private var thresholds: VerdictThresholds { thresholdOptions.thresholds(over: VerdictThresholds(maxStartup: maxStartup.value)) }
 
-    private var settings: CheckSettings {
-        var settings = CheckSettings()
-        settings.timeout = timeout.value
-        settings.duration = duration?.value
-        settings.headers = headers
-        settings.userAgent = userAgent
-        // One session id (sid) for the run: every input of one `check` shares it.
-        settings.cmcd = cmcd.map { CMCD(mode: $0, contentID: cmcdContentId) }
-        settings.variant = variant
-        settings.liveStart = liveStart
-        settings.policy = policy
-        settings.player = policyOptions.player
-        settings.thresholds = thresholds
-        settings.rate = rate
-        settings.allVariants = allVariants
-        settings.allVariantsSegments = allVariantsSegments
-        settings.recordsTrace = recordTrace != nil
-        settings.lowLatency = !noLowLatency
-        if denyPrivate { settings.requestPolicy = RequestPolicy(denyPrivate: true) }
-        return settings
+    /// The check's settings from the parsed options; a value no check can use is a usage error, in the
+    /// option's name.
+    private func makeSettings() throws(ValidationError) -> CheckSettings {
+        do {
+            return try CheckSettings(
+                timeout: timeout, duration: duration, policy: policy, player: policyOptions.player, thresholds: thresholds,
+                headers: headers, userAgent: userAgent,
+                // One session id (sid) for the run: every input of one `check` shares it.
+                cmcd: cmcd.map { CMCD(mode: $0, contentID: cmcdContentId) }, variant: variant, liveStart: liveStart,
+                rate: rate, allVariants: allVariants, allVariantsSegments: allVariantsSegments,
+                recordsTrace: recordTrace != nil, lowLatency: !noLowLatency,
+                requestPolicy: denyPrivate ? RequestPolicy(denyPrivate: true) : nil)
+        } catch {
+            throw ValidationError(error.sentence { value in
+                switch value {
+                case .timeout: "--timeout"
+                case .maxStartup: "--max-startup"
+                case .duration: "--duration"
+                }
+            })
+        }
     }
 
     /// Checks every input (up to `--parallel` at once) with the live line showing, prints the
@@ -264,7 +257,7 @@ public struct Check: AsyncParsableCommand {
             }
         }
 
-        let settings = self.settings
+        let settings = try makeSettings()
         let (began, clock) = (Date(), ContinuousClock())
         let start = clock.now
         var recording: ThroughputRecording?

@@ -1,5 +1,6 @@
 package import CheckEngine
 package import Foundation
+import BufprobeOutput
 
 /// `check --junit FILE`: the reports as a JUnit XML document, the way CI systems (GitLab, Jenkins, GitHub
 /// test reporters) show test results. One `<testsuite>` named `bufprobe check` holds one `<testcase>` per

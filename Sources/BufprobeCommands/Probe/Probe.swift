@@ -5,6 +5,8 @@ import MediaIO
 import PlaybackModel
 import ProgressLine
 import CheckEngine
+import BufprobeOutput
+import ProbeEngine
 
 /// `bufprobe probe FILE...`: reads every packet of each input and reports what is in it, its loaded
 /// ranges and gaps, and what looks wrong.

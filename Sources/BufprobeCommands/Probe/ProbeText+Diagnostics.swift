@@ -1,5 +1,7 @@
 import Foundation
 import CheckEngine
+import BufprobeOutput
+import ProbeEngine
 
 extension ProbeText {
     /// The buffering diagnostics as labelled rows, in plain words (empty label: continuation).

@@ -1,6 +1,8 @@
 import Foundation
 import MediaIO
 import CheckEngine
+import BufprobeOutput
+package import ProbeEngine
 
 /// The human-readable `probe` summary. For people: wording and layout may change between versions;
 /// scripts use `--json`.

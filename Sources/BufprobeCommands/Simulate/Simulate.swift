@@ -4,6 +4,7 @@ import MediaIO
 import PlaybackModel
 import ProgressLine
 import CheckEngine
+import BufprobeOutput
 
 /// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
 /// state machine `check` uses, and reports startup delay, stalls and QoE.

@@ -1,5 +1,5 @@
 import Foundation
-package import CheckEngine
+package import BufprobeOutput
 
 /// The `bufprobe simulate --trace-dir DIR --json` document: one full simulate report per trace file (in
 /// file-name order) and the totals over them.

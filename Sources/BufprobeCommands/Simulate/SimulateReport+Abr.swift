@@ -1,5 +1,5 @@
 package import PlaybackModel
-package import CheckEngine
+package import BufprobeOutput
 
 extension SimulateReport {
     /// The `abr` object of the JSON document.

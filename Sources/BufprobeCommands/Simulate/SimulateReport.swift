@@ -1,6 +1,6 @@
 package import MediaIO
 package import PlaybackModel
-package import CheckEngine
+package import BufprobeOutput
 
 /// The `bufprobe simulate --json` document. Property names become snake_case keys (`JSONOutput`); missing
 /// values are written as `null`; seconds are rounded to the microsecond. Keys are stable: new ones may be

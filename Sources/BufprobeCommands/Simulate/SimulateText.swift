@@ -1,6 +1,7 @@
 import Foundation
 import PlaybackModel
 import CheckEngine
+import BufprobeOutput
 
 /// The text form of a simulation, for people (the JSON form is for scripts).
 enum SimulateText {

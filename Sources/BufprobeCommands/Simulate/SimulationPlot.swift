@@ -1,6 +1,6 @@
 import Foundation
 import PlaybackModel
-import CheckEngine
+import BufprobeOutput
 
 /// The `simulate --plot` picture as SVG text: over session time, the buffer ahead of the playhead (right
 /// axis, seconds), the bandwidth the network offered and the bit rate of the variant being fetched, as

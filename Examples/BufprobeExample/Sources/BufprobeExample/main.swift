@@ -1,10 +1,8 @@
 // Uses bufprobe as a library: probes a media file, simulates playing it over a slow network, then checks
 // it as `bufprobe check --rate 1x` does (delivered in real time, with progress as it plays). Exits 1 when something failed.
 // Run from this directory: swift run BufprobeExample [media] (default: the repository's samples/h264-aac.mp4).
-import BufprobeCommands
-import CheckEngine
+import Bufprobe
 import Foundation
-import PlaybackModel
 
 let media = CommandLine.arguments.dropFirst().first ?? "../../samples/h264-aac.mp4"
 

@@ -11,6 +11,7 @@ import MediaIO
 import PlaybackModel
 import ProgressLine
 import ServiceLifecycle
+import BufprobeOutput
 
 /// `bufprobe serve`: a Prometheus exporter in the blackbox-exporter pattern. Prometheus scrapes
 /// `/probe?target=URL`, the exporter runs one `check` of the target and answers its metrics; it keeps no

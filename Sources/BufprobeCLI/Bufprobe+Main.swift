@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ProgressLine
 import BufprobeCommands
-import CheckEngine
+import BufprobeOutput
 
 extension Bufprobe {
     /// Usage of the root command, the line under a usage error that names no subcommand.

@@ -2,6 +2,7 @@ import Foundation
 import MediaIO
 package import PlaybackModel
 import CheckEngine
+import BufprobeOutput
 
 /// The buffering diagnostics of `probe`, gathered during ProbeReader's single pass over the packets:
 /// what connection a progressive download needs, fast start, interleaving, the bit-rate profile and, on

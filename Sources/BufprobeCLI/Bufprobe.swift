@@ -1,6 +1,6 @@
 public import ArgumentParser
 import BufprobeCommands
-import CheckEngine
+import BufprobeOutput
 
 /// The root `bufprobe` command (in the executable, which alone sees every command: `serve` lives on
 /// BufprobeServe, the one target with SwiftNIO): tells whether media will play smoothly and where it stalls.

@@ -1,4 +1,4 @@
-package import CheckEngine
+package import BufprobeOutput
 extension ProbeReport {
     /// One row of `needs`.
     package struct Need: Sendable, Codable, Equatable {

@@ -1,38 +1,54 @@
 import Foundation
-import PlaybackModel
-import CheckEngine
+package import PlaybackModel
 
 /// The `--plot` picture as SVG text, written by hand: one bar per second of presentation time (the bytes
 /// of the packets presented in that second, as a bit rate), a tick per keyframe of the played video, the
 /// average rate, and the bandwidth a progressive download needs for a chosen startup delay, with axes,
 /// labels and a legend. No dependencies; any browser or `rsvg-convert` shows it.
-enum BitRatePlot {
+package enum BitRatePlot {
     /// The line drawn across the plot: the bandwidth needed for a startup delay.
-    struct NeedLine {
+    package struct NeedLine {
         /// Startup delay, seconds.
-        var startupDelay: Double
+        package var startupDelay: Double
         /// Minimum bandwidth, bits per second; `nil` when none suffices.
-        var bitsPerSecond: Double?
+        package var bitsPerSecond: Double?
         /// For an MP4 with its index at the end, the line is the range-request figure and this is the
         /// (much larger) figure for a download in file order, named in the legend only.
-        var inFileOrder: Double? = nil
+        package var inFileOrder: Double? = nil
+
+        /// The line for `startupDelay` at `bitsPerSecond`, with the file-order figure when there is one.
+        package init(startupDelay: Double, bitsPerSecond: Double?, inFileOrder: Double? = nil) {
+            self.startupDelay = startupDelay
+            self.bitsPerSecond = bitsPerSecond
+            self.inFileOrder = inFileOrder
+        }
     }
 
-    static let width = 960.0
-    static let height = 420.0
-    static let left = 80.0
-    static let right = 30.0
-    static let top = 72.0
-    static let bottom = 64.0
-    static let barColor = "#4a7fc1"
-    static let keyframeColor = "#d62728"
-    static let averageColor = "#555555"
-    static let needColor = "#2ca02c"
+    /// The picture's width, SVG units (simulate's plot shares the frame).
+    package static let width = 960.0
+    /// The picture's height.
+    package static let height = 420.0
+    /// The margin left of the plot area, for the rate axis's labels.
+    package static let left = 80.0
+    /// The margin right of the plot area.
+    package static let right = 30.0
+    /// The margin above the plot area, for the title and the legend.
+    package static let top = 72.0
+    /// The margin below the plot area, for the time axis's labels.
+    package static let bottom = 64.0
+    /// The bars' color.
+    package static let barColor = "#4a7fc1"
+    /// The keyframe ticks' color.
+    package static let keyframeColor = "#d62728"
+    /// The average line's color.
+    package static let averageColor = "#555555"
+    /// The needed-bandwidth line's color.
+    package static let needColor = "#2ca02c"
     /// More ticks than an axis ever needs (niceStep aims at 5 to 10).
-    static let maxTicks = 30
+    package static let maxTicks = 30
 
     /// The SVG document for `timeline` of the input `title`.
-    static func svg(timeline: BitRateTimeline, title: String, average: Double?, need: NeedLine?) -> String {
+    package static func svg(timeline: BitRateTimeline, title: String, average: Double?, need: NeedLine?) -> String {
         let rates = timeline.rates
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
@@ -163,22 +179,22 @@ enum BitRatePlot {
     }
 
     /// `<name a="v"...>`.
-    static func open(_ name: String, _ attributes: [(String, String)]) -> String {
+    package static func open(_ name: String, _ attributes: [(String, String)]) -> String {
         "<" + name + attributes.map { " \($0.0)=\"\(XMLText.escaped($0.1))\"" }.joined() + ">"
     }
 
     /// `<name a="v".../>`, or with `text` (escaped) as its content.
-    static func element(_ name: String, _ attributes: [(String, String)], text: String? = nil) -> String {
+    package static func element(_ name: String, _ attributes: [(String, String)], text: String? = nil) -> String {
         let head = open(name, attributes)
         guard let text else { return String(head.dropLast()) + "/>" }
         return head + XMLText.escaped(text) + "</\(name)>"
     }
 
     /// A coordinate with one decimal.
-    static func n(_ value: Double) -> String { TextFormat.number((value * 10).rounded() / 10) }
+    package static func n(_ value: Double) -> String { TextFormat.number((value * 10).rounded() / 10) }
 
     /// 1, 2 or 5 times a power of ten, at least `raw`.
-    static func niceStep(_ raw: Double) -> Double {
+    package static func niceStep(_ raw: Double) -> Double {
         guard raw > 0, raw.isFinite else { return 1 }
         let power = pow(10, floor(log10(raw)))
         for factor in [1.0, 2, 5, 10] where factor * power >= raw { return factor * power }
@@ -187,7 +203,7 @@ enum BitRatePlot {
 
 
     /// Whole numbers with thousands separated (`1,200`), others as `TextFormat.number`.
-    static func grouped(_ value: Double) -> String {
+    package static func grouped(_ value: Double) -> String {
         // Beyond 2^53 a Double has no fraction to show, and beyond Int's range Int() would trap.
         guard abs(value) < 9e15 else { return TextFormat.number(value) }
         let whole = Int(value.rounded())

@@ -1,5 +1,5 @@
 package import MediaIO
-package import CheckEngine
+package import BufprobeOutput
 
 /// The `bufprobe probe --json` document for one input. Property names become snake_case keys
 /// (`JSONOutput`), missing values are written as `null`; keys are stable: new ones may be added,
