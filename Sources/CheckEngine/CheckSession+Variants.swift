@@ -1,40 +1,38 @@
 import Foundation
 import MediaIO
 import PlaybackModel
-import Synchronization
 
-// The parts of a check's report that need more than the player: the variants validated with
-// `--all-variants`, and the sentences for resources the input led to that were refused or skipped.
+// The driver's end of a check: `--all-variants` validated, what the resource gate refused or skipped as
+// sentences, and the failures before receiving handed to the machine.
 extension CheckSession {
     /// `--all-variants`: validates every variant of an HLS master (`VariantProber`) or every video
-    /// representation of a DASH manifest (`DASHVariantProber`) once, adding the checks and one warning per
-    /// problem. Not for inputs FFmpeg read as something else (a progressive file is
-    /// never downloaded again as a playlist), nor after Ctrl-C.
-    func addVariantChecks(to report: inout CheckReport) {
-        guard settings.allVariants, report.variantChecks == nil, !cancelled.load(ordering: .acquiring) else { return }
-        let container = report.format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
-        let isHLS = container == .hls
-        if container == .dash {
-            let prober = DASHVariantProber(
+    /// representation of a DASH manifest (`DASHVariantProber`) once, and hands the outcome to the machine.
+    /// Not for inputs FFmpeg read as something else (a progressive file is never downloaded again as a
+    /// playlist), nor after Ctrl-C.
+    func validateVariants() {
+        let (format, validated) = machine.withLock { ($0.report.format, $0.report.variantChecks != nil) }
+        guard settings.allVariants, !validated, !cancelled.load(ordering: .acquiring) else { return }
+        let container = format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
+        let outcome: VariantProber.Outcome
+        switch container {
+        case .dash:
+            outcome = DASHVariantProber(
                 source: source, options: settings.formatOptions, timeout: settings.timeout,
-                segments: settings.allVariantsSegments, root: validation, pacer: interrupter, budget: settings.allVariantsBudget)
-            let outcome = prober.run()
-            report.variantChecks = outcome.checks
-            report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }
+                segments: settings.allVariantsSegments, root: validation, pacer: interrupter, budget: settings.allVariantsBudget
+            ).run()
+        case .hls:
+            outcome = VariantProber(
+                source: source, options: settings.formatOptions, timeout: settings.timeout,
+                segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
+                budget: settings.allVariantsBudget
+            ).run()
+        default:
+            deliver(.variantsValidated([], warnings: [
+                "--all-variants: \(source) is not an HLS master playlist or a DASH manifest, so no variant was validated."
+            ]))
             return
         }
-        guard isHLS else {
-            report.variantChecks = []
-            report.warnings.append("--all-variants: \(source) is not an HLS master playlist or a DASH manifest, so no variant was validated.")
-            return
-        }
-        let prober = VariantProber(
-            source: source, options: settings.formatOptions, timeout: settings.timeout,
-            segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
-            budget: settings.allVariantsBudget)
-        let outcome = prober.run()
-        report.variantChecks = outcome.checks
-        report.warnings += outcome.warnings + outcome.checks.flatMap { $0.problems.map(\.message) }
+        deliver(.variantsValidated(outcome.checks, warnings: outcome.warnings))
     }
 
     /// The sentence for a stop that was not a timeout or Ctrl-C (a request loop, an oversized playlist).
@@ -46,22 +44,38 @@ extension CheckSession {
         return reason.sentence(for: source, timeout: settings.timeout, opening: opening)
     }
 
-    /// Resources the input led to that were refused or skipped, as warnings.
-    var skippedWarnings: [String] {
-        interrupter.skipped.filter { $0.kind != .failed }.map { $0.sentence(for: source) }
+    /// What the resource gate refused or skipped by now, as the machine takes it.
+    func requests(opening: Bool, bytes: Int64 = 0, lowLatency: LowLatencyPlayback? = nil) -> CheckEvent.Requests {
+        var requests = CheckEvent.Requests()
+        requests.limit = resourceLimitSentence(opening: opening)
+        let skipped = interrupter.skipped.filter { $0.kind != .failed }
+        requests.warnings = skipped.map { $0.sentence(for: source) }
+        // Failed opens are FFmpeg's to judge (a segment of a variant not played does not count).
+        requests.skipped = skipped.map { .init(url: $0.url, why: $0.why) }
+        requests.partStalled = lowLatency?.stalledSentence
+        requests.cancelled = cancelled.load(ordering: .acquiring)
+        requests.bytesReceived = bytes
+        return requests
     }
 
-    /// `report` failed for `reason`: its warnings, `--all-variants` and refused requests still added.
-    func failing(_ report: CheckReport, _ reason: String) -> CheckReport {
-        var report = report
-        report.verdict = .fail
-        report.reason = reason
-        if report.warnings.isEmpty { report.warnings = skippedWarnings + lines.problems }
-        // A master FFmpeg could not play may still have variants worth naming (the one that broke it).
-        addVariantChecks(to: &report)
-        // A live DASH input that failed still says what its requests met (missing segments, early ones).
-        if report.dashLive == nil { addDASHLive(to: &report) }
-        report.refusedRequests = CheckReport.RefusedRequests(interrupter.refusedRequests)
-        return report
+    /// The check fails before receiving with `sentence`; returns that no DASH requests are logged.
+    func fail(_ sentence: String) -> Bool {
+        deliver(.failed(sentence, requests: requests(opening: true)))
+        return false
+    }
+
+    /// Opening failed with `error`: interrupted, a DASH manifest a request policy cannot check, else the
+    /// machine's sentence (a resource limit, the LL-HLS client's failure, FFmpeg's error).
+    func openFailed(_ error: FFmpegError, dashChecked: Bool) {
+        let requests = requests(opening: true)
+        if cancelled.load(ordering: .acquiring) {
+            deliver(.failed("\(source): interrupted while opening.", requests: requests))
+        } else if requests.limit == nil, interrupter.policy != nil, !dashChecked, error.code == -EINVAL {
+            // The demuxer was refused by the policy's format whitelist (MediaInput): DASH, in FFmpeg 5.1,
+            // when the URL did not name a manifest bufprobe could check first.
+            deliver(.failed("\(source) was not read: it is a DASH manifest not named like one (.mpd), which a request policy (--deny-private, serve --allow-target) refuses, since bufprobe checks the URLs a DASH manifest leads to only for a URL whose path ends in .mpd.", requests: requests))
+        } else {
+            deliver(.openFailed(error, requests: requests))
+        }
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 /// `dash_live_origin.py` (which holds a request for a segment not written yet, as LL-DASH origins do: nginx
 /// answers 404 and FFmpeg 5.1's dash demuxer then runs ahead of the live edge), with UTCTiming from the
 /// same origin. The muxer is killed when the test ends.
-private final class LiveDASHSource {
+final class LiveDASHSource {
     let directory: URL
     let origin: FixtureServer
     private let muxer: Process

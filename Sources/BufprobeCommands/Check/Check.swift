@@ -147,6 +147,20 @@ public struct Check: AsyncParsableCommand {
             valueName: "format"))
     var traceFormat: ThroughputRecording.Format = .bufprobe
 
+    @Option(
+        help: ArgumentHelp(
+            "Write every event the check observed (packets, playlist loads, requests, FFmpeg's events, LL-HLS parts and reloads, the end) to FILE as JSON lines, which --replay-events turns into the same report without the network (one input only; format: docs/record-events.md).",
+            valueName: "file"),
+        completion: .file())
+    var recordEvents: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Replay the events --record-events wrote to FILE, in virtual time, instead of checking: give the same URL and options, and the report is the recorded run's.",
+            valueName: "file", visibility: .hidden),
+        completion: .file())
+    var replayEvents: String?
+
     @Flag(
         name: .customLong("no-low-latency"),
         help: "Low-latency HLS (a media playlist with EXT-X-PART-INF and CAN-BLOCK-RELOAD=YES): play it as FFmpeg does, whole segments, instead of part by part with blocking playlist reloads and the LL-HLS checks (default: parts).")
@@ -197,6 +211,9 @@ public struct Check: AsyncParsableCommand {
         }
         do { try policy.validate() } catch { throw ValidationError("\(error)") }
         do { try thresholds.validate() } catch { throw ValidationError(error.description) }
+        if recordEvents != nil || replayEvents != nil, inputs.count != 1 {
+            throw ValidationError("--record-events and --replay-events take one input; give one URL, not \(inputs.count).")
+        }
         if recordTrace != nil, inputs.count != 1 {
             throw ValidationError("--record-trace records one input; give one URL, not \(inputs.count).")
         }
@@ -212,7 +229,7 @@ public struct Check: AsyncParsableCommand {
 
     private var thresholds: VerdictThresholds { thresholdOptions.thresholds(over: VerdictThresholds(maxStartup: maxStartup.value)) }
 
-    private var settings: CheckSettings {
+    var settings: CheckSettings {
         var settings = CheckSettings()
         settings.timeout = timeout.value
         settings.duration = duration?.value
@@ -239,6 +256,7 @@ public struct Check: AsyncParsableCommand {
     public func run() async throws {
         // Playlists of up to 16 MiB are read and freed at every reload (`LargeBlocks`).
         LargeBlocks.returnToSystem()
+        if let replayEvents { return try replay(replayEvents) }
         let line = progressOptions.makeLiveLine()
         let logger = Logger(label: "bufprobe") { label in
             LiveLineLogHandler(label: label, line: line, logLevel: verbose ? .trace : .critical)
@@ -268,7 +286,9 @@ public struct Check: AsyncParsableCommand {
         let (began, clock) = (Date(), ContinuousClock())
         let start = clock.now
         var recording: ThroughputRecording?
-        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?).self) { group in
+        var events: [CheckEvent.Timed]?
+        let recordsEvents = recordEvents != nil
+        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?, [CheckEvent.Timed]?).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
             var next = 0
             func launch() {
@@ -276,17 +296,18 @@ public struct Check: AsyncParsableCommand {
                 let source = inputs[index]
                 next += 1
                 group.addTask {
-                    let session = CheckSession(source: source, settings: settings)
+                    let session = CheckSession(source: source, settings: settings, recordsEvents: recordsEvents)
                     let report = await runner.report(of: session, threadName: "bufprobe check \(index)")
-                    return (index, report, session.progress(), session.recording())
+                    return (index, report, session.progress(), session.recording(), session.events())
                 }
             }
             while next < min(parallel, inputs.count) { launch() }
             var final: ProgressSnapshot?
             var finished = 0
-            for await (index, report, progress, recorded) in group {
+            for await (index, report, progress, recorded, observed) in group {
                 results[index] = report
                 if let recorded { recording = recorded }
+                if let observed { events = observed }
                 finished += 1
                 var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
@@ -315,6 +336,15 @@ public struct Check: AsyncParsableCommand {
             }
         }
 
+        if let recordEvents, let events {
+            do {
+                try CheckReplay.lines(events, source: inputs[0]).write(toFile: recordEvents, atomically: true, encoding: .utf8)
+            } catch {
+                Diagnostics.error("The events could not be written to \(recordEvents) (check the path).")
+                throw ExitCode(CheckVerdict.fail.exitCode)
+            }
+        }
+
         if let junit {
             let elapsed = (clock.now - start).seconds
             do {
@@ -325,6 +355,11 @@ public struct Check: AsyncParsableCommand {
             }
         }
 
+        try report(reports, interrupted: interrupted)
+    }
+
+    /// Prints `reports` (text or JSON) and exits with the worst verdict's code, or `interrupted`.
+    func report(_ reports: [CheckReport], interrupted: Int32?) throws {
         var worst = CheckVerdict.pass
         for (position, report) in reports.enumerated() {
             worst = max(worst, report.verdict)

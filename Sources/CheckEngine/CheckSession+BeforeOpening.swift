@@ -30,7 +30,6 @@ extension CheckSession {
     /// set and no option returned (FFmpeg does not open the input).
     func readBeforeOpening(lowLatency: inout LowLatencyPlayback?, timing: RequestTiming?) -> BeforeOpening {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return BeforeOpening() }
-        live.liveStart(settings.liveStart.description)
         let options = settings.formatOptions
         var result = BeforeOpening()
         let input: PrefetchedInput
@@ -60,21 +59,25 @@ extension CheckSession {
             let bandwidths = playlist.variants.map { Int64($0.bandwidth) as Int64? }
             guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return result }
             url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: input.location)
-            let decoration = cmcdRequests?.decoration(for: url)
+            let decoration = machine.withLock { $0.cmcdDecoration(for: url) }
             guard let variant = try? HLSPlaylist.load(
                 location: decoration?.decorated(url) ?? url, options: decoration?.applied(to: options) ?? options,
                 interrupter: deadline.interrupter, limit: Self.prereadBytes)
             else { return result }
             played = variant
         }
-        lowLatency = lowLatencyPlayback(url: url, playlist: played)
+        lowLatency = LowLatencyPlayback.prepare(
+            url: url, playlist: played, source: source, settings: settings, interrupter: interrupter,
+            now: { [weak self] in self?.now() ?? 0 }, deliver: { [weak self] in self?.deliver($0) })
         // Played part by part: FFmpeg does not open the input.
-        if lowLatency != nil { return BeforeOpening() }
+        if lowLatency != nil {
+            deliver(.partsPlaylist(url: url, playlist: played))
+            return BeforeOpening()
+        }
         guard played.kind == .media, !played.hasEndList, let start = settings.liveStart.start(in: played) else {
             return result
         }
-        live.holdBack(applied: nil, target: start.target, rule: start.rule)
-        live.playlistLoaded(played, url: url, at: now())
+        deliver(.livePlaylistRead(url: url, playlist: played))
         result.options = ["live_start_index": String(start.liveStartIndex)]
         return result
     }
@@ -104,16 +107,5 @@ extension CheckSession {
                 timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source,
                 sharingPaceWith: interrupter, policy: settings.requestPolicy),
             seconds: min(settings.timeout, seconds ?? Self.prereadBudget))
-    }
-
-    /// A packet of a played stream of a live input was handed to the player at check time `time`, with the
-    /// playhead then (`nil` before playback started): the first packet places the media on the clock, and
-    /// every one samples the latency once playback has started.
-    func noteLive(_ packet: Packet, playhead: Double?, at time: Double) {
-        let media = packet.modelPacket
-        guard let seconds = media.dts ?? media.pts else { return }
-        live.packet(mediaTime: seconds)
-        if dash.isActive { noteDASHLiveStart() }
-        if let playhead { live.sample(at: time, playhead: playhead) }
     }
 }

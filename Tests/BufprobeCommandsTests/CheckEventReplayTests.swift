@@ -1,0 +1,95 @@
+import CheckEngine
+import Foundation
+import Testing
+import TestSupport
+
+/// The live suites' rules on recorded origins (`EventFixture`), replayed in virtual time: each replay
+/// gives its recorded run's `--json` document byte for byte, and the rules hold on it as on the real
+/// origin (`CheckLiveLatencyTests`, `CheckLowLatencyTests`, `CheckDASHLiveTests` and
+/// `CheckPlaylistHealthTests` keep one real-time run each).
+@Suite("check's rules on recorded live origins, replayed")
+struct CheckEventReplayTests {
+    @Test("every fixture replays to its recorded run's JSON, byte for byte", arguments: EventFixture.all)
+    func replayIsTheRecordedRun(name: String) throws {
+        let fixture = try EventFixture(name)
+        #expect(try fixture.replayedJSON() == fixture.recorded)
+    }
+
+    @Test("fixtures exist for each live origin the suites use")
+    func fixturesExist() {
+        #expect(Set(EventFixture.all).isSuperset(of: ["hls-live", "llhls"]), "\(EventFixture.all)")
+    }
+
+    @Test("HLS live: the latency is on the program date-times and the system clock; players' hold-back, 3 target durations, is the start; no real-time factor")
+    func hlsLiveLatency() throws {
+        let document = try EventFixture("hls-live").document()
+        let latency = try #require(document["live_latency"] as? [String: Any])
+        #expect(latency["basis"] as? String == "program_date_time")
+        #expect(latency["clock"] as? String == "system")
+        let holdBack = try #require(latency["hold_back"] as? [String: Any])
+        #expect(holdBack["rule"] as? String == "3 x EXT-X-TARGETDURATION")
+        #expect(holdBack["target"] as? Double == 6)
+        let applied = try #require(holdBack["applied"] as? Double)
+        #expect(abs(applied - 6) < 0.01, "started \(applied) s behind the edge")
+        let atStart = try #require(latency["at_start"] as? Double)
+        #expect(atStart >= 6, "never closer than the hold-back: \(atStart)")
+        #expect(document["realtime_factor"] == nil)
+    }
+
+    @Test("LL-HLS: the good origin passes with every blocking reload held, parts played, the start about PART-HOLD-BACK from the edge")
+    func lowLatencyGoodOrigin() throws {
+        let document = try EventFixture("llhls").document()
+        #expect(document["verdict"] as? String == "pass", "\(document["reason"] ?? "")")
+        let section = try #require(document["low_latency"] as? [String: Any])
+        let counts = section["counts"] as? [String: Int] ?? [:]
+        #expect(counts.values.allSatisfy { $0 == 0 }, "\(counts)")
+        let made = section["blocking_reloads"] as? Int ?? 0
+        #expect(made >= 8, "\(section)")
+        #expect(section["blocking_reloads_held"] as? Int == made)
+        #expect((section["parts_played"] as? Int ?? 0) >= 15, "\(section)")
+        let behind = try #require(section["start_behind_edge"] as? Double)
+        #expect(behind >= 1.0 - 1e-6 && behind <= 1.8 + 1e-6, "\(behind)")
+        let mean = try #require(section["hold_mean"] as? Double)
+        #expect(mean > 0.1 && mean < 0.8, "\(section)")
+    }
+
+    @Test(
+        "LL-HLS: each faulty twin gives its own warning, and ignoring blocking reloads is degraded",
+        arguments: [
+            ("ignore-blocking", "blocking_reload_ignored"), ("long-part", "part_over_target"),
+            ("missing-hint", "preload_hint_unfulfilled"), ("false-independent", "independent_without_keyframe"),
+            ("wrong-skip", "delta_update_mismatch"),
+        ])
+    func lowLatencyTwin(fault: String, kind: String) throws {
+        let name = "llhls-\(fault)"
+        try #require(EventFixture.all.contains(name), "no fixture \(name)")
+        let document = try EventFixture(name).document()
+        let section = try #require(document["low_latency"] as? [String: Any])
+        let counts = section["counts"] as? [String: Int] ?? [:]
+        #expect(counts[kind, default: 0] > 0, "\(counts)")
+        #expect(counts.filter { $0.key != kind && $0.value > 0 }.isEmpty, "\(counts)")
+        let warnings = document["warnings"] as? [String] ?? []
+        let events = section["events"] as? [[String: Any]] ?? []
+        let messages = events.filter { $0["kind"] as? String == kind }.compactMap { $0["message"] as? String }
+        #expect(!messages.isEmpty && messages.allSatisfy { warnings.contains($0) })
+        let reason = document["reason"] as? String ?? ""
+        if fault == "ignore-blocking" {
+            #expect(document["verdict"] as? String == "degraded", "\(reason)")
+            #expect(reason.contains("ignores blocking playlist reloads"), "\(reason)")
+        } else {
+            #expect(document["verdict"] as? String == "pass", "\(reason)")
+        }
+    }
+
+    @Test("playlist health: an advancing, then frozen, then regressing playlist gives over-target, stale and regression in order; stale makes it degraded")
+    func playlistHealth() throws {
+        try #require(EventFixture.all.contains("playlist-health"))
+        let fixture = try EventFixture("playlist-health")
+        let document = try fixture.document()
+        #expect(document["verdict"] as? String == "degraded")
+        let health = try #require(document["playlist_health"] as? [String: Any])
+        #expect(health["url"] as? String == fixture.header.source)
+        let events = health["events"] as? [[String: Any]] ?? []
+        #expect(events.compactMap { $0["kind"] as? String } == ["segment_over_target_duration", "stale", "media_sequence_regression"])
+    }
+}
