@@ -33,7 +33,7 @@ struct CheckEventReplayTests {
         #expect(abs(applied - 6) < 0.01, "started \(applied) s behind the edge")
         let atStart = try #require(latency["at_start"] as? Double)
         #expect(atStart >= 6, "never closer than the hold-back: \(atStart)")
-        #expect(document["realtime_factor"] == nil)
+        #expect(document["realtime_factor"] as? Double == nil)
     }
 
     @Test("LL-HLS: the good origin passes with every blocking reload held, parts played, the start about PART-HOLD-BACK from the edge")
@@ -89,7 +89,62 @@ struct CheckEventReplayTests {
         #expect(document["verdict"] as? String == "degraded")
         let health = try #require(document["playlist_health"] as? [String: Any])
         #expect(health["url"] as? String == fixture.header.source)
+        let url = fixture.header.source
+        let reason = document["reason"] as? String ?? ""
+        #expect(reason.contains("stopped updating for more than 1.5x its target duration (\(url), found at"), "\(reason)")
+        #expect(health["playlists"] as? [String] == [url])
+        #expect((health["reloads"] as? Int ?? 0) >= 6, "\(health)")
         let events = health["events"] as? [[String: Any]] ?? []
         #expect(events.compactMap { $0["kind"] as? String } == ["segment_over_target_duration", "stale", "media_sequence_regression"])
+        guard events.count == 3 else { return }
+        // The server's phases: advancing until 4 s, frozen until 9 s, regressed after.
+        let at = events.map { $0["at"] as? Double ?? -1 }
+        #expect(at[0] < 4 && at[1] > 5 && at[1] < 9 && at[2] > 9 && at[2] < 12.5, "\(at)")
+        #expect(events.map { $0["media_sequence"] as? Int } == [3, 4, 1])
+        #expect((events[2]["message"] as? String ?? "").contains("went back from media sequence 4 to 1"))
+    }
+
+    @Test("LL-DASH with @duration addressing: the UTCTiming clock, FFmpeg's hold-back and latency, early requests, no reloads")
+    func dashTemplate() throws {
+        let fixture = try EventFixture("dash-live-template")
+        let document = try LiveDocument.decode(fixture.replayedJSON())
+        let segment = CheckDASHLiveTests.segment
+        #expect(document.verdict != "fail" && document.stallCount <= 1, "\(document.reason)")
+        let dash = try #require(document.dashLive)
+        let latency = try #require(document.liveLatency)
+        // The clock is the origin's /time (this machine's clock: the offset is the reading error, ms).
+        let time = fixture.header.source.replacingOccurrences(of: "live.mpd", with: "time")
+        #expect(dash.clock == "utc_timing urn:mpeg:dash:utc:http-xsdate:2014 \(time)")
+        #expect(latency.clock == dash.clock)
+        #expect(abs(dash.clockOffset) < 0.1)
+        #expect(dash.minimumUpdatePeriod == 2 && dash.timeShiftBufferDepth == 4 && dash.targetLatency == 3)
+        #expect(latency.holdBack.target == 3)
+        // FFmpeg 5.1 starts @duration addressing at the segment being made (or the next): within one segment.
+        let holdBack = try #require(latency.holdBack.applied)
+        #expect(holdBack > -segment && holdBack < segment, "hold-back \(holdBack)")
+        #expect(dash.startHoldBack == holdBack)
+        let atStart = try #require(latency.atStart)
+        #expect(atStart >= segment - 0.25 && atStart <= 2 * segment + 0.5, "latency at start \(atStart)")
+        // Latency grows only by the time stalled (the playhead follows the clock otherwise).
+        #expect(abs((latency.drift ?? 99) - document.stallTime) < 0.25, "drift \(latency.drift ?? 99), stalled \(document.stallTime)")
+        // FFmpeg asks for the segment being made at once, before availabilityTimeOffset allows, and never
+        // reloads a manifest with @duration addressing (minimumUpdatePeriod 2 s).
+        #expect(dash.segmentsRequested >= 8)
+        #expect(dash.counts.earlyRequest > 0)
+        #expect(dash.mpdReloads == 0 && dash.counts.reloadLate >= 1)
+        #expect(dash.counts.missingSegment == 0 && dash.counts.clockUnavailable == 0)
+    }
+
+    @Test("LL-DASH with a SegmentTimeline: MPD reloads counted (early, never late), the start at the window's oldest segment")
+    func dashTimeline() throws {
+        let document = try LiveDocument.decode(EventFixture("dash-live-timeline").replayedJSON())
+        let dash = try #require(document.dashLive)
+        let latency = try #require(document.liveLatency)
+        #expect(dash.mpdReloads >= 4)
+        #expect(dash.counts.reloadEarly > 0 && dash.counts.reloadLate == 0)
+        #expect(dash.listedWindow == 4 && dash.counts.windowMismatch == 0)
+        let holdBack = try #require(latency.holdBack.applied)
+        #expect(abs(holdBack - 4) <= CheckDASHLiveTests.segment, "hold-back \(holdBack)")
+        #expect(dash.counts.missingSegment == 0)
     }
 }
