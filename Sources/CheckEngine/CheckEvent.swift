@@ -131,7 +131,9 @@ package enum CheckEvent: Sendable, Codable, Equatable {
         }
     }
 
-    /// A packet handed to the player, with the driver's byte totals then.
+    /// A packet handed to the player, with the driver's byte totals then. Coded as one JSON array (the
+    /// most frequent event): `[stream, pts, dts, duration, size, position, flags, video, bytesReceived,
+    /// bytesDelivered]`, `flags` 1 for a keyframe plus 2 for a corrupt packet, `null` for what is unknown.
     package struct PacketRead: Sendable, Codable, Equatable {
         /// Its stream, timestamps (seconds), duration, size, byte position and flags.
         package var stream: Int
@@ -147,6 +149,45 @@ package enum CheckEvent: Sendable, Codable, Equatable {
         /// Bytes received and delivered so far (`CheckReading`).
         package var bytesReceived: Int64
         package var bytesDelivered: Int64
+
+        /// The fields, in the order of `init`.
+        package init(
+            stream: Int, pts: Double?, dts: Double?, duration: Double?, size: Int, position: Int64?, keyframe: Bool,
+            corrupt: Bool, video: Int?, bytesReceived: Int64, bytesDelivered: Int64
+        ) {
+            (self.stream, self.pts, self.dts, self.duration, self.size, self.position) = (stream, pts, dts, duration, size, position)
+            (self.keyframe, self.corrupt, self.video) = (keyframe, corrupt, video)
+            (self.bytesReceived, self.bytesDelivered) = (bytesReceived, bytesDelivered)
+        }
+
+        /// Reads the array `encode(to:)` writes.
+        package init(from decoder: any Decoder) throws {
+            var array = try decoder.unkeyedContainer()
+            stream = try array.decode(Int.self)
+            pts = try array.decodeIfPresent(Double.self)
+            dts = try array.decodeIfPresent(Double.self)
+            duration = try array.decodeIfPresent(Double.self)
+            size = try array.decode(Int.self)
+            position = try array.decodeIfPresent(Int64.self)
+            let flags = try array.decode(Int.self)
+            (keyframe, corrupt) = (flags & 1 != 0, flags & 2 != 0)
+            video = try array.decodeIfPresent(Int.self)
+            bytesReceived = try array.decode(Int64.self)
+            bytesDelivered = try array.decode(Int64.self)
+        }
+
+        /// Writes the packet as one array.
+        package func encode(to encoder: any Encoder) throws {
+            var array = encoder.unkeyedContainer()
+            try array.encode(stream)
+            for time in [pts, dts, duration] { if let time { try array.encode(time) } else { try array.encodeNil() } }
+            try array.encode(size)
+            if let position { try array.encode(position) } else { try array.encodeNil() }
+            try array.encode((keyframe ? 1 : 0) + (corrupt ? 2 : 0))
+            if let video { try array.encode(video) } else { try array.encodeNil() }
+            try array.encode(bytesReceived)
+            try array.encode(bytesDelivered)
+        }
     }
 
     /// The input as it opened.
