@@ -68,7 +68,7 @@ extension CheckSession {
         }
         lowLatency = LowLatencyPlayback.prepare(
             url: url, playlist: played, source: source, settings: settings, interrupter: interrupter,
-            now: { [weak self] in self?.now() ?? 0 }, deliver: { [weak self] in self?.deliver($0) })
+            now: { [weak self] in self?.now() ?? 0 }, clock: clock, deliver: { [weak self] in self?.deliver($0) })
         // Played part by part: FFmpeg does not open the input.
         if lowLatency != nil {
             deliver(.partsPlaylist(url: url, playlist: played))

@@ -10,7 +10,7 @@ extension CheckSession {
     /// Not for inputs FFmpeg read as something else (a progressive file is never downloaded again as a
     /// playlist), nor after Ctrl-C.
     func validateVariants() {
-        let (format, validated) = machine.withLock { ($0.report.format, $0.report.variantChecks != nil) }
+        let (format, validated, unixAtStart) = machine.withLock { ($0.report.format, $0.report.variantChecks != nil, $0.unixAtStart) }
         guard settings.allVariants, !validated, !cancelled.load(ordering: .acquiring) else { return }
         let container = format.map(ContainerFormat.init(demuxer:)) ?? ContainerFormat(namedBy: source)
         let outcome: VariantProber.Outcome
@@ -18,13 +18,14 @@ extension CheckSession {
         case .dash:
             outcome = DASHVariantProber(
                 source: source, options: settings.formatOptions, timeout: settings.timeout,
-                segments: settings.allVariantsSegments, root: validation, pacer: interrupter, budget: settings.allVariantsBudget
+                segments: settings.allVariantsSegments, root: validation, pacer: interrupter, budget: settings.allVariantsBudget,
+                clock: clock, unixNow: { [clock, started, unixAtStart] in unixAtStart + clock.now() - started }
             ).run()
         case .hls:
             outcome = VariantProber(
                 source: source, options: settings.formatOptions, timeout: settings.timeout,
                 segments: settings.allVariantsSegments, root: validation, pacer: interrupter,
-                budget: settings.allVariantsBudget
+                budget: settings.allVariantsBudget, clock: clock
             ).run()
         default:
             deliver(.variantsValidated([], warnings: [

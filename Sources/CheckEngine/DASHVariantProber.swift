@@ -37,10 +37,14 @@ package struct DASHVariantProber: Sendable {
     /// The time the whole validation may take.
     private let budget: ValidationBudget
 
-    /// A validation of `source`'s representations, within `budget` seconds when given.
+    /// This machine's clock (Unix seconds) the live manifest's availability times are read against.
+    private let unixNow: @Sendable () -> Double
+
+    /// A validation of `source`'s representations, within `budget` seconds when given, read on `clock` (and
+    /// a live manifest's times on `unixNow`).
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil
+        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), unixNow: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.source = source
         self.options = options
@@ -48,7 +52,8 @@ package struct DASHVariantProber: Sendable {
         self.segments = max(1, segments)
         self.root = root
         self.pacer = pacer
-        self.budget = ValidationBudget(seconds: budget)
+        self.budget = ValidationBudget(seconds: budget, clock: clock)
+        self.unixNow = unixNow
     }
 
     /// One representation to validate: what it declares and where its segments are.
@@ -87,7 +92,7 @@ package struct DASHVariantProber: Sendable {
         }
         let targets: [Target]
         do {
-            targets = try Self.targets(bytes, base: base, segments: segments, now: Date().timeIntervalSince1970)
+            targets = try Self.targets(bytes, base: base, segments: segments, now: unixNow())
         } catch {
             outcome.warnings.append("--all-variants: the DASH manifest \(source) was not validated: it \(error.reason).")
             return outcome

@@ -25,11 +25,11 @@ package final class LowLatencyPlayback: Sendable {
     /// - Parameters:
     ///   - source: the check's input, whose protocol whitelist the client's requests follow.
     ///   - interrupter: the check's; the client's requests use a child of it (its policy, pace and timeout).
-    ///   - now: the check's clock, seconds since it began.
+    ///   - now: the check's clock, seconds since it began; `clock` waits between polls.
     ///   - deliver: takes each of the client's observations as an event (on the client's thread).
     package static func prepare(
         url: String, playlist: HLSPlaylist, source: String, settings: CheckSettings, interrupter: Interrupter,
-        now: @escaping @Sendable () -> Double, deliver: @escaping @Sendable (CheckEvent) -> Void
+        now: @escaping @Sendable () -> Double, clock: any CheckClock, deliver: @escaping @Sendable (CheckEvent) -> Void
     ) -> LowLatencyPlayback? {
         guard settings.lowLatency else { return nil }
         let requests = Interrupter(
@@ -40,13 +40,14 @@ package final class LowLatencyPlayback: Sendable {
         else { return nil }
         return try? LowLatencyPlayback(
             url: url, first: playlist, holdBack: start(settings.liveStart, in: playlist).seconds, requests: requests,
-            readInterrupter: interrupter, options: settings.formatOptions, now: now, deliver: deliver)
+            readInterrupter: interrupter, options: settings.formatOptions, now: now, clock: clock, deliver: deliver)
     }
 
     /// Creates the client for `url` (whose first load is `first`).
     private init(
         url: String, first: HLSPlaylist, holdBack: Double, requests: Interrupter, readInterrupter: Interrupter,
-        options: [String: String], now: @escaping @Sendable () -> Double, deliver: @escaping @Sendable (CheckEvent) -> Void
+        options: [String: String], now: @escaping @Sendable () -> Double, clock: any CheckClock,
+        deliver: @escaping @Sendable (CheckEvent) -> Void
     ) throws(FFmpegError) {
         playlist = url
         self.readInterrupter = readInterrupter
@@ -54,7 +55,8 @@ package final class LowLatencyPlayback: Sendable {
         self.now = now
         client = try LowLatencyHLSClient(
             url: url, first: first, holdBack: holdBack, options: options, interrupter: requests,
-            readInterrupter: readInterrupter, now: now, observe: { deliver(Self.event($0)) })
+            readInterrupter: readInterrupter, now: now, observe: { deliver(Self.event($0)) },
+            wait: { seconds in clock.sleep(until: clock.now() + seconds, alarm: DispatchSemaphore(value: 0)) })
     }
 
     /// The client's observation as the check's event.

@@ -41,10 +41,10 @@ package struct VariantProber: Sendable {
     /// The time the whole validation may take (`CheckSettings.allVariantsBudget`).
     private let budget: ValidationBudget
 
-    /// A validation of `source`'s variants, within `budget` seconds in all when given.
+    /// A validation of `source`'s variants, within `budget` seconds in all when given, read on `clock`.
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil
+        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock()
     ) {
         self.source = source
         self.options = options
@@ -52,7 +52,7 @@ package struct VariantProber: Sendable {
         self.segments = segments
         self.root = root
         self.pacer = pacer
-        self.budget = ValidationBudget(seconds: budget)
+        self.budget = ValidationBudget(seconds: budget, clock: clock)
     }
 
     /// Whether the budget has run out.

@@ -66,6 +66,8 @@ public final class LowLatencyHLSClient: Sendable {
     private let now: @Sendable () -> Double
     /// Receives every observation, on the client's thread.
     private let observe: @Sendable (Observation) -> Void
+    /// Waits this many seconds on the caller's clock (between polls and failed reloads).
+    private let wait: @Sendable (Double) -> Void
     /// Set by `stop()`.
     private let stopped = Atomic<Bool>(false)
     /// The part or map being fetched and since when (`inFlight`).
@@ -83,10 +85,12 @@ public final class LowLatencyHLSClient: Sendable {
     ///   - readInterrupter: the one the demuxer reading the stream is armed with: it bounds each wait for bytes.
     ///   - now: the caller's clock (seconds), for the observations' times.
     ///   - observe: receives every observation, on the client's thread.
+    ///   - wait: waits the given seconds on the caller's clock (`nil`: the real clock).
     /// - Throws: `FFmpegError` when the stream cannot be allocated.
     public init(
         url: String, first: HLSPlaylist, holdBack: Double, options: [String: String], interrupter: Interrupter,
-        readInterrupter: Interrupter?, now: @escaping @Sendable () -> Double, observe: @escaping @Sendable (Observation) -> Void
+        readInterrupter: Interrupter?, now: @escaping @Sendable () -> Double, observe: @escaping @Sendable (Observation) -> Void,
+        wait: (@Sendable (Double) -> Void)? = nil
     ) throws(FFmpegError) {
         self.url = url
         self.first = first
@@ -95,6 +99,7 @@ public final class LowLatencyHLSClient: Sendable {
         self.interrupter = interrupter
         self.now = now
         self.observe = observe
+        self.wait = wait ?? { Thread.sleep(forTimeInterval: $0) }
         stream = try StreamingMemoryIO(interrupter: readInterrupter)
     }
 
@@ -220,7 +225,7 @@ public final class LowLatencyHLSClient: Sendable {
                     // A 503 after a long hold, a dropped connection: players retry; three in a row end it.
                     failedReloads += 1
                     if failedReloads >= Self.reloadAttempts || isEnding { return }
-                    Thread.sleep(forTimeInterval: max(0.05, min(1, playlist.partTarget ?? 1)))
+                    wait(max(0.05, min(1, playlist.partTarget ?? 1)))
                     continue
                 }
                 failedReloads = 0
@@ -232,7 +237,7 @@ public final class LowLatencyHLSClient: Sendable {
                     // The server answered without the part (it ignores blocking reloads, or we are ahead):
                     // poll, as players fall back to, every half part target.
                     let pause = max(0.05, min(1, (playlist.partTarget ?? 1) / 2))
-                    Thread.sleep(forTimeInterval: pause)
+                    wait(pause)
                 }
             }
         }
