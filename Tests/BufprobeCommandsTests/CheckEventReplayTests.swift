@@ -15,6 +15,17 @@ struct CheckEventReplayTests {
         #expect(try fixture.replayedJSON() == fixture.recorded)
     }
 
+    @Test("check --replay-events prints the recorded run's JSON; another URL than the recorded one is refused")
+    func replayFromTheCommandLine() throws {
+        let fixture = try EventFixture("llhls")
+        let events = EventFixture.directory.appendingPathComponent("llhls.jsonl").path
+        let result = try BufprobeProcess.run(["check", "--json", "--replay-events", events] + fixture.options + [fixture.header.source], timeout: 30)
+        #expect(result.stdout == fixture.recorded, "\(result.stderr)")
+        let other = try BufprobeProcess.run(["check", "--json", "--replay-events", events, "http://127.0.0.1:9/other.m3u8"], timeout: 30)
+        #expect(other.status == 64, "\(other.stderr)")
+        #expect(other.stderr.contains("recorded a check of \(fixture.header.source)"), "\(other.stderr)")
+    }
+
     @Test("fixtures exist for each live origin the suites use")
     func fixturesExist() {
         #expect(Set(EventFixture.all).isSuperset(of: ["hls-live", "llhls"]), "\(EventFixture.all)")
@@ -34,6 +45,21 @@ struct CheckEventReplayTests {
         let atStart = try #require(latency["at_start"] as? Double)
         #expect(atStart >= 6, "never closer than the hold-back: \(atStart)")
         #expect(document["realtime_factor"] as? Double == nil)
+    }
+
+    @Test("HLS live: --live-start edge starts one 2 s segment behind the edge, two segments closer than the hold-back")
+    func hlsLiveEdge() throws {
+        try #require(EventFixture.all.contains("hls-live-edge"))
+        let edge = try #require(try EventFixture("hls-live-edge").document()["live_latency"] as? [String: Any])
+        let holdBack = try #require(try EventFixture("hls-live").document()["live_latency"] as? [String: Any])
+        let start = try #require(edge["hold_back"] as? [String: Any])
+        let applied = try #require(start["applied"] as? Double)
+        #expect(abs(applied - 2) < 0.01, "the newest segment starts one 2 s segment behind the edge: \(applied)")
+        #expect(start["rule"] as? String == "--live-start edge")
+        // Two segments (4 s) closer to the edge, less what the player then waits for its start threshold.
+        let edgeStart = try #require(edge["at_start"] as? Double)
+        let holdBackStart = try #require(holdBack["at_start"] as? Double)
+        #expect(edgeStart < holdBackStart - 2, "edge \(edgeStart), hold-back \(holdBackStart)")
     }
 
     @Test("LL-HLS: the good origin passes with every blocking reload held, parts played, the start about PART-HOLD-BACK from the edge")

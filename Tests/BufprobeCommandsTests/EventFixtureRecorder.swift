@@ -15,6 +15,13 @@ struct EventFixtureRecorder {
         try EventFixture.record("hls-live", options: ["--duration", "5s"], url: source.url)
     }
 
+    @Test("HLS live behind nginx started at the edge (--live-start edge)")
+    func hlsLiveEdge() throws {
+        let source = try LiveHLSSource()
+        _ = try source.freshPlaylist(listing: 4)
+        try EventFixture.record("hls-live-edge", options: ["--duration", "4s", "--live-start", "edge"], url: source.url)
+    }
+
     @Test("the LL-HLS origin and its faulty twins", arguments: [nil, "ignore-blocking", "long-part", "missing-hint", "false-independent", "wrong-skip"])
     func lowLatency(fault: String?) throws {
         let origin = try FixtureServer(
