@@ -94,16 +94,10 @@ package final class LowLatencyPlayback: Sendable {
         return "\(playlist) stopped playing: its part \(fetching.url) was still arriving \(TextFormat.seconds(now() - fetching.since)) after it was requested, and nothing after it could be played."
     }
 
-    /// How far behind the newest listed part `start` (`--live-start`) begins in `playlist`, and the rule's name:
-    /// `PART-HOLD-BACK` by default (else `HOLD-BACK`, else three target durations, as `holdBack(playsParts:)`
-    /// says), 0 for `edge`, the whole window (infinity: the oldest part) for `window-start`.
+    /// How far behind the newest listed part `start` (`--live-start`) begins in `playlist`, and the rule's name
+    /// (`LiveStart.target(in:playsParts:)`; without a hold-back in the playlist, three part targets).
     static func start(_ start: LiveStart, in playlist: HLSPlaylist) -> (seconds: Double, rule: String) {
-        switch start {
-        case .holdBack: playlist.holdBack(playsParts: true) ?? (3 * (playlist.partTarget ?? 1), "3 x PART-TARGET")
-        case .edge: (0, "--live-start edge")
-        case .windowStart: (.infinity, "--live-start window-start")
-        case .behind(let seconds): (seconds, "--live-start")
-        }
+        start.target(in: playlist, playsParts: true) ?? (3 * (playlist.partTarget ?? 1), "3 x PART-TARGET")
     }
 
     /// Tells `feed` where `playlist`'s newest media ends and how much it lists (a delta update lists less).
