@@ -18,24 +18,12 @@ package import MediaIO
 /// validated (an HLS variant's audio is checked through its video variant's CODECS; a DASH audio
 /// representation would need its own rules). A representation addressed by `SegmentBase` (one indexed file)
 /// is named as not validated.
-package struct DASHVariantProber: Sendable {
+package struct DASHVariantProber: Sendable, ValidatesVariants {
     /// The most video representations validated.
     package static let maxRepresentations = 16
 
-    /// The input as given.
-    package var source: String
-    /// Request options.
-    package var options: [String: String]
-    /// `--timeout`, seconds, for each request.
-    package var timeout: Double
-    /// Segments sized per representation.
-    package var segments: Int
-    /// Cancelled with the check.
-    package var root: Interrupter
-    /// The check's interrupter, whose pace and policy the validation shares.
-    package var pacer: Interrupter
-    /// The time the whole validation may take.
-    private let budget: ValidationBudget
+    /// The input, options, timeout, segments, interrupters and budget.
+    package let validation: VariantValidation
 
     /// This machine's clock (Unix seconds) the live manifest's availability times are read against.
     private let unixNow: @Sendable () -> Double
@@ -46,13 +34,9 @@ package struct DASHVariantProber: Sendable {
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
         budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), unixNow: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
-        self.source = source
-        self.options = options
-        self.timeout = timeout
-        self.segments = max(1, segments)
-        self.root = root
-        self.pacer = pacer
-        self.budget = ValidationBudget(seconds: budget, clock: clock)
+        validation = VariantValidation(
+            source: source, options: options, timeout: timeout, segments: max(1, segments), root: root, pacer: pacer,
+            budget: budget, clock: clock)
         self.unixNow = unixNow
     }
 
@@ -65,10 +49,6 @@ package struct DASHVariantProber: Sendable {
         var codecs: String?
         var initialization: (url: String, range: DASHManifest.ByteRange?)?
         var segments: [(url: String, range: DASHManifest.ByteRange?, duration: Double)]
-    }
-
-    private func request() -> VariantProber.RequestDeadline {
-        budget.request(for: source, timeout: timeout, root: root, pacer: pacer)
     }
 
     /// Validates every video representation (blocks).
