@@ -30,7 +30,7 @@ extension CheckMachine {
         var failure: String?
     }
 
-    /// A live DASH manifest was read (`CheckSession.prepareDASHLive`): tells the latency which clock,
+    /// A live DASH manifest was read (`OpeningReads.prepareDASHLive`): tells the latency which clock,
     /// window and target apply, and starts judging FFmpeg's requests.
     mutating func startDASHLive(_ read: CheckEvent.DASHManifestRead, at: Double) {
         guard let manifest = try? DASHLiveManifest.parse(Array(read.text.utf8)), manifest.isDynamic else { return }

@@ -149,4 +149,12 @@ package struct CheckReading {
             startTime: input.format.startTime, sampleLimit: sampleLimit, declaredBitRate: declaredBitRate?.value,
             declaredBitRateSource: declaredBitRate?.source, limit: limit)
     }
+
+    /// `packet` as the machine takes it, with the byte totals so far (`count(_:)` it first).
+    package func event(for packet: Packet) -> CheckEvent.PacketRead {
+        CheckEvent.PacketRead(
+            stream: packet.stream, pts: packet.pts, dts: packet.dts, duration: packet.duration, size: packet.size,
+            position: packet.position, keyframe: packet.isKeyframe, corrupt: packet.isCorrupt,
+            video: playsParts ? input.bestVideoStream : nil, bytesReceived: bytesReceived, bytesDelivered: bytesDelivered)
+    }
 }

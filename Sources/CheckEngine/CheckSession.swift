@@ -3,36 +3,32 @@ package import MediaIO
 import PlaybackModel
 import Synchronization
 
-/// One `check` of one input, the driver of its `CheckMachine`: opens the input, receives it in real time
-/// on the calling thread, and hands the machine every observation as a `CheckEvent` with its time on the
-/// session's `clock` (the monotonic wall clock unless one is injected; every reading of time and every wait
-/// goes through it). It does I/O and reads the clock only: every figure, sentence and the verdict are the
-/// machine's, so the events it handled (`events()`, `--record-events`) replay to the same report
-/// (`CheckReplay`).
-///
-/// Observations made on other threads (the LL-HLS client's) reach the machine through the same lock, in
-/// the order it takes them. `run()` blocks (libavformat calls block); run it on a thread of its own.
-/// `cancel()` and `progress()` may be called from any thread.
+/// One `check` of one input, the driver of its `CheckMachine`: opens the input (`OpeningReads`), receives
+/// it in real time on the calling thread, and hands the machine every observation as a `CheckEvent` timed
+/// on `clock` (through which every reading of time and every wait goes). It does I/O and reads the clock
+/// only: every figure, sentence and the verdict are the machine's, so the events it handled (`events()`,
+/// `--record-events`) replay to the same report (`CheckReplay`). Observations made on other threads
+/// (FFmpeg's log, the resource gate's hooks, the LL-HLS client) reach the machine through the same lock.
+/// `run()` blocks (libavformat calls block); `cancel()` and `progress()` may be called from any thread.
 package final class CheckSession: Sendable {
-    /// The URL or path.
+    /// The URL or path, and the options in force.
     package let source: String
-    /// The options in force.
     package let settings: CheckSettings
     /// Bounds every libavformat wait; `cancel()` trips it.
     package let interrupter: Interrupter
     /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after.
-    let validation = Interrupter(timeout: nil)
-    /// FFmpeg's requests for a live DASH input (`prepareDASHLive`).
-    let requestLog = RequestLog()
-    /// The time source of every reading and wait, and its reading when the check began: clock 0.
-    let clock: any CheckClock
-    let started: Double
-    private let samplingOver = Atomic<Bool>(false)
-    let cancelled = Atomic<Bool>(false)
+    private let validation = Interrupter(timeout: nil)
+    /// FFmpeg's requests for a live DASH input.
+    private let requestLog = RequestLog()
+    /// The time source of every reading and wait, its reading when the check began (clock 0), and the
+    /// wall clock then (Unix seconds).
+    private let clock: any CheckClock
+    private let started: Double, unixAtStart: Double
+    private let samplingOver = Atomic<Bool>(false), cancelled = Atomic<Bool>(false)
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over.
     private let wake = DispatchSemaphore(value: 0)
     /// The check's rules, fed by the reading thread, the LL-HLS client and FFmpeg's log.
-    let machine: Mutex<CheckMachine>
+    private let machine: Mutex<CheckMachine>
 
     /// Creates a session timed by `clock`; the check's clock 0 is now, and `unixTimeAtStart` on the wall
     /// clock live latency is read against (this machine's now unless a test gives one). `recordsEvents`
@@ -41,13 +37,12 @@ package final class CheckSession: Sendable {
         source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock(), unixTimeAtStart: Double? = nil,
         recordsEvents: Bool = false
     ) {
-        self.source = source
-        self.settings = settings
+        (self.source, self.settings, self.clock) = (source, settings, clock)
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
-        self.clock = clock
-        self.started = clock.now()
+        started = clock.now()
+        unixAtStart = unixTimeAtStart ?? Date().timeIntervalSince1970
         var machine = CheckMachine(source: source, settings: settings, recordsEvents: recordsEvents)
-        machine.handle(.began(unixTime: unixTimeAtStart ?? Date().timeIntervalSince1970), at: 0)
+        machine.handle(.began(unixTime: unixAtStart), at: 0)
         self.machine = Mutex(machine)
     }
 
@@ -60,11 +55,11 @@ package final class CheckSession: Sendable {
     }
 
     /// Seconds since the check began.
-    func now() -> Double { clock.now() - started }
+    private func now() -> Double { clock.now() - started }
 
     /// Hands `event`, observed at `at` (now by default), to the machine; returns its answer.
     @discardableResult
-    func deliver(_ event: CheckEvent, at: Double? = nil) -> CheckMachine.Action {
+    private func deliver(_ event: CheckEvent, at: Double? = nil) -> CheckMachine.Action {
         let time = at ?? now()
         return machine.withLock { $0.handle(event, at: time) }
     }
@@ -82,8 +77,6 @@ package final class CheckSession: Sendable {
     /// returned.
     package func events() -> [CheckEvent.Timed]? { machine.withLock { $0.events } }
 
-    // MARK: Running
-
     /// Runs the check to its report. Blocks until the input ended, the sample is complete, it failed, or
     /// `cancel()` was called; then the report covers what was measured until then, marked `interrupted`.
     package func run() -> CheckReport {
@@ -94,100 +87,75 @@ package final class CheckSession: Sendable {
         }
         defer { FFmpegLog.stopObserving() }
         let dashLive = measure()
-        // After the player's last word: validating takes wall time no player waits through.
-        validateVariants()
+        let (format, validated) = machine.withLock { ($0.report.format, $0.report.variantChecks != nil) }
+        if settings.allVariants, !validated, !isCancelled {
+            deliver(AllVariants.validate(
+                source: source, format: format, settings: settings, root: validation, pacer: interrupter, clock: clock,
+                started: started, unixAtStart: unixAtStart))
+        }
         if dashLive {
             requestLog.end()
             deliverRequests()
         }
-        deliver(.closed(refused: CheckReport.RefusedRequests(interrupter.refusedRequests), interrupted: cancelled.load(ordering: .acquiring)))
+        deliver(.closed(refused: CheckReport.RefusedRequests(interrupter.refusedRequests), interrupted: isCancelled))
         return machine.withLock { $0.report }
     }
 
     /// Opens and receives the input; returns whether FFmpeg's requests of a live DASH input are logged.
     private func measure() -> Bool {
-        if let problem = InputCheck.problem(with: source) { return fail(problem) }
-        let admission = admittedUnderPolicy()
-        if let refusal = admission.refusal { return fail(refusal) }
-        let (clock, started) = (self.clock, self.started)
-        let checkTime: @Sendable () -> Double = { clock.now() - started }
-        // --record-trace: each request's latency, timed by the resource gate, on the check's clock.
-        let timing = settings.recordsTrace ? RequestTiming(now: checkTime) { [weak self] begun, seconds in
-            self?.deliver(.requestOpened(latency: seconds), at: begun)
-        } : nil
-        var lowLatency: LowLatencyPlayback?
-        // The input's first read is the open's, whoever makes it.
-        let openBegan = now()
-        let before = readBeforeOpening(lowLatency: &lowLatency, timing: timing)
-        if let refusal = before.refusal { return fail(refusal) }
-        // A manifest the request policy read and allowed is not live (DASHRequestCheck refuses live ones).
-        let dashLive = !admission.dashChecked && prepareDASHLive()
-        let input: MediaInput
-        do {
-            let decorate: (@Sendable (String) -> RequestDecoration?)? = settings.cmcd == nil ? nil : { @Sendable [weak self] url in
-                self?.machine.withLock { $0.cmcdDecoration(for: url) }
-            }
-            if let lowLatency { input = try lowLatency.openInput() } else { input = try MediaInput(
-                url: InputKind.ffmpegURL(for: settings.requestURL(for: source)),
-                options: settings.formatOptions.merging(before.options) { $1 }, interrupter: interrupter,
-                playlistLoaded: { [weak self] url, bytes in self?.deliver(.playlistLoaded(url: url, text: String(decoding: bytes, as: UTF8.self))) },
-                requestTiming: timing, decorateRequest: decorate, dashChecked: admission.dashChecked,
-                resourceOpened: { [weak self] url in self?.deliver(.resourceOpened(url: url)) },
-                requestLog: dashLive ? requestLog : nil, prefetched: admission.manifest ?? before.input) }
-        } catch {
-            openFailed(error, dashChecked: admission.dashChecked)
+        let reads = OpeningReads(
+            source: source, settings: settings, interrupter: interrupter, clock: clock, started: started, unixAtStart: unixAtStart,
+            deliver: { [weak self] event, at in _ = self?.deliver(event, at: at) },
+            decorate: { [weak self] url in self?.machine.withLock { $0.cmcdDecoration(for: url) } },
+            cancelled: { [weak self] in self?.isCancelled ?? true })
+        var dashLive = false
+        let (input, openBegan, lowLatency): (MediaInput, Double, LowLatencyPlayback?)
+        switch reads.open(requestLog: requestLog, dashLive: &dashLive) {
+        case .failed(let event):
+            deliver(event)
             return dashLive
+        case .opened(let opened, let began, let parts): (input, openBegan, lowLatency) = (opened, began, parts)
         }
         var reading = CheckReading(input: input, settings: settings, source: source, playsParts: lowLatency != nil)
-        let first = deliver(.opened(reading.opened(openBegan: openBegan, limit: resourceLimitSentence(opening: true))))
+        let first = deliver(.opened(reading.opened(openBegan: openBegan, limit: reads.requests(opening: true).limit)))
         if machine.withLock({ $0.failedBeforeReceiving }) { return dashLive }
         input.discardAllStreams(except: reading.kept)
         if let limit = reading.sampleLimit {
             clock.schedule(at: started + limit) { [weak self] in
-                guard let self else { return }
-                self.samplingOver.store(true, ordering: .releasing)
-                self.interrupter.cancel()
-                self.wake.signal()
+                self?.samplingOver.store(true, ordering: .releasing)
+                self?.interrupter.cancel()
+                self?.wake.signal()
             }
         }
-        let end = receive(&reading, first, lowLatency: lowLatency, dashLive: dashLive)
-        deliver(.ended(end, requests: requests(opening: false, bytes: reading.bytesReceived, lowLatency: lowLatency)))
+        let end = receive(&reading, first, dashLive: dashLive)
+        deliver(.ended(end, requests: reads.requests(opening: false, bytes: reading.bytesReceived, partStalled: lowLatency?.stalledSentence)))
         return dashLive
     }
 
     /// The loop: do what the machine says (read, wait, stop), pace to `--rate`, hand packets over.
-    private func receive(
-        _ reading: inout CheckReading, _ first: CheckMachine.Action, lowLatency: LowLatencyPlayback?, dashLive: Bool
-    ) -> CheckEvent.How {
-        var action = first
-        var received = false
+    private func receive(_ reading: inout CheckReading, _ first: CheckMachine.Action, dashLive: Bool) -> CheckEvent.How {
+        var (action, received) = (first, false)
         while true {
             // A cancel that came before receiving began (even before opening) is seen here.
-            if cancelled.load(ordering: .acquiring) { return .interrupted }
+            if isCancelled { return .interrupted }
             if samplingOver.load(ordering: .acquiring) { return .sampled }
             switch action {
-            case .sampleOver:
-                return .sampled
+            case .sampleOver: return .sampled
             case .wait(let until):
                 guard wait(until: until) else { return interruption() }
                 // The clock reached `until`; its reading counted from the start may round a hair below it,
                 // which would only ask for the same wait again.
                 action = deliver(.advanced, at: max(now(), until))
                 continue
-            case .read:
-                break
+            case .read: break
             }
             let packet: Packet?
-            do {
-                packet = try reading.input.readPacket()
-            } catch {
-                if samplingOver.load(ordering: .acquiring) { return .sampled }
-                if cancelled.load(ordering: .acquiring) { return .interrupted }
-                return .failed(error)
+            do { packet = try reading.input.readPacket() } catch {
+                return samplingOver.load(ordering: .acquiring) ? .sampled : isCancelled ? .interrupted : .failed(error)
             }
             guard let packet else { return .endOfFile }
             // A read the interrupt cut short hands back a truncated packet: not media that arrived.
-            if cancelled.load(ordering: .acquiring) { return .interrupted }
+            if isCancelled { return .interrupted }
             guard reading.receives(packet) else { continue }
             if let rate = settings.rate, let release = reading.releaseTime(of: packet, rate: rate, now: now()) {
                 guard wait(until: release) else { return interruption() }
@@ -196,11 +164,7 @@ package final class CheckSession: Sendable {
             // The first packet places a live DASH input's start: FFmpeg's requests until then are needed.
             if dashLive, !received { deliverRequests() }
             received = true
-            action = deliver(.packet(CheckEvent.PacketRead(
-                stream: packet.stream, pts: packet.pts, dts: packet.dts, duration: packet.duration, size: packet.size,
-                position: packet.position, keyframe: packet.isKeyframe, corrupt: packet.isCorrupt,
-                video: lowLatency == nil ? nil : reading.input.bestVideoStream, bytesReceived: reading.bytesReceived,
-                bytesDelivered: reading.bytesDelivered)))
+            action = deliver(.packet(reading.event(for: packet)))
         }
     }
 
@@ -208,7 +172,7 @@ package final class CheckSession: Sendable {
     /// (`wake` ends the sleep at once).
     private func wait(until time: Double) -> Bool {
         while true {
-            if cancelled.load(ordering: .acquiring) || samplingOver.load(ordering: .acquiring) { return false }
+            if isCancelled || samplingOver.load(ordering: .acquiring) { return false }
             // Compared on the clock's own readings: `clock.now() - started` may round below `time` when
             // the clock reads exactly `started + time`.
             let deadline = started + time
@@ -219,5 +183,14 @@ package final class CheckSession: Sendable {
         }
     }
 
-    private func interruption() -> CheckEvent.How { cancelled.load(ordering: .acquiring) ? .interrupted : .sampled }
+    private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    private func interruption() -> CheckEvent.How { isCancelled ? .interrupted : .sampled }
+
+    /// Hands the machine FFmpeg's requests of a live DASH input not handed over yet.
+    private func deliverRequests() {
+        let (entries, dropped) = (requestLog.entries, requestLog.dropped)
+        let handed = machine.withLock { $0.dashRequestsSeen }
+        guard entries.count > handed || dropped > 0 else { return }
+        deliver(.dashRequests(Array(entries.dropFirst(handed)), dropped: dropped))
+    }
 }

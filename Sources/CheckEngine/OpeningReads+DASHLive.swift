@@ -3,7 +3,7 @@ import MediaIO
 
 // A live DASH input's reads: the manifest and its clock, read before FFmpeg opens it, and FFmpeg's own
 // requests, handed to the machine as events (its rules: `CheckMachine+Live.swift`).
-extension CheckSession {
+extension OpeningReads {
     /// For a remote DASH input: reads the manifest before FFmpeg does (one more request, counted in
     /// `open_time`), and when it is live (`type="dynamic"`) reads its `UTCTiming` clock once (both within
     /// `prereadBudget`, through the same protocol whitelist, pace and request policy as the input), tells the
@@ -35,7 +35,6 @@ extension CheckSession {
             requested: requested, location: location, text: String(decoding: bytes, as: UTF8.self), readAt: readAt)
         let (timing, skipped) = manifest.usableUTCTiming
         if let timing {
-            let unixAtStart = machine.withLock { $0.unixAtStart }
             switch UTCTimingSource.offset(
                 of: timing, manifestURL: location, manifestReadAt: unixAtStart + readAt, options: settings.formatOptions,
                 interrupter: reader)
@@ -46,19 +45,11 @@ extension CheckSession {
                 read.clockProblem = error.reason
             }
         } else if let scheme = skipped.first {
-            read.clockProblem = "its only UTCTiming scheme, \(scheme), is not one bufprobe reads"
+            read.clockProblem = CheckSentence.unreadClock(scheme: scheme)
         } else {
-            read.clockProblem = "it has no UTCTiming element"
+            read.clockProblem = CheckSentence.noClock
         }
         deliver(.dashManifest(read))
         return true
-    }
-
-    /// Hands the machine FFmpeg's requests not handed over yet.
-    func deliverRequests() {
-        let (entries, dropped) = (requestLog.entries, requestLog.dropped)
-        let handed = machine.withLock { $0.dashRequestsSeen }
-        guard entries.count > handed || dropped > 0 else { return }
-        deliver(.dashRequests(Array(entries.dropFirst(handed)), dropped: dropped))
     }
 }
