@@ -27,4 +27,15 @@ extension CheckMachine {
         }
         return progress
     }
+
+    /// The state to draw at `now` for an observer that wants one every `interval` seconds, and when its
+    /// next is due on the check's clock: `interval` after this one, or `nil` once the check is over (this
+    /// snapshot, the ended state, is its last). The driver schedules it and hands it over (`CheckSession`
+    /// `observeProgress`): the live line and `StreamCheck.progress(every:)` are pushed, not polled.
+    package func progressDue(at now: Double, every interval: Double) -> (progress: CheckProgress, next: Double?) {
+        (progress(at: now), closed ? nil : now + max(interval, Self.shortestProgressInterval))
+    }
+
+    /// The shortest pace of progress snapshots, seconds: a zero or negative interval asked for is this.
+    package static let shortestProgressInterval = 0.001
 }

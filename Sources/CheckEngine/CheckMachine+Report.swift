@@ -135,6 +135,7 @@ extension CheckMachine {
         report.refusedRequests = refused
         report.interrupted = interrupted
         if !isFinished { finish(.interrupted, now: at) }
+        closed = true
     }
 
     /// The verdict from what was measured.

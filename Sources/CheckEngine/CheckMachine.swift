@@ -135,6 +135,8 @@ package struct CheckMachine: Sendable {
     var how: CheckEvent.How?
     /// What the resource gate refused or skipped, as the last end event gave it.
     var skipped: CheckEvent.Requests?
+    /// Whether the check is over (`.closed` handled): no progress is due any more.
+    var closed = false
 
     /// A machine for a check with `policy`; `recordsTrace` keeps a `ThroughputRecording`.
     package init(policy: BufferPolicy, recordsTrace: Bool = false) {

@@ -12,18 +12,15 @@ import Synchronization
 /// `run()` blocks (libavformat calls block); `cancel()` and `progress()` may be called from any thread.
 package final class CheckSession: Sendable {
     /// The URL or path, and the options in force.
-    package let source: String
-    package let settings: CheckSettings
+    package let source: String, settings: CheckSettings
     /// Bounds every libavformat wait; `cancel()` trips it.
     package let interrupter: Interrupter
-    /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after.
-    private let validation = Interrupter(timeout: nil)
-    /// FFmpeg's requests for a live DASH input.
-    private let requestLog = RequestLog()
+    /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after;
+    /// and FFmpeg's requests for a live DASH input.
+    private let validation = Interrupter(timeout: nil), requestLog = RequestLog()
     /// The time source of every reading and wait, its reading when the check began (clock 0), and the
     /// wall clock then (Unix seconds).
-    private let clock: any CheckClock
-    private let started: Double, unixAtStart: Double
+    private let clock: any CheckClock, started: Double, unixAtStart: Double
     private let samplingOver = Atomic<Bool>(false), cancelled = Atomic<Bool>(false)
     /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over.
     private let wake = DispatchSemaphore(value: 0)
@@ -39,8 +36,7 @@ package final class CheckSession: Sendable {
     ) {
         (self.source, self.settings, self.clock) = (source, settings, clock)
         self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
-        started = clock.now()
-        unixAtStart = unixTimeAtStart ?? Date().timeIntervalSince1970
+        (started, unixAtStart) = (clock.now(), unixTimeAtStart ?? Date().timeIntervalSince1970)
         var machine = CheckMachine(source: source, settings: settings, recordsEvents: recordsEvents)
         machine.handle(.began(unixTime: unixAtStart), at: 0)
         self.machine = Mutex(machine)
@@ -54,7 +50,6 @@ package final class CheckSession: Sendable {
         wake.signal()
     }
 
-    /// Seconds since the check began.
     private func now() -> Double { clock.now() - started }
 
     /// Hands `event`, observed at `at` (now by default), to the machine; returns its answer.
@@ -65,16 +60,25 @@ package final class CheckSession: Sendable {
     }
 
     /// The state to draw now.
-    package func progress() -> CheckProgress {
+    package func progress() -> CheckProgress { observeProgress(every: .infinity) { _ in } }
+
+    /// Hands `observer` the state to draw now (and returns it), then each time the machine says the next
+    /// is due (every `interval` seconds on the check's clock, on a thread of the clock's) until the check
+    /// is over; with an infinite `interval`, only now.
+    @discardableResult
+    package func observeProgress(every interval: Double, _ observer: @escaping @Sendable (CheckProgress) -> Void) -> CheckProgress {
         let now = self.now()
-        return machine.withLock { $0.progress(at: now) }
+        let (progress, next) = machine.withLock { $0.progressDue(at: now, every: interval) }
+        observer(progress)
+        guard let next, next.isFinite else { return progress }
+        clock.schedule(at: started + next) { [weak self] in self?.observeProgress(every: interval, observer) }
+        return progress
     }
 
     /// What `--record-trace` recorded (`nil` without it); complete once `run()` has returned.
     package func recording() -> ThroughputRecording? { machine.withLock { $0.recording } }
 
-    /// The events the machine handled (`nil` unless the session records them); complete once `run()` has
-    /// returned.
+    /// The events the machine handled (`nil` unless the session records them), once `run()` has returned.
     package func events() -> [CheckEvent.Timed]? { machine.withLock { $0.events } }
 
     /// Runs the check to its report. Blocks until the input ended, the sample is complete, it failed, or

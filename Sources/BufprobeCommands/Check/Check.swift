@@ -274,13 +274,7 @@ public struct Check: AsyncParsableCommand {
             interrupt.uninstall()
         }
         line.show()
-        let ticker = Task {
-            while !Task.isCancelled {
-                // One row per running input, titled with its source (cut in the middle if long).
-                line.update(rows: running.all.map { $0.progress().snapshot })
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let rows = LiveRows(line: line)
 
         let settings = self.settings
         let (began, clock) = (Date(), ContinuousClock())
@@ -297,6 +291,7 @@ public struct Check: AsyncParsableCommand {
                 next += 1
                 group.addTask {
                     let session = CheckSession(source: source, settings: settings, recordsEvents: recordsEvents)
+                    session.observeProgress(every: LiveRows.interval) { rows.post($0.snapshot, of: index) }
                     let report = await runner.report(of: session, threadName: "bufprobe check \(index)")
                     return (index, report, session.progress(), session.recording(), session.events())
                 }
@@ -309,6 +304,7 @@ public struct Check: AsyncParsableCommand {
                 if let recorded { recording = recorded }
                 if let observed { events = observed }
                 finished += 1
+                rows.end(index)
                 var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
                 if report.verdict == .fail { frame.state = .failed }
@@ -320,7 +316,6 @@ public struct Check: AsyncParsableCommand {
                 // Stopped: the inputs not begun are not begun.
                 if next < inputs.count, interrupt.exitStatus == nil { launch() }
             }
-            ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
         // Ctrl-C, SIGTERM...: the checks it cancelled report what they measured, marked interrupted, under
