@@ -169,76 +169,28 @@ public final class LowLatencyHLSClient: Sendable {
 
     // MARK: The loop
 
-    /// The loop: start, then each part in order, with a blocking reload for each not yet listed.
+    /// The loop: does what the scheduler (`LowLatencyPartScheduler`) says, start, then each part in order,
+    /// with a blocking reload for each not yet listed, waiting on the caller's clock.
     private func run() {
-        guard let start = Self.startPart(in: first, holdBack: holdBack) else {
+        var scheduler = LowLatencyPartScheduler(first: first, holdBack: holdBack)
+        guard let start = scheduler.start else {
             observe(.failed("\(url) lists no part to start at."))
             return
         }
-        let parts = first.allParts
-        if let index = parts.firstIndex(of: start) {
-            observe(.started(start, behindEdge: parts[index...].reduce(0) { $0 + $1.duration }))
-        }
-        var playlist = first
-        var mapFetched: HLSPlaylist.Map?
-        var sequence = start.sequence
-        var index = start.index
-        var reloads = 0
-        var failedReloads = 0
+        if let behindEdge = start.behindEdge { observe(.started(start.part, behindEdge: behindEdge)) }
         while !isStopped {
-            switch Self.find(sequence: sequence, index: index, in: playlist) {
-            case .part(let part):
-                if part.map != mapFetched, let map = part.map {
-                    guard fetch(map.uri, range: map.byteRange) else { return }
-                    mapFetched = map
-                }
-                if !part.gap {
-                    guard fetch(part.uri, range: part.byteRange, announce: { .part(part, range: $0, at: self.now(), wholeSegment: false) })
-                    else { return }
-                }
-                sequence = part.sequence
-                index = part.index + 1
-            case .segment(let segment):
-                if segment.map != mapFetched, let map = segment.map {
-                    guard fetch(map.uri, range: map.byteRange) else { return }
-                    mapFetched = map
-                }
-                let whole = HLSPlaylist.Part(
-                    uri: segment.uri, duration: segment.duration, independent: false, byteRange: segment.byteRange, gap: false,
-                    sequence: segment.sequence, index: 0, programDateTime: segment.programDateTime, map: segment.map)
-                guard fetch(segment.uri, range: segment.byteRange, announce: { .part(whole, range: $0, at: self.now(), wholeSegment: true) })
-                else { return }
-                sequence = segment.sequence + 1
-                index = 0
-            case nil:
-                if sequence < playlist.mediaSequence + playlist.skippedSegments, !playlist.isDeltaUpdate {
-                    // Fell out of the window: start again from the edge, as a player that fell behind does.
-                    guard let restart = Self.startPart(in: playlist, holdBack: holdBack) else { return }
-                    sequence = restart.sequence
-                    index = restart.index
-                    continue
-                }
-                reloads += 1
-                let skip = first.canSkipUntil != nil && reloads % Self.deltaEvery == 0
-                let asked = Request(sequence: sequence, part: index, skip: skip)
-                guard let loaded = reload(asking: playlist.canBlockReload ? asked : nil) else {
-                    // A 503 after a long hold, a dropped connection: players retry; three in a row end it.
-                    failedReloads += 1
-                    if failedReloads >= Self.reloadAttempts || isEnding { return }
-                    wait(max(0.05, min(1, playlist.partTarget ?? 1)))
-                    continue
-                }
-                failedReloads = 0
-                // A delta update is judged by the caller, not followed: its numbering may be wrong (that is what
-                // is checked), and the next reload asks for a full playlist.
-                if loaded.playlist.isDeltaUpdate { continue }
-                playlist = loaded.playlist
-                if Self.find(sequence: sequence, index: index, in: playlist) == nil {
-                    // The server answered without the part (it ignores blocking reloads, or we are ahead):
-                    // poll, as players fall back to, every half part target.
-                    let pause = max(0.05, min(1, (playlist.partTarget ?? 1) / 2))
-                    wait(pause)
-                }
+            switch scheduler.next() {
+            case .fetchMap(let map):
+                scheduler.fetched(fetch(map.uri, range: map.byteRange))
+            case .fetchPart(let part, let whole):
+                scheduler.fetched(fetch(part.uri, range: part.byteRange) { .part(part, range: $0, at: self.now(), wholeSegment: whole) })
+            case .reload(let asked):
+                let loaded = reload(asking: asked)
+                scheduler.reloaded(loaded?.playlist, at: now(), ending: isEnding)
+            case .wait(let until):
+                wait(max(0, until - now()))
+            case .stop:
+                return
             }
         }
     }
