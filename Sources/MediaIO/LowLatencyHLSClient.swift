@@ -7,6 +7,9 @@ import Synchronization
 /// libavformat demuxes, and asks for each part not yet listed with a blocking playlist reload
 /// (`_HLS_msn=M&_HLS_part=P`, §6.2.5.2), timing how long the server held it.
 ///
+/// What to do next is `LowLatencyPartScheduler`'s to decide (pure, tested in virtual time); the client does
+/// the requests and waits it asks for, on the caller's clock (`now`, `wait`).
+///
 /// It judges nothing: every playlist it loads and every part it appends is handed to `observe` (on its own
 /// thread) as an `Observation`, and the caller applies the rules. Every request goes through `interrupter`
 /// (its protocol whitelist, request policy, pace, and half its timeout to answer); `stop()` cancels the
