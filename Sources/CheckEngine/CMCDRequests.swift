@@ -1,5 +1,4 @@
 package import MediaIO
-import Synchronization
 
 /// The per-request CMCD keys (CTA-5004) of one check, for the resource gate's request hook
 /// (`MediaInput`'s `decorateRequest`): every playlist, reload, segment and key FFmpeg requests after the
@@ -12,10 +11,10 @@ import Synchronization
 ///   whether it is audio, video or both;
 /// - `su` while the player is starting up or stalled.
 ///
-/// The check tells it the player's state as it changes (`observe`), from its own thread; the gate asks
-/// on the reading thread.
-package final class CMCDRequests: Sendable {
-    private struct State {
+/// `CheckMachine` keeps it and tells it the player's state as it changes (`observe`); the gate asks the
+/// machine on the reading thread.
+package struct CMCDRequests: Sendable {
+    private struct State: Sendable {
         var bufferMilliseconds: Int?
         var bitRateKbps: Int?
         var startup = true
@@ -23,28 +22,26 @@ package final class CMCDRequests: Sendable {
 
     /// The check's CMCD settings (mode, session and content ids).
     package let cmcd: CMCD
-    private let state = Mutex(State())
+    private var state = State()
 
     /// Keys for a check sending `cmcd`.
     package init(_ cmcd: CMCD) { self.cmcd = cmcd }
 
     /// The player's state now: `bufferedAhead` seconds loaded past the playhead, whether it is starting up
     /// or stalled, and the played variant's declared bit rate in bit/s (`nil` when the input has none).
-    package func observe(bufferedAhead: Double, startingUp: Bool, bitRate: Int?) {
+    package mutating func observe(bufferedAhead: Double, startingUp: Bool, bitRate: Int?) {
         let milliseconds = bufferedAhead * 1000
         // Checked conversion: a hostile or broken duration must not trap.
         let buffer = milliseconds >= 0 ? Int(exactly: milliseconds.rounded()) : nil
         let kbps = bitRate.flatMap { $0 > 0 ? max(1, ($0 + 500) / 1000) : nil }
-        state.withLock { state in
-            state.bufferMilliseconds = buffer
-            state.bitRateKbps = kbps
-            state.startup = startingUp
-        }
+        state.bufferMilliseconds = buffer
+        state.bitRateKbps = kbps
+        state.startup = startingUp
     }
 
     /// The keys for a request of `url`.
     package func request(for url: String) -> CMCD.Request {
-        let known = state.withLock { $0 }
+        let known = state
         if ContainerFormat(namedBy: url) != nil {
             return CMCD.Request(objectType: .manifest, startup: known.startup)
         }

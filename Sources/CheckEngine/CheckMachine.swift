@@ -1,10 +1,16 @@
+import MediaIO
 package import PlaybackModel
 
 /// `check`'s rules as a pure machine in the shape of `Player`: events and `now` (seconds since the check
 /// began) in, one action out. It owns the `PlaybackSession` and decides when to read, how long to wait,
 /// when the sample is over and how the player ends; it does no I/O and reads no clock, so the same
 /// machine runs against a real stream (`CheckSession`, the driver, with the wall clock) and in virtual
-/// time (the tests, with packets that arrive at given times).
+/// time (the tests, with packets that arrive at given times, and `CheckReplay`, with a recorded run).
+///
+/// Every rule's state is here, as values: the live latency (`LiveEdgeState`), the playlists' health
+/// (`PlaylistWatch`), the LL-HLS monitor, a live DASH input's analysis, what FFmpeg logged (`FFmpegLines`),
+/// the CMCD keys, the byte and bit-rate tallies; `handle(_:at:)` takes each `CheckEvent` and the report,
+/// verdict included, is built from them (`report`, complete after `.closed`).
 ///
 /// Rules:
 /// - Clock 0 is the moment the check began: opening counts as startup delay.
@@ -63,7 +69,7 @@ package struct CheckMachine: Sendable {
     }
 
     /// Where the check is.
-    private enum State: Sendable {
+    enum State: Sendable {
         /// Opening the input: nothing to play yet.
         case opening
         /// Receiving: the session fed with packets, and whether the player wants data.
@@ -72,20 +78,20 @@ package struct CheckMachine: Sendable {
         case finished(PlaybackSession)
     }
 
-    private struct Receiving: Sendable {
+    struct Receiving: Sendable {
         var session: PlaybackSession
         /// Whether the player's last loading action was `startLoading` (it wants data).
         var wantsData = true
         var sampleLimit: Double?
     }
 
-    private var state: State = .opening
+    var state: State = .opening
     /// The buffer policy the player follows.
     package let policy: BufferPolicy
     /// `--record-trace`: the bytes received over time and when the player stopped loading.
-    package private(set) var recording: ThroughputRecording?
+    package internal(set) var recording: ThroughputRecording?
     /// The check's counters, for the live line and the report.
-    package private(set) var counters = Counters()
+    package internal(set) var counters = Counters()
 
     /// What arrived so far, counted as it arrived.
     package struct Counters: Sendable, Equatable {
@@ -98,10 +104,60 @@ package struct CheckMachine: Sendable {
         package var mediaReceived = 0.0
     }
 
+    /// The URL or path checked, and the options in force.
+    package let source: String
+    package let settings: CheckSettings
+    /// The report as built so far; complete once `.closed` was handled.
+    package internal(set) var report: CheckReport
+    /// The events handled, in order, when `--record-events` keeps them.
+    package internal(set) var events: [CheckEvent.Timed]?
+    /// What FFmpeg logged, reduced to what the sentences need.
+    package internal(set) var lines = FFmpegLines()
+    /// The live playlists FFmpeg reloaded, judged.
+    var playlists = PlaylistWatch()
+    /// How far behind the live edge the player is.
+    var live = LiveEdgeState(unixAtStart: 0)
+    /// A live DASH input's analysis and FFmpeg's requests.
+    var dash: DASHLive?
+    /// The LL-HLS path's rules, the hold-back aimed at and its rule, and the sentence that stopped it.
+    var parts: Parts?
+    /// `--cmcd`: the per-request keys, from the player's state.
+    var cmcd: CMCDRequests?
+    /// The bytes, bit rates and media span received.
+    var tally = ReceivedTally()
+    /// The input as it opened.
+    var input: CheckEvent.Opened?
+    /// How many segments FFmpeg had skipped when opening finished.
+    var segmentsFailedWhileOpening = 0
+    /// The sentence the check fails with, once known.
+    var failure: String?
+    /// How receiving stopped, once it did.
+    var how: CheckEvent.How?
+    /// What the resource gate refused or skipped, as the last end event gave it.
+    var skipped: CheckEvent.Requests?
+    /// Whether the check is over (`.closed` handled): no progress is due any more.
+    var closed = false
+
     /// A machine for a check with `policy`; `recordsTrace` keeps a `ThroughputRecording`.
     package init(policy: BufferPolicy, recordsTrace: Bool = false) {
-        self.policy = policy
-        if recordsTrace { recording = ThroughputRecording() }
+        var settings = CheckSettings()
+        settings.policy = policy
+        settings.recordsTrace = recordsTrace
+        self.init(source: "", settings: settings)
+    }
+
+    /// A machine for a check of `source` with `settings`; `recordsEvents` keeps every event handled.
+    package init(source: String, settings: CheckSettings, recordsEvents: Bool = false) {
+        self.source = source
+        self.settings = settings
+        policy = settings.policy
+        if settings.recordsTrace { recording = ThroughputRecording() }
+        if recordsEvents { events = [] }
+        cmcd = settings.cmcd.map(CMCDRequests.init)
+        report = Self.base(source: source, settings: settings)
+        if InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls {
+            live.liveStart(settings.liveStart.description)
+        }
     }
 
     // MARK: Events

@@ -2,8 +2,7 @@ package import MediaIO
 import PlaybackModel
 
 /// What `CheckSession` knows about the input it is receiving: the variant and streams it plays, and the
-/// running tallies (loaded ranges, bytes, bit rates, pacing) the report is built from. Lives on the
-/// reading thread only.
+/// byte counters and pacing of its reads (the figures are `CheckMachine`'s). Lives on the reading thread only.
 package struct CheckReading {
     /// The opened input.
     package let input: MediaInput
@@ -22,18 +21,10 @@ package struct CheckReading {
     package let isLive: Bool
     /// Seconds to receive before stopping; `nil` for the whole stream.
     package let sampleLimit: Double?
-    /// Where the input declares it ends (media time) and its declared duration; `nil` for live.
-    package let declared: TruncationRule.Declared?
     /// The declared bit rate and where it comes from (`variant` or `container`).
     package let declaredBitRate: (value: Int64, source: String)?
-    /// Seconds since the start when the first packet came.
-    package var firstPacketTime: Double?
-    /// Seconds since the start when the last kept packet was handed over.
-    package var lastPacketTime: Double?
-    /// How many segments FFmpeg had skipped when opening finished (opening probes every variant).
-    package var segmentsFailedWhileOpening = 0
-    /// The LL-HLS path the input is read through, when it is (`LowLatencyPlayback`).
-    package let lowLatency: LowLatencyPlayback?
+    /// Whether the input is read through the LL-HLS path (`LowLatencyPlayback`).
+    package let playsParts: Bool
 
     private let isPlaylist: Bool
     private let isPaced: Bool
@@ -41,17 +32,14 @@ package struct CheckReading {
     private var byteEnd: Int64 = 0
     /// The end of the furthest packet handed over, in the input's bytes (`Packet.position + size`).
     private var deliveredEnd: Int64 = 0
-    private var peak = BitRateWindow(window: 1)
     private var firstMediaTime: Double?
     private var deliveryStart: Double?
-    private var spanStart: Double?
-    private var spanEnd: Double?
 
     /// Picks the variant and streams for `input`; read through `lowLatency` (LL-HLS parts), it is live whatever
     /// its container declares (the MP4 demuxer reads a duration from the first fragments).
-    package init(input: MediaInput, settings: CheckSettings, source: String, lowLatency: LowLatencyPlayback? = nil) {
+    package init(input: MediaInput, settings: CheckSettings, source: String, playsParts: Bool = false) {
         self.input = input
-        self.lowLatency = lowLatency
+        self.playsParts = playsParts
         let formatName = input.format.name
         // Playlist demuxers read other resources: the input's own byte counter sees only the playlist.
         isPlaylist = input.format.readsOtherResources
@@ -71,9 +59,8 @@ package struct CheckReading {
         keepsEveryStream = chosen == nil
         streamCount = input.streams.count
         playable = PlaybackSession.playableStreams(from: input.streamCandidates(among: keptStreams))
-        isLive = lowLatency != nil || input.format.duration == nil
+        isLive = playsParts || input.format.duration == nil
         sampleLimit = settings.duration ?? (isLive ? CheckSettings.defaultLiveSample : nil)
-        declared = isLive ? nil : input.format.duration.map { TruncationRule.Declared(start: input.format.startTime, duration: $0) }
         if let chosen, let bandwidth = candidates[chosen].bandwidth {
             declaredBitRate = (bandwidth, ContainerFormat(demuxer: formatName) == .hls ? "variant" : "representation")
         } else if let rate = input.format.bitRate, candidates.isEmpty {
@@ -134,15 +121,6 @@ package struct CheckReading {
         return max(deliveredEnd, payloadBytes)
     }
 
-    /// Payload bit rate over the received media span.
-    package var averageBitRate: Double? {
-        guard let spanStart, let spanEnd, spanEnd > spanStart else { return nil }
-        return Double(payloadBytes) * 8 / (spanEnd - spanStart)
-    }
-
-    /// Peak payload bit rate in any 1 s window of decode time.
-    package var peakBitRate: Double? { payloadBytes > 0 ? peak.peakBitsPerSecond : nil }
-
     /// When a paced local file may hand `packet` over (seconds since the start), or `nil` for at once.
     /// `now` is when it was read; the first packet's read time is where real-time pacing starts.
     package mutating func releaseTime(of packet: Packet, rate: ReadRate, now: Double) -> Double? {
@@ -157,15 +135,26 @@ package struct CheckReading {
         return rate.releaseTime(mediaOffset: offset, firstDelivery: deliveryStart ?? now, byteEnd: byteEnd)
     }
 
-    /// Counts `packet` in the byte, bit-rate and span tallies.
+    /// Counts `packet` in the byte counters.
     package mutating func count(_ packet: Packet) {
-        lowLatency?.received(packet, videoStream: input.bestVideoStream)
         payloadBytes += Int64(packet.size)
         if let position = packet.position { deliveredEnd = max(deliveredEnd, position + Int64(packet.size)) }
-        if let time = packet.dts ?? packet.pts { peak.add(time: time, size: packet.size) }
-        if let start = packet.pts ?? packet.dts {
-            spanStart = min(spanStart ?? start, start)
-            spanEnd = max(spanEnd ?? start, start + (packet.duration ?? 0))
-        }
+    }
+
+    /// The input as it opened, for `CheckMachine` (`.opened`): `openBegan` and `limit` are the driver's.
+    package func opened(openBegan: Double, limit: String?) -> CheckEvent.Opened {
+        CheckEvent.Opened(
+            openBegan: openBegan, format: playsParts ? "hls" : input.format.name, isHLS: input.format.container == .hls,
+            variants: variants, playable: playable, isLive: isLive, duration: input.format.duration,
+            startTime: input.format.startTime, sampleLimit: sampleLimit, declaredBitRate: declaredBitRate?.value,
+            declaredBitRateSource: declaredBitRate?.source, limit: limit)
+    }
+
+    /// `packet` as the machine takes it, with the byte totals so far (`count(_:)` it first).
+    package func event(for packet: Packet) -> CheckEvent.PacketRead {
+        CheckEvent.PacketRead(
+            stream: packet.stream, pts: packet.pts, dts: packet.dts, duration: packet.duration, size: packet.size,
+            position: packet.position, keyframe: packet.isKeyframe, corrupt: packet.isCorrupt,
+            video: playsParts ? input.bestVideoStream : nil, bytesReceived: bytesReceived, bytesDelivered: bytesDelivered)
     }
 }

@@ -2,7 +2,7 @@ package import Logging
 import MediaIO
 
 /// The one way bufprobe runs a check, for `check` and `serve` alike: FFmpeg's log parsed by bufprobe's sink
-/// (each check's session collects its own thread's events in its `FFmpegLines`, which its failure
+/// (each check's session hands its own thread's events to its machine's `FFmpegLines`, which its failure
 /// sentences need), every check on a thread of its own, and listed in
 /// `running` while it runs, so that one signal can cancel them all. It writes nothing to the terminal:
 /// what to show of a report is the caller's business.

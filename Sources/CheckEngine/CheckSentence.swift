@@ -86,4 +86,40 @@ package enum CheckSentence {
         let why = segment.error.map { " (HTTP \($0.status)\($0.text.isEmpty ? "" : " \($0.text)"))" } ?? ""
         return "segment \(name) could not be loaded\(why)"
     }
+
+    // MARK: Before receiving
+
+    /// An input playlist or manifest larger than bufprobe reads as one.
+    static func tooLarge(_ tooLarge: PrefetchedInput.TooLarge, source: String) -> String {
+        let size = tooLarge.declaredSize.map { " (\(TextFormat.bytes($0)) by its Content-Length)" } ?? ""
+        let limit = "\(tooLarge.limit >> 20) MiB"
+        return "\(source) was not played: the playlist \(tooLarge.url) is larger than \(limit)\(size), more than bufprobe reads as one playlist (a body that never ends, or a live playlist that never slides its window?)."
+    }
+
+    /// The request policy refuses the input itself.
+    static func notRequested(_ source: String, why: String) -> String { "\(source) was not requested: it \(why)." }
+
+    /// The request policy refuses a URL the input's DASH manifest leads to.
+    static func manifestRefused(_ source: String, leadsTo url: String, why: String) -> String {
+        "\(source) was not read: its DASH manifest leads to \(url), which \(why)."
+    }
+
+    /// Ctrl-C before the input opened.
+    static func interruptedOpening(_ source: String) -> String { "\(source): interrupted while opening." }
+
+    /// A DASH manifest whose URL does not end in .mpd, under a request policy.
+    static func unnamedManifest(_ source: String) -> String {
+        "\(source) was not read: it is a DASH manifest not named like one (.mpd), which a request policy (--deny-private, serve --allow-target) refuses, since bufprobe checks the URLs a DASH manifest leads to only for a URL whose path ends in .mpd."
+    }
+
+    /// `--all-variants` on an input with no variants to validate.
+    static func noVariants(_ source: String) -> String {
+        "--all-variants: \(source) is not an HLS master playlist or a DASH manifest, so no variant was validated."
+    }
+
+    /// A live DASH manifest's only clock is of a scheme bufprobe does not read.
+    static func unreadClock(scheme: String) -> String { "its only UTCTiming scheme, \(scheme), is not one bufprobe reads" }
+
+    /// A live DASH manifest with no clock.
+    static let noClock = "it has no UTCTiming element"
 }

@@ -19,37 +19,26 @@ import BufprobeOutput
 /// validated (an HLS variant's audio is checked through its video variant's CODECS; a DASH audio
 /// representation would need its own rules). A representation addressed by `SegmentBase` (one indexed file)
 /// is named as not validated.
-package struct DASHVariantProber: Sendable {
+package struct DASHVariantProber: Sendable, ValidatesVariants {
     /// The most video representations validated.
     package static let maxRepresentations = 16
 
-    /// The input as given.
-    package var source: String
-    /// Request options.
-    package var options: [String: String]
-    /// `--timeout`, seconds, for each request.
-    package var timeout: Double
-    /// Segments sized per representation.
-    package var segments: Int
-    /// Cancelled with the check.
-    package var root: Interrupter
-    /// The check's interrupter, whose pace and policy the validation shares.
-    package var pacer: Interrupter
-    /// The time the whole validation may take.
-    private let budget: ValidationBudget
+    /// The input, options, timeout, segments, interrupters and budget.
+    package let validation: VariantValidation
 
-    /// A validation of `source`'s representations, within `budget` seconds when given.
+    /// This machine's clock (Unix seconds) the live manifest's availability times are read against.
+    private let unixNow: @Sendable () -> Double
+
+    /// A validation of `source`'s representations, within `budget` seconds when given, read on `clock` (and
+    /// a live manifest's times on `unixNow`).
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil
+        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), unixNow: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
-        self.source = source
-        self.options = options
-        self.timeout = timeout
-        self.segments = max(1, segments)
-        self.root = root
-        self.pacer = pacer
-        self.budget = ValidationBudget(seconds: budget)
+        validation = VariantValidation(
+            source: source, options: options, timeout: timeout, segments: max(1, segments), root: root, pacer: pacer,
+            budget: budget, clock: clock)
+        self.unixNow = unixNow
     }
 
     /// One representation to validate: what it declares and where its segments are.
@@ -61,10 +50,6 @@ package struct DASHVariantProber: Sendable {
         var codecs: String?
         var initialization: (url: String, range: DASHManifest.ByteRange?)?
         var segments: [(url: String, range: DASHManifest.ByteRange?, duration: Double)]
-    }
-
-    private func request() -> VariantProber.RequestDeadline {
-        budget.request(for: source, timeout: timeout, root: root, pacer: pacer)
     }
 
     /// Validates every video representation (blocks).
@@ -88,7 +73,7 @@ package struct DASHVariantProber: Sendable {
         }
         let targets: [Target]
         do {
-            targets = try Self.targets(bytes, base: base, segments: segments, now: Date().timeIntervalSince1970)
+            targets = try Self.targets(bytes, base: base, segments: segments, now: unixNow())
         } catch {
             outcome.warnings.append("--all-variants: the DASH manifest \(source) was not validated: it \(error.reason).")
             return outcome

@@ -1,12 +1,11 @@
 package import MediaIO
-import Synchronization
 
 /// What FFmpeg logged while one check ran, reduced to the facts an error sentence needs: the URLs it
 /// opened, the HTTP errors it met (with the URL they belong to), the HLS segments it skipped, and a body
 /// that ended before its `Content-Length`. It reads FFmpeg's events (`FFmpegEvent`, parsed once by
 /// MediaIO's `FFmpegLog`), never FFmpeg's text: the check's session observes its reading thread's lines
-/// and hands each one to `record`.
-package final class FFmpegLines: Sendable {
+/// and hands each one to `CheckMachine`, which keeps this value and hands the line to `record`.
+package struct FFmpegLines: Sendable {
     /// An HTTP error answer.
     package struct HTTPError: Sendable, Hashable {
         /// The URL FFmpeg was opening when the answer came, when it said.
@@ -37,7 +36,7 @@ package final class FFmpegLines: Sendable {
         package var expected: Int64
     }
 
-    private struct State {
+    private struct State: Sendable {
         var lastOpened: String?
         var httpErrors: [HTTPError] = []
         var failedSegments: [FailedSegment] = []
@@ -47,50 +46,48 @@ package final class FFmpegLines: Sendable {
     }
 
     private static let keptProblems = 16
-    private let state = Mutex(State())
+    private var state = State()
 
     /// Creates an empty collector.
     package init() {}
 
     /// Every HTTP error answer seen, oldest first.
-    package var httpErrors: [HTTPError] { state.withLock { $0.httpErrors } }
+    package var httpErrors: [HTTPError] { state.httpErrors }
     /// Every HLS segment skipped, oldest first.
-    package var failedSegments: [FailedSegment] { state.withLock { $0.failedSegments } }
+    package var failedSegments: [FailedSegment] { state.failedSegments }
     /// The first body that ended early.
-    package var prematureEnd: PrematureEnd? { state.withLock { $0.prematureEnd } }
+    package var prematureEnd: PrematureEnd? { state.prematureEnd }
     /// The first host name FFmpeg could not resolve.
-    package var unresolvedHost: String? { state.withLock { $0.unresolvedHost } }
+    package var unresolvedHost: String? { state.unresolvedHost }
     /// The last warning and error lines (addresses removed), for `--json` warnings.
-    package var problems: [String] { state.withLock { $0.problems } }
+    package var problems: [String] { state.problems }
 
     /// Takes one line FFmpeg logged during the check.
-    package func record(_ line: FFmpegLogLine) {
+    package mutating func record(_ line: FFmpegLogLine) {
         guard line.isProblem || line.event != nil else { return }
-        state.withLock { state in
-            if line.isProblem {
-                state.problems.append(line.text)
-                if state.problems.count > Self.keptProblems { state.problems.removeFirst() }
+        if line.isProblem {
+            state.problems.append(line.text)
+            if state.problems.count > Self.keptProblems { state.problems.removeFirst() }
+        }
+        switch line.event {
+        case .opening(let url):
+            state.lastOpened = url
+        case .httpError(let status, let text):
+            state.httpErrors.append(HTTPError(url: state.lastOpened, status: status, text: text))
+        case .segmentFailed(let sequence, let playlist):
+            let error = state.httpErrors.last
+            let url = error?.url ?? state.lastOpened
+            let segment = FailedSegment(sequence: sequence, playlist: playlist, url: url, error: error)
+            // FFmpeg retries a failed keep-alive request once and logs the failure twice.
+            if state.failedSegments.last.map({ $0.sequence != sequence || $0.playlist != playlist }) ?? true {
+                state.failedSegments.append(segment)
             }
-            switch line.event {
-            case .opening(let url):
-                state.lastOpened = url
-            case .httpError(let status, let text):
-                state.httpErrors.append(HTTPError(url: state.lastOpened, status: status, text: text))
-            case .segmentFailed(let sequence, let playlist):
-                let error = state.httpErrors.last
-                let url = error?.url ?? state.lastOpened
-                let segment = FailedSegment(sequence: sequence, playlist: playlist, url: url, error: error)
-                // FFmpeg retries a failed keep-alive request once and logs the failure twice.
-                if state.failedSegments.last.map({ $0.sequence != sequence || $0.playlist != playlist }) ?? true {
-                    state.failedSegments.append(segment)
-                }
-            case .prematureEnd(let received, let expected):
-                if state.prematureEnd == nil { state.prematureEnd = PrematureEnd(received: received, expected: expected) }
-            case .unresolvedHost(let host):
-                if state.unresolvedHost == nil { state.unresolvedHost = host }
-            case .fileEndedPrematurely, nil:
-                break
-            }
+        case .prematureEnd(let received, let expected):
+            if state.prematureEnd == nil { state.prematureEnd = PrematureEnd(received: received, expected: expected) }
+        case .unresolvedHost(let host):
+            if state.unresolvedHost == nil { state.unresolvedHost = host }
+        case .fileEndedPrematurely, nil:
+            break
         }
     }
 }

@@ -1,7 +1,7 @@
 import BufprobeOutput
 /// The latency rules of one live check, as a value with no I/O and no clock of its own: media time is
 /// placed on the stream's clock by anchors, the clock's "now" is given with every sample, and the figures
-/// of `CheckReport.LiveLatency` come out. `LiveEdgeWatch` feeds it from a running check; tests feed it
+/// of `CheckReport.LiveLatency` come out. `LiveEdgeState` (in `CheckMachine`) feeds it from a running check; tests feed it
 /// directly.
 ///
 /// Latency at a moment = the stream clock then minus the clock time of the media at the playhead, where

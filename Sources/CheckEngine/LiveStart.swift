@@ -44,6 +44,19 @@ public enum LiveStart: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How far behind the newest listed media `playlist` starts, and the rule's name: the one mapping of
+    /// both paths (`start(in:)`, segments; `LowLatencyPlayback`, parts). The default is the playlist's own
+    /// hold-back (`PART-HOLD-BACK` when playing parts, else `HOLD-BACK`, else three target durations; `nil`
+    /// when it gives none); `window-start` is the whole window (infinity when playing parts: the oldest part).
+    package func target(in playlist: HLSPlaylist, playsParts: Bool) -> (seconds: Double, rule: String)? {
+        switch self {
+        case .holdBack: playlist.holdBack(playsParts: playsParts)
+        case .edge: (0, "--live-start edge")
+        case .windowStart: (playsParts ? .infinity : playlist.totalDuration, "--live-start window-start")
+        case .behind(let seconds): (seconds, "--live-start")
+        }
+    }
+
     /// Where to start in `playlist` (a live media playlist): FFmpeg's `live_start_index` (negative counts
     /// from the end, as the demuxer takes it, so a segment added before FFmpeg's own read keeps the same
     /// distance from the edge), the hold-back aimed at, and the rule that gave it. `nil` for an empty
@@ -51,15 +64,11 @@ public enum LiveStart: Sendable, Hashable, CustomStringConvertible {
     package func start(in playlist: HLSPlaylist) -> (liveStartIndex: Int, target: Double?, rule: String)? {
         let segments = playlist.segments
         guard !segments.isEmpty else { return nil }
-        let target: Double
-        let rule: String
+        guard let (target, rule) = target(in: playlist, playsParts: false) else { return (-3, nil, "FFmpeg's 3 segments") }
         switch self {
-        case .edge: return (-1, 0, "--live-start edge")
-        case .windowStart: return (0, playlist.totalDuration, "--live-start window-start")
-        case .behind(let seconds): (target, rule) = (seconds, "--live-start")
-        case .holdBack:
-            guard let hold = playlist.holdBack(playsParts: false) else { return (-3, nil, "FFmpeg's 3 segments") }
-            (target, rule) = hold
+        case .edge: return (-1, target, rule)
+        case .windowStart: return (0, target, rule)
+        case .holdBack, .behind: break
         }
         // The segment that holds the point `target` behind the edge (the oldest when the window is shorter).
         var behind = 0.0

@@ -1,66 +1,18 @@
 import Foundation
 package import MediaIO
-import Synchronization
 import BufprobeOutput
 
 /// `check`'s low-latency HLS path: when the input's media playlist has `EXT-X-PART-INF` and
 /// `CAN-BLOCK-RELOAD=YES` (and `--no-low-latency` is not given), bufprobe plays the parts itself with a
 /// `LowLatencyHLSClient` instead of letting FFmpeg play whole segments, and libavformat demuxes the parts from
-/// memory (`MediaInput(streaming:...)`). This type wires the client's observations and the packets read
-/// into a `LowLatencyMonitor` (the rules) and into the check's `LiveEdgeWatch` (anchors from each part's
-/// program date-time against the media time of its first packet, the edge from each playlist load, the
-/// hold-back applied at start), so the latency measured is the low-latency one.
+/// memory (`MediaInput(streaming:...)`). This type is I/O only: it runs the client and hands each of its
+/// observations to the check as a `CheckEvent` (`deliver`); the rules (`LowLatencyMonitor`, the latency's
+/// anchors and edge) are `CheckMachine`'s.
 package final class LowLatencyPlayback: Sendable {
-    /// What the client's thread and the reading thread share.
-    private final class Recorder: Sendable {
-        /// The rules.
-        let monitor: Mutex<LowLatencyMonitor>
-        /// The last failed request's sentence (the one that stopped the client).
-        let failure = Mutex<String?>(nil)
-        /// The check's clock.
-        let now: @Sendable () -> Double
-        /// The check's latency watch.
-        let feed: LiveEdgeWatch?
-        /// The hold-back aimed at and its rule's name, for the latency watch.
-        let target: (seconds: Double?, rule: String)
-
-        /// A recorder for the media playlist `playlist`.
-        init(playlist: String, now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?, target: (seconds: Double?, rule: String)) {
-            monitor = Mutex(LowLatencyMonitor(playlist: playlist))
-            self.now = now
-            self.feed = feed
-            self.target = target
-        }
-
-        /// Applies one of the client's observations (on its thread).
-        func observe(_ observation: LowLatencyHLSClient.Observation) {
-            switch observation {
-            case .playlist(let url, let playlist, let began, let seconds, let asked):
-                let at = began + seconds
-                monitor.withLock { $0.loaded(playlist, url: url, at: at, seconds: seconds, asked: asked) }
-                LowLatencyPlayback.feedEdge(of: playlist, to: feed, at: at)
-            case .part(let part, let range, _, let wholeSegment):
-                monitor.withLock { $0.appended(part, range: range, wholeSegment: wholeSegment) }
-            case .started(_, let behindEdge):
-                monitor.withLock { $0.started(behindEdge: behindEdge) }
-                feed?.holdBack(applied: behindEdge, target: target.seconds, rule: target.rule)
-            case .failed(let sentence):
-                let at = now()
-                monitor.withLock { $0.failed(sentence, at: at) }
-                // The last one is what stopped the client.
-                failure.withLock { $0 = sentence }
-            }
-        }
-    }
-
     /// The media playlist played.
     package let playlist: String
     /// Fetches the parts.
     private let client: LowLatencyHLSClient
-    /// What the client's thread and the reading thread share.
-    private let recorder: Recorder
-    /// The client's requests' interrupter (a child of the check's).
-    private let requests: Interrupter
     /// The check's: the demuxer reading the parts is armed with it.
     private let readInterrupter: Interrupter
     /// Protocol and demuxer AVOptions.
@@ -74,44 +26,54 @@ package final class LowLatencyPlayback: Sendable {
     /// - Parameters:
     ///   - source: the check's input, whose protocol whitelist the client's requests follow.
     ///   - interrupter: the check's; the client's requests use a child of it (its policy, pace and timeout).
-    ///   - now: the check's clock, seconds since it began.
+    ///   - now: the check's clock, seconds since it began; `clock` waits between polls.
+    ///   - deliver: takes each of the client's observations as an event (on the client's thread).
     package static func prepare(
         url: String, playlist: HLSPlaylist, source: String, settings: CheckSettings, interrupter: Interrupter,
-        now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?
+        now: @escaping @Sendable () -> Double, clock: any CheckClock, deliver: @escaping @Sendable (CheckEvent) -> Void
     ) -> LowLatencyPlayback? {
         guard settings.lowLatency else { return nil }
         let requests = Interrupter(
             timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source, sharingPaceWith: interrupter,
             policy: settings.requestPolicy)
-        let options = settings.formatOptions
         guard playlist.kind == .media, playlist.partTarget != nil, playlist.canBlockReload, !playlist.hasEndList,
             !playlist.allParts.isEmpty
         else { return nil }
         return try? LowLatencyPlayback(
-            url: url, first: playlist, settings: settings, requests: requests, readInterrupter: interrupter, options: options,
-            now: now, feed: feed)
+            url: url, first: playlist, holdBack: start(settings.liveStart, in: playlist).seconds, requests: requests,
+            readInterrupter: interrupter, options: settings.formatOptions, now: now, clock: clock, deliver: deliver)
     }
 
-    /// Creates the client for `url` (whose first load is `first`) and records that load.
+    /// Creates the client for `url` (whose first load is `first`).
     private init(
-        url: String, first: HLSPlaylist, settings: CheckSettings, requests: Interrupter, readInterrupter: Interrupter,
-        options: [String: String], now: @escaping @Sendable () -> Double, feed: LiveEdgeWatch?
+        url: String, first: HLSPlaylist, holdBack: Double, requests: Interrupter, readInterrupter: Interrupter,
+        options: [String: String], now: @escaping @Sendable () -> Double, clock: any CheckClock,
+        deliver: @escaping @Sendable (CheckEvent) -> Void
     ) throws(FFmpegError) {
         playlist = url
-        self.requests = requests
         self.readInterrupter = readInterrupter
         self.options = options
         self.now = now
-        let (holdBack, rule) = Self.start(settings.liveStart, in: first)
-        let recorder = Recorder(playlist: url, now: now, feed: feed, target: (holdBack.isFinite ? holdBack : nil, rule))
-        self.recorder = recorder
         client = try LowLatencyHLSClient(
             url: url, first: first, holdBack: holdBack, options: options, interrupter: requests,
-            readInterrupter: readInterrupter, now: now, observe: { recorder.observe($0) })
-        let at = now()
-        recorder.monitor.withLock { $0.loaded(first, url: url, at: at, seconds: 0, asked: nil) }
-        feed?.basis("program_date_time")
-        Self.feedEdge(of: first, to: feed, at: at)
+            readInterrupter: readInterrupter, now: now, observe: { deliver(Self.event($0)) },
+            wait: { seconds in clock.sleep(until: clock.now() + seconds, alarm: DispatchSemaphore(value: 0)) })
+    }
+
+    /// The client's observation as the check's event.
+    static func event(_ observation: LowLatencyHLSClient.Observation) -> CheckEvent {
+        switch observation {
+        case .playlist(let url, let playlist, let began, let seconds, let asked):
+            .partsReload(
+                url: url, playlist: playlist, began: began, seconds: seconds,
+                asked: asked.map { CheckEvent.PartRequest(sequence: $0.sequence, part: $0.part, skip: $0.skip) })
+        case .part(let part, let range, _, let wholeSegment):
+            .part(part, start: range.lowerBound, end: range.upperBound, wholeSegment: wholeSegment)
+        case .started(_, let behindEdge):
+            .partsStarted(behindEdge: behindEdge)
+        case .failed(let sentence):
+            .partsFailed(sentence)
+        }
     }
 
     /// Starts the client and opens the parts it appends as the check's input.
@@ -119,17 +81,6 @@ package final class LowLatencyPlayback: Sendable {
     package func openInput() throws(FFmpegError) -> MediaInput {
         client.start()
         return try MediaInput(streaming: client.stream, name: playlist, options: options, interrupter: readInterrupter)
-    }
-
-    /// A packet the check read (now): the `INDEPENDENT` rule and the latency anchors.
-    package func received(_ packet: Packet, videoStream: Int?) {
-        let at = now()
-        let anchor = recorder.monitor.withLock { monitor in
-            monitor.packet(
-                position: packet.position, isVideo: packet.stream == videoStream, keyframe: packet.isKeyframe,
-                mediaTime: packet.pts, anchorsOnVideo: videoStream != nil, at: at)
-        }
-        if let anchor { recorder.feed?.anchor(mediaTime: anchor.mediaTime, unixTime: anchor.unixTime) }
     }
 
     /// Stops the client (the request in flight is cancelled) and ends the stream. Safe to repeat; the end of
@@ -144,29 +95,14 @@ package final class LowLatencyPlayback: Sendable {
         return "\(playlist) stopped playing: its part \(fetching.url) was still arriving \(TextFormat.seconds(now() - fetching.since)) after it was requested, and nothing after it could be played."
     }
 
-    /// Why the client stopped before the check did (a request that failed), if it did.
-    package var failure: String? { recorder.failure.withLock { $0 } }
-
-    /// The `low_latency` section.
-    package func report() -> CheckReport.LowLatencyReport {
-        recorder.monitor.withLock { $0.finalReport }
-    }
-
-    /// How far behind the newest listed part `start` (`--live-start`) begins in `playlist`, and the rule's name:
-    /// `PART-HOLD-BACK` by default (else `HOLD-BACK`, else three target durations, as `holdBack(playsParts:)`
-    /// says), 0 for `edge`, the whole window (infinity: the oldest part) for `window-start`.
+    /// How far behind the newest listed part `start` (`--live-start`) begins in `playlist`, and the rule's name
+    /// (`LiveStart.target(in:playsParts:)`; without a hold-back in the playlist, three part targets).
     static func start(_ start: LiveStart, in playlist: HLSPlaylist) -> (seconds: Double, rule: String) {
-        switch start {
-        case .holdBack: playlist.holdBack(playsParts: true) ?? (3 * (playlist.partTarget ?? 1), "3 x PART-TARGET")
-        case .edge: (0, "--live-start edge")
-        case .windowStart: (.infinity, "--live-start window-start")
-        case .behind(let seconds): (seconds, "--live-start")
-        }
+        start.target(in: playlist, playsParts: true) ?? (3 * (playlist.partTarget ?? 1), "3 x PART-TARGET")
     }
 
     /// Tells `feed` where `playlist`'s newest media ends and how much it lists (a delta update lists less).
-    static func feedEdge(of playlist: HLSPlaylist, to feed: LiveEdgeWatch?, at: Double) {
-        guard let feed else { return }
+    static func feedEdge(of playlist: HLSPlaylist, to feed: inout LiveEdgeState, at: Double) {
         if let edge = edge(of: playlist) { feed.edge(unixTime: edge, at: at) }
         if !playlist.isDeltaUpdate { feed.window(seconds: playlist.totalDuration + playlist.trailingParts.reduce(0) { $0 + $1.duration }) }
     }

@@ -1,6 +1,5 @@
 import Foundation
 package import MediaIO
-import Synchronization
 import BufprobeOutput
 
 /// The live media playlists one check watches, judged by `HLSPlaylistHealth` from the playlists FFmpeg's
@@ -18,32 +17,32 @@ import BufprobeOutput
 /// variant's playlist (and may reload some while it probes the streams), and only the played variant's,
 /// with its renditions, is reloaded after the others are discarded. What opening read is each watched
 /// playlist's first load (its events count too). Each playlist keeps only its previous load's summary;
-/// at most `maxPlaylists` are tracked. Called on the reading thread; `report()` from any.
-package final class PlaylistWatch: Sendable {
+/// at most `maxPlaylists` are tracked. A value held by `CheckMachine`, fed by its events.
+package struct PlaylistWatch: Sendable {
     /// Playlists tracked at most (a master lists a handful of variants and renditions).
     static let maxPlaylists = 64
 
-    private struct State {
+    private struct State: Sendable {
         var records: [String: HLSPlaylistHealth] = [:]
         var watched: [String] = []
         var opened = false
     }
 
-    private let state = Mutex(State())
+    private var state = State()
 
     /// An empty watch.
     package init() {}
 
     /// Opening is over and the variants not played are discarded: from now on every playlist loaded is
     /// one the player uses.
-    package func openingFinished() {
-        state.withLock { $0.opened = true }
+    package mutating func openingFinished() {
+        state.opened = true
     }
 
     /// Judges one playlist FFmpeg read, `at` seconds after the check began; returns it parsed (`nil` when
     /// it is not a playlist).
     @discardableResult
-    package func load(url: String, bytes: [UInt8], at time: Double) -> HLSPlaylist? {
+    package mutating func load(url: String, bytes: [UInt8], at time: Double) -> HLSPlaylist? {
         let parsed: Result<HLSPlaylist, HLSPlaylistError>
         do {
             parsed = .success(try HLSPlaylist.parse(String(decoding: bytes, as: UTF8.self)))
@@ -53,37 +52,33 @@ package final class PlaylistWatch: Sendable {
             parsed = .failure(located)
         }
         if case .success(let playlist) = parsed, playlist.kind == .master { return playlist }
-        state.withLock { state in
-            guard state.records[url] != nil || state.records.count < Self.maxPlaylists else { return }
-            var record = state.records[url] ?? HLSPlaylistHealth(url: url)
-            record.observe(parsed, at: time)
-            state.records[url] = record
-            if state.opened, !state.watched.contains(url) { state.watched.append(url) }
-        }
+        guard state.records[url] != nil || state.records.count < Self.maxPlaylists else { return try? parsed.get() }
+        var record = state.records[url] ?? HLSPlaylistHealth(url: url)
+        record.observe(parsed, at: time)
+        state.records[url] = record
+        if state.opened, !state.watched.contains(url) { state.watched.append(url) }
         return try? parsed.get()
     }
 
     /// The report's `playlist_health`: the watched playlists' reloads, counts and events (oldest first).
     package func report() -> CheckReport.PlaylistHealth {
-        state.withLock { state in
-            let records = state.watched.compactMap { state.records[$0] }
-            var health = CheckReport.PlaylistHealth()
-            health.url = records.first?.url
-            health.playlists = records.map(\.url)
-            health.reloads = records.reduce(0) { $0 + $1.reloads }
-            for record in records {
-                for kind in HLSPlaylistHealth.Kind.allCases {
-                    health.counts.add(record.counts[kind, default: 0], to: kind)
-                }
+        let records = state.watched.compactMap { state.records[$0] }
+        var health = CheckReport.PlaylistHealth()
+        health.url = records.first?.url
+        health.playlists = records.map(\.url)
+        health.reloads = records.reduce(0) { $0 + $1.reloads }
+        for record in records {
+            for kind in HLSPlaylistHealth.Kind.allCases {
+                health.counts.add(record.counts[kind, default: 0], to: kind)
             }
-            health.events = records.flatMap { record in
-                record.events.map { event in
-                    CheckReport.PlaylistHealth.Event(
-                        kind: event.kind.rawValue, at: JSONOutput.seconds(event.at), mediaSequence: event.mediaSequence,
-                        playlist: record.url, message: event.message)
-                }
-            }.sorted { $0.at < $1.at }
-            return health
         }
+        health.events = records.flatMap { record in
+            record.events.map { event in
+                CheckReport.PlaylistHealth.Event(
+                    kind: event.kind.rawValue, at: JSONOutput.seconds(event.at), mediaSequence: event.mediaSequence,
+                    playlist: record.url, message: event.message)
+            }
+        }.sorted { $0.at < $1.at }
+        return health
     }
 }

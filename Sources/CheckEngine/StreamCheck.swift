@@ -139,9 +139,21 @@ public final class StreamCheck: Sendable {
     private let settings: Result<CheckSettings, CheckSettings.Invalid>
     private let runner: CheckRunner
     private let logger: Logger
-    /// The session once `run()` began, and whether `cancel()` came first.
-    private let state = Mutex<(session: CheckSession?, cancelled: Bool)>((nil, false))
-    private let finished = Atomic<Bool>(false)
+    /// The session once `run()` began, whether `cancel()` came first, whether it finished, and the progress
+    /// streams it pushes to (`progress(every:)`).
+    private let state = Mutex<(session: CheckSession?, cancelled: Bool, finished: Bool, streams: [ProgressStream])>(
+        (nil, false, false, []))
+
+    /// A progress stream: its pace, seconds, and its end.
+    private struct ProgressStream: Sendable {
+        let interval: Double
+        let continuation: AsyncStream<Progress>.Continuation
+
+        /// Hands `session`'s state to the stream now and each time `session`'s machine says it is due.
+        func watch(_ session: CheckSession) {
+            session.observeProgress(every: interval) { [continuation] in continuation.yield(Progress($0)) }
+        }
+    }
 
     /// A check of `source` with `options`; the FFmpeg log lines it reads go to `logger` (errors as `.error`,
     /// warnings as `.warning`, the rest at `.info` and below), and nowhere by default.
@@ -179,12 +191,24 @@ public final class StreamCheck: Sendable {
             return Report(source: source, refusing: invalid)
         }
         let session = CheckSession(source: source, settings: settings)
-        state.withLock { state in
+        let streams = state.withLock { state in
             if state.cancelled { session.cancel() }
             state.session = session
+            return state.streams
         }
+        for stream in streams { stream.watch(session) }
         let report = await runner.report(of: session, logger: logger)
-        finished.store(true, ordering: .releasing)
+        let watching = state.withLock { state in
+            state.finished = true
+            defer { state.streams = [] }
+            return state.streams
+        }
+        // The ended state last, then the end of every stream.
+        let last = Progress(session.progress())
+        for stream in watching {
+            stream.continuation.yield(last)
+            stream.continuation.finish()
+        }
         return Report(report)
     }
 
@@ -196,29 +220,29 @@ public final class StreamCheck: Sendable {
         }
     }
 
-    /// The check's state every `interval` until it ends (the first at once).
+    /// The check's state every `interval` until it ends (the first at once, the ended state last), pushed
+    /// by the check when its machine says a snapshot is due on the check's clock.
     public func progress(every interval: Duration = .milliseconds(500)) -> AsyncStream<Progress> {
         AsyncStream { continuation in
-            let task = Task { [self] in
-                while !Task.isCancelled {
-                    guard let session = self.state.withLock({ $0.session }) else {
-                        if self.finished.load(ordering: .acquiring) { break }
-                        continuation.yield(Progress(elapsed: 0, state: nil, currentTime: 0, bufferedAhead: 0, duration: nil, stallCount: 0))
-                        try? await Task.sleep(for: interval)
-                        continue
-                    }
-                    let now = session.progress()
-                    continuation.yield(
-                        Progress(
-                            elapsed: now.elapsed, state: now.state, currentTime: now.currentTime,
-                            bufferedAhead: now.bufferedAhead, duration: now.duration, stallCount: now.stallPositions.count))
-                    if self.finished.load(ordering: .acquiring) { break }
-                    try? await Task.sleep(for: interval)
-                }
-                continuation.finish()
+            let stream = ProgressStream(interval: interval.seconds, continuation: continuation)
+            let (session, finished) = state.withLock { state in
+                if !state.finished { state.streams.append(stream) }
+                return (state.session, state.finished)
             }
-            continuation.onTermination = { _ in task.cancel() }
+            if let session { stream.watch(session) } else {
+                continuation.yield(Progress(elapsed: 0, state: nil, currentTime: 0, bufferedAhead: 0, duration: nil, stallCount: 0))
+            }
+            if finished { continuation.finish() }
         }
+    }
+}
+
+extension StreamCheck.Progress {
+    /// The public face of a check's state.
+    init(_ now: CheckProgress) {
+        self.init(
+            elapsed: now.elapsed, state: now.state, currentTime: now.currentTime, bufferedAhead: now.bufferedAhead,
+            duration: now.duration, stallCount: now.stallPositions.count)
     }
 }
 

@@ -2,22 +2,25 @@ import Foundation
 import MediaIO
 
 /// The time an `--all-variants` validation may take in all (`CheckSettings.allVariantsBudget`), on the
-/// monotonic clock, and each request's deadline within it: one rule for the HLS validation
+/// check's clock (`CheckClock`), and each request's deadline within it: one rule for the HLS validation
 /// (`VariantProber`) and the DASH one (`DASHVariantProber`).
 struct ValidationBudget: Sendable {
-    /// When the whole validation must end, or `nil` without a budget.
-    private let end: ContinuousClock.Instant?
+    /// The clock the budget is read on.
+    private let clock: any CheckClock
+    /// When the whole validation must end on `clock`, or `nil` without a budget.
+    private let end: Double?
 
-    /// A budget of `seconds` from now; none for `nil`.
-    init(seconds: Double?) {
-        end = seconds.map { ContinuousClock.now + .bounded(seconds: $0) }
+    /// A budget of `seconds` from now on `clock`; none for `nil`.
+    init(seconds: Double?, clock: any CheckClock) {
+        self.clock = clock
+        end = seconds.map { clock.now() + min(max(0, $0), ResourceLimits.longestDuration) }
     }
 
     /// Whether there is a budget at all.
     var isBounded: Bool { end != nil }
 
     /// Seconds left of the budget (`nil` without one).
-    var remaining: Double? { end.map { max(0, (ContinuousClock.now.duration(to: $0)).seconds) } }
+    var remaining: Double? { end.map { max(0, $0 - clock.now()) } }
 
     /// Whether the budget has run out (or all but the last 50 ms of it: the timer that cuts a request may
     /// fire a moment before the clock reaches the end).

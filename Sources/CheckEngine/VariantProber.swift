@@ -13,7 +13,7 @@ import BufprobeOutput
 /// `concurrency` variants at once, the first `maxVariants` variants, `segmentBytes` per fetched segment or init
 /// section, `totalBytes` in all; the other segments are sized without their bodies (the byte range's length,
 /// or the response's `Content-Length`).
-package struct VariantProber: Sendable {
+package struct VariantProber: Sendable, ValidatesVariants {
     /// Variants checked side by side.
     package static let concurrency = 4
     /// The most variants checked; a master listing more gets a warning.
@@ -27,33 +27,17 @@ package struct VariantProber: Sendable {
     /// The most segments sized per variant.
     package static let maxSegments = 20
 
-    /// The input as given (named in sentences).
-    package var source: String
-    /// Request options (`headers`, `user_agent`).
-    package var options: [String: String]
-    /// `--timeout`, seconds: each open or read, with half of it for each resource.
-    package var timeout: Double
-    /// Segments sized per variant.
-    package var segments: Int
-    /// Cancelled with the check (Ctrl-C): every request of the validation stops.
-    package var root: Interrupter
-    /// The check's interrupter, whose request pace per origin the validation spends too.
-    package var pacer: Interrupter
-    /// The time the whole validation may take (`CheckSettings.allVariantsBudget`).
-    private let budget: ValidationBudget
+    /// The input, options, timeout, segments, interrupters and budget.
+    package let validation: VariantValidation
 
-    /// A validation of `source`'s variants, within `budget` seconds in all when given.
+    /// A validation of `source`'s variants, within `budget` seconds in all when given, read on `clock`.
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil
+        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock()
     ) {
-        self.source = source
-        self.options = options
-        self.timeout = timeout
-        self.segments = segments
-        self.root = root
-        self.pacer = pacer
-        self.budget = ValidationBudget(seconds: budget)
+        validation = VariantValidation(
+            source: source, options: options, timeout: timeout, segments: segments, root: root, pacer: pacer,
+            budget: budget, clock: clock)
     }
 
     /// Whether the budget has run out.
@@ -131,14 +115,6 @@ package struct VariantProber: Sendable {
         guard kind.isNetwork else { return nil }
         for prefix in ["hls+", "hls:"] where source.lowercased().hasPrefix(prefix) { return String(source.dropFirst(prefix.count)) }
         return source
-    }
-
-    /// An interrupter for one request: its own deadlines (variants run side by side), the whole request
-    /// (open and every read) bounded by `--timeout`, the check's pace, and the validation's cancellation.
-    /// Within the budget, a request is cut when the budget ends (its waits keep `--timeout`'s rules, so
-    /// a request cut short is known by the budget having run out).
-    private func request() -> RequestDeadline {
-        budget.request(for: source, timeout: timeout, root: root, pacer: pacer)
     }
 
     /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few

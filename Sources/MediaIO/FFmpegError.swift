@@ -2,7 +2,7 @@ internal import CFFmpeg
 
 /// A failed FFmpeg call: the negative `AVERROR` code, the operation that returned it and
 /// `av_strerror`'s text for it.
-public struct FFmpegError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FFmpegError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The negative error code FFmpeg returned.
     public var code: Int32
     /// The FFmpeg function (or our step) that failed, such as `avformat_open_input`.

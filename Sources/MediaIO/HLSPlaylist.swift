@@ -14,9 +14,9 @@
 /// the `#EXT-X-MAP` initialization section in force. Unknown tags and comments are skipped, as the RFC
 /// requires of clients. URIs are kept as written; `resolve(_:against:)` joins them to the playlist's own
 /// location.
-public struct HLSPlaylist: Sendable, Hashable {
+public struct HLSPlaylist: Sendable, Hashable, Codable {
     /// Which of the two playlist kinds this is.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable {
         /// Lists variants (`#EXT-X-STREAM-INF`).
         case master
         /// Lists segments (`#EXTINF`).
@@ -24,7 +24,7 @@ public struct HLSPlaylist: Sendable, Hashable {
     }
 
     /// A rendition listed by a master playlist.
-    public struct Variant: Sendable, Hashable {
+    public struct Variant: Sendable, Hashable, Codable {
         /// The media playlist's URI, as written.
         public var uri: String
         /// Peak bit rate in bits per second (`BANDWIDTH`, required by the RFC).
@@ -51,7 +51,7 @@ public struct HLSPlaylist: Sendable, Hashable {
     public static let maxFrameRate = 1_000.0
 
     /// Picture size of a variant.
-    public struct Resolution: Sendable, Hashable, CustomStringConvertible {
+    public struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {
         /// Width in pixels.
         public var width: Int
         /// Height in pixels.
@@ -67,7 +67,7 @@ public struct HLSPlaylist: Sendable, Hashable {
     }
 
     /// A byte sub-range of a resource, with its offset always resolved.
-    public struct ByteRange: Sendable, Hashable {
+    public struct ByteRange: Sendable, Hashable, Codable {
         /// Length in bytes.
         public var length: Int64
         /// Offset of the first byte.
@@ -81,7 +81,7 @@ public struct HLSPlaylist: Sendable, Hashable {
     }
 
     /// An initialization section (`#EXT-X-MAP`): fetched before the first segment that needs it.
-    public struct Map: Sendable, Hashable {
+    public struct Map: Sendable, Hashable, Codable {
         /// URI as written.
         public var uri: String
         /// The sub-range, when only part of the resource is the map.
@@ -95,7 +95,7 @@ public struct HLSPlaylist: Sendable, Hashable {
     }
 
     /// A media segment.
-    public struct Segment: Sendable, Hashable {
+    public struct Segment: Sendable, Hashable, Codable {
         /// URI as written.
         public var uri: String
         /// Duration in seconds from `#EXTINF`.
@@ -124,7 +124,7 @@ public struct HLSPlaylist: Sendable, Hashable {
 
     /// A partial segment (`#EXT-X-PART`, RFC 8216bis §4.4.4.9): a slice of the segment whose URI follows it,
     /// published before the whole segment is.
-    public struct Part: Sendable, Hashable {
+    public struct Part: Sendable, Hashable, Codable {
         /// URI as written.
         public var uri: String
         /// `DURATION` in seconds.
@@ -149,7 +149,7 @@ public struct HLSPlaylist: Sendable, Hashable {
 
     /// `#EXT-X-PRELOAD-HINT` (RFC 8216bis §4.4.5.3): a resource the server says comes next, which a client may
     /// request before it is listed.
-    public struct PreloadHint: Sendable, Hashable {
+    public struct PreloadHint: Sendable, Hashable, Codable {
         /// `TYPE`: `PART` or `MAP`, as written.
         public var type: String
         /// URI as written.
@@ -161,7 +161,7 @@ public struct HLSPlaylist: Sendable, Hashable {
     }
 
     /// `#EXT-X-RENDITION-REPORT` (RFC 8216bis §4.4.5.4): where another rendition's playlist stands.
-    public struct RenditionReport: Sendable, Hashable {
+    public struct RenditionReport: Sendable, Hashable, Codable {
         /// The rendition's media playlist URI, as written.
         public var uri: String
         /// `LAST-MSN`, when given.

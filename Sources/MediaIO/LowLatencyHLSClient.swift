@@ -7,6 +7,9 @@ import Synchronization
 /// libavformat demuxes, and asks for each part not yet listed with a blocking playlist reload
 /// (`_HLS_msn=M&_HLS_part=P`, §6.2.5.2), timing how long the server held it.
 ///
+/// What to do next is `LowLatencyPartScheduler`'s to decide (pure, tested in virtual time); the client does
+/// the requests and waits it asks for, on the caller's clock (`now`, `wait`).
+///
 /// It judges nothing: every playlist it loads and every part it appends is handed to `observe` (on its own
 /// thread) as an `Observation`, and the caller applies the rules. Every request goes through `interrupter`
 /// (its protocol whitelist, request policy, pace, and half its timeout to answer); `stop()` cancels the
@@ -66,6 +69,8 @@ public final class LowLatencyHLSClient: Sendable {
     private let now: @Sendable () -> Double
     /// Receives every observation, on the client's thread.
     private let observe: @Sendable (Observation) -> Void
+    /// Waits this many seconds on the caller's clock (between polls and failed reloads).
+    private let wait: @Sendable (Double) -> Void
     /// Set by `stop()`.
     private let stopped = Atomic<Bool>(false)
     /// The part or map being fetched and since when (`inFlight`).
@@ -83,10 +88,12 @@ public final class LowLatencyHLSClient: Sendable {
     ///   - readInterrupter: the one the demuxer reading the stream is armed with: it bounds each wait for bytes.
     ///   - now: the caller's clock (seconds), for the observations' times.
     ///   - observe: receives every observation, on the client's thread.
+    ///   - wait: waits the given seconds on the caller's clock (`nil`: the real clock).
     /// - Throws: `FFmpegError` when the stream cannot be allocated.
     public init(
         url: String, first: HLSPlaylist, holdBack: Double, options: [String: String], interrupter: Interrupter,
-        readInterrupter: Interrupter?, now: @escaping @Sendable () -> Double, observe: @escaping @Sendable (Observation) -> Void
+        readInterrupter: Interrupter?, now: @escaping @Sendable () -> Double, observe: @escaping @Sendable (Observation) -> Void,
+        wait: (@Sendable (Double) -> Void)? = nil
     ) throws(FFmpegError) {
         self.url = url
         self.first = first
@@ -95,6 +102,7 @@ public final class LowLatencyHLSClient: Sendable {
         self.interrupter = interrupter
         self.now = now
         self.observe = observe
+        self.wait = wait ?? { Thread.sleep(forTimeInterval: $0) }
         stream = try StreamingMemoryIO(interrupter: readInterrupter)
     }
 
@@ -164,76 +172,28 @@ public final class LowLatencyHLSClient: Sendable {
 
     // MARK: The loop
 
-    /// The loop: start, then each part in order, with a blocking reload for each not yet listed.
+    /// The loop: does what the scheduler (`LowLatencyPartScheduler`) says, start, then each part in order,
+    /// with a blocking reload for each not yet listed, waiting on the caller's clock.
     private func run() {
-        guard let start = Self.startPart(in: first, holdBack: holdBack) else {
+        var scheduler = LowLatencyPartScheduler(first: first, holdBack: holdBack)
+        guard let start = scheduler.start else {
             observe(.failed("\(url) lists no part to start at."))
             return
         }
-        let parts = first.allParts
-        if let index = parts.firstIndex(of: start) {
-            observe(.started(start, behindEdge: parts[index...].reduce(0) { $0 + $1.duration }))
-        }
-        var playlist = first
-        var mapFetched: HLSPlaylist.Map?
-        var sequence = start.sequence
-        var index = start.index
-        var reloads = 0
-        var failedReloads = 0
+        if let behindEdge = start.behindEdge { observe(.started(start.part, behindEdge: behindEdge)) }
         while !isStopped {
-            switch Self.find(sequence: sequence, index: index, in: playlist) {
-            case .part(let part):
-                if part.map != mapFetched, let map = part.map {
-                    guard fetch(map.uri, range: map.byteRange) else { return }
-                    mapFetched = map
-                }
-                if !part.gap {
-                    guard fetch(part.uri, range: part.byteRange, announce: { .part(part, range: $0, at: self.now(), wholeSegment: false) })
-                    else { return }
-                }
-                sequence = part.sequence
-                index = part.index + 1
-            case .segment(let segment):
-                if segment.map != mapFetched, let map = segment.map {
-                    guard fetch(map.uri, range: map.byteRange) else { return }
-                    mapFetched = map
-                }
-                let whole = HLSPlaylist.Part(
-                    uri: segment.uri, duration: segment.duration, independent: false, byteRange: segment.byteRange, gap: false,
-                    sequence: segment.sequence, index: 0, programDateTime: segment.programDateTime, map: segment.map)
-                guard fetch(segment.uri, range: segment.byteRange, announce: { .part(whole, range: $0, at: self.now(), wholeSegment: true) })
-                else { return }
-                sequence = segment.sequence + 1
-                index = 0
-            case nil:
-                if sequence < playlist.mediaSequence + playlist.skippedSegments, !playlist.isDeltaUpdate {
-                    // Fell out of the window: start again from the edge, as a player that fell behind does.
-                    guard let restart = Self.startPart(in: playlist, holdBack: holdBack) else { return }
-                    sequence = restart.sequence
-                    index = restart.index
-                    continue
-                }
-                reloads += 1
-                let skip = first.canSkipUntil != nil && reloads % Self.deltaEvery == 0
-                let asked = Request(sequence: sequence, part: index, skip: skip)
-                guard let loaded = reload(asking: playlist.canBlockReload ? asked : nil) else {
-                    // A 503 after a long hold, a dropped connection: players retry; three in a row end it.
-                    failedReloads += 1
-                    if failedReloads >= Self.reloadAttempts || isEnding { return }
-                    Thread.sleep(forTimeInterval: max(0.05, min(1, playlist.partTarget ?? 1)))
-                    continue
-                }
-                failedReloads = 0
-                // A delta update is judged by the caller, not followed: its numbering may be wrong (that is what
-                // is checked), and the next reload asks for a full playlist.
-                if loaded.playlist.isDeltaUpdate { continue }
-                playlist = loaded.playlist
-                if Self.find(sequence: sequence, index: index, in: playlist) == nil {
-                    // The server answered without the part (it ignores blocking reloads, or we are ahead):
-                    // poll, as players fall back to, every half part target.
-                    let pause = max(0.05, min(1, (playlist.partTarget ?? 1) / 2))
-                    Thread.sleep(forTimeInterval: pause)
-                }
+            switch scheduler.next() {
+            case .fetchMap(let map):
+                scheduler.fetched(fetch(map.uri, range: map.byteRange))
+            case .fetchPart(let part, let whole):
+                scheduler.fetched(fetch(part.uri, range: part.byteRange) { .part(part, range: $0, at: self.now(), wholeSegment: whole) })
+            case .reload(let asked):
+                let loaded = reload(asking: asked)
+                scheduler.reloaded(loaded?.playlist, at: now(), ending: isEnding)
+            case .wait(let until):
+                wait(max(0, until - now()))
+            case .stop:
+                return
             }
         }
     }

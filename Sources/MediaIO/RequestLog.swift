@@ -15,7 +15,7 @@ import Synchronization
 /// `maximumEntries` are kept (the oldest first); later ones are counted in `dropped`.
 public final class RequestLog: Sendable {
     /// One request or answer.
-    public struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable, Codable {
         /// The URL (empty when FFmpeg's context did not say, or it was longer than 1023 bytes).
         public var url: String
         /// Seconds since 1970 on this machine's clock, when FFmpeg logged it.

@@ -131,7 +131,7 @@ struct CMCDTests {
 
     @Test("per-request keys: ot=m on playlists, ot=k on keys, br (kbit/s) and bl (rounded to 100 ms) on media, su until playing")
     func perRequestKeys() {
-        let requests = CMCDRequests(CMCD(mode: .query, sessionID: "s"))
+        var requests = CMCDRequests(CMCD(mode: .query, sessionID: "s"))
         // Nothing observed yet: starting up, no buffer or bit rate known.
         #expect(requests.request(for: "http://h/live/index.m3u8?t=1") == CMCD.Request(objectType: .manifest, startup: true))
         #expect(requests.request(for: "http://h/seg1.ts") == CMCD.Request(startup: true))
@@ -145,7 +145,7 @@ struct CMCDTests {
         requests.observe(bufferedAhead: .nan, startingUp: true, bitRate: nil)
         #expect(requests.request(for: "http://h/seg3.ts") == CMCD.Request(startup: true))
 
-        let headers = CMCDRequests(CMCD(mode: .headers, sessionID: "s"))
+        var headers = CMCDRequests(CMCD(mode: .headers, sessionID: "s"))
         headers.observe(bufferedAhead: 4.04, startingUp: false, bitRate: 800_000)
         // CMCD-Session is already among the check's own headers.
         #expect(headers.decoration(for: "http://h/seg.ts") == RequestDecoration(headers: ["CMCD-Object: br=800", "CMCD-Request: bl=4000"]))
@@ -164,8 +164,9 @@ struct CMCDTests {
     func gateDecoratesEveryRequest() throws {
         for mode in CMCD.Mode.allCases {
             let server = try FaultServer(script: "recording_server.py")
-            let requests = CMCDRequests(CMCD(mode: mode, sessionID: "s"))
-            requests.observe(bufferedAhead: 2.5, startingUp: false, bitRate: 300_000)
+            var observed = CMCDRequests(CMCD(mode: mode, sessionID: "s"))
+            observed.observe(bufferedAhead: 2.5, startingUp: false, bitRate: 300_000)
+            let requests = observed
             let url = server.url("hls/master.m3u8")
             let input = try MediaInput(
                 url: url, interrupter: Interrupter(timeout: .seconds(10), input: url),

@@ -69,31 +69,6 @@ struct CheckLowLatencyTests {
         #expect(holdBack?["target"] as? Double == 1.0, "\(latency)")
     }
 
-    @Test(
-        "each faulty twin gives its own warning, and ignoring blocking reloads is degraded",
-        arguments: [
-            ("ignore-blocking", "blocking_reload_ignored"), ("long-part", "part_over_target"),
-            ("missing-hint", "preload_hint_unfulfilled"), ("false-independent", "independent_without_keyframe"),
-            ("wrong-skip", "delta_update_mismatch"),
-        ])
-    func twinIsNamed(fault: String, kind: String) throws {
-        let outcome = try Self.check(fault: fault)
-        #expect(outcome.lowLatency != nil, "\(outcome.reason)")
-        #expect(outcome.counts[kind, default: 0] > 0, "\(outcome.counts) \(outcome.warnings)")
-        // No other kind fires (each twin has one fault).
-        #expect(outcome.counts.filter { $0.key != kind && $0.value > 0 }.isEmpty, "\(outcome.counts) \(outcome.warnings)")
-        let events = outcome.lowLatency?["events"] as? [[String: Any]] ?? []
-        let messages = events.filter { $0["kind"] as? String == kind }.compactMap { $0["message"] as? String }
-        #expect(!messages.isEmpty && messages.allSatisfy { message in outcome.warnings.contains(message) })
-        if fault == "ignore-blocking" {
-            #expect(outcome.verdict == "degraded", "\(outcome.reason)")
-            #expect(outcome.reason.contains("ignores blocking playlist reloads"), "\(outcome.reason)")
-            #expect(outcome.status == 1)
-        } else {
-            #expect(outcome.verdict == "pass", "\(outcome.reason)")
-        }
-    }
-
     @Test("a part that never ends fails the check within seconds, naming the part")
     func endlessPart() throws {
         let began = ContinuousClock.now

@@ -58,7 +58,7 @@ struct CheckUnitTests {
 
     @Test("FFmpeg's log names the skipped HLS segment, its URL and its HTTP status")
     func segmentFromLog() {
-        let lines = FFmpegLines()
+        var lines = FFmpegLines()
         for (line, problem) in [
             ("[hls @ 0x55681b40e400] Opening 'http://h/low/seg001.ts' for reading", false),
             ("[hls @ 0x55681b40e400] Opening 'http://h/low/seg002.ts' for reading", false),
@@ -78,7 +78,7 @@ struct CheckUnitTests {
 
     @Test("FFmpeg's log tells a body cut short from its declared length")
     func prematureEndFromLog() {
-        let lines = FFmpegLines()
+        var lines = FFmpegLines()
         lines.record(FFmpegLogLine(level: .info, line: "[http @ 0x563e78029c40] Stream ends prematurely at 100000, should be 267227"))
         #expect(lines.prematureEnd == .init(received: 100_000, expected: 267_227))
     }
@@ -105,7 +105,7 @@ struct CheckUnitTests {
     }
 
     static func skipped() -> FFmpegLines {
-        let lines = FFmpegLines()
+        var lines = FFmpegLines()
         lines.record(FFmpegLogLine(level: .info, line: "[hls @ 0x1] Opening 'http://h/seg002.ts' for reading"))
         lines.record(FFmpegLogLine(level: .error, line: "[http @ 0x2] HTTP error 404 Not Found"))
         lines.record(FFmpegLogLine(level: .warning, line: "[hls @ 0x1] Failed to open segment 2 of playlist 0"))

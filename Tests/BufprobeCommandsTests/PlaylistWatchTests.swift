@@ -12,7 +12,7 @@ struct PlaylistWatchTests {
 
     @Test("a variant read only while opening is not watched; the one loaded after opening is, from its first load")
     func reloadedIsWatched() {
-        let watch = PlaylistWatch()
+        var watch = PlaylistWatch()
         watch.load(url: "http://h/low.m3u8", bytes: Self.media(5, over: true), at: 0.1)
         watch.load(url: "http://h/high.m3u8", bytes: Self.media(5, over: true), at: 0.2)
         // Probing the streams may reload a variant that will not be played.
@@ -29,7 +29,7 @@ struct PlaylistWatchTests {
 
     @Test("a media playlist input is watched from its first load seen (a reload); masters and nothing seen give no URL")
     func inputAndMasters() {
-        let watch = PlaylistWatch()
+        var watch = PlaylistWatch()
         watch.openingFinished()
         #expect(watch.report().url == nil)
         watch.load(url: "http://h/live.m3u8", bytes: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nx.m3u8\n".utf8), at: 0.5)

@@ -10,7 +10,7 @@ import TestSupport
 struct UnresolvedHostTests {
     @Test("FFmpeg's resolver line gives the host")
     func parsesResolverLine() {
-        let lines = FFmpegLines()
+        var lines = FFmpegLines()
         lines.record(FFmpegLogLine(level: .error, line: "[http @ 0x1] HTTP error 404 Not Found"))
         #expect(lines.unresolvedHost == nil)
         lines.record(FFmpegLogLine(level: .error, line: "[tcp @ 0x55d0] Failed to resolve hostname nohost.invalid: Name or service not known"))

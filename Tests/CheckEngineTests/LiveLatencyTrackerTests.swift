@@ -50,7 +50,7 @@ struct LiveLatencyTrackerTests {
 
     @Test("the watch anchors the first segment FFmpeg opened at the first packet, on any clock offset")
     func watchFromPlaylist() throws {
-        let watch = LiveEdgeWatch(unixAtStart: 2000)
+        var watch = LiveEdgeState(unixAtStart: 2000)
         watch.useClock("utc_timing test", offset: 0.5)
         let playlist = try HLSPlaylist.parse("""
             #EXTM3U

@@ -148,6 +148,20 @@ public struct Check: AsyncParsableCommand {
             valueName: "format"))
     var traceFormat: ThroughputRecording.Format = .bufprobe
 
+    @Option(
+        help: ArgumentHelp(
+            "Write every event the check observed (packets, playlist loads, requests, FFmpeg's events, LL-HLS parts and reloads, the end) to FILE as JSON lines, which --replay-events turns into the same report without the network (one input only; format: docs/record-events.md).",
+            valueName: "file"),
+        completion: .file())
+    var recordEvents: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Replay the events --record-events wrote to FILE, in virtual time, instead of checking: give the same URL and options, and the report is the recorded run's.",
+            valueName: "file", visibility: .hidden),
+        completion: .file())
+    var replayEvents: String?
+
     @Flag(
         name: .customLong("no-low-latency"),
         help: "Low-latency HLS (a media playlist with EXT-X-PART-INF and CAN-BLOCK-RELOAD=YES): play it as FFmpeg does, whole segments, instead of part by part with blocking playlist reloads and the LL-HLS checks (default: parts).")
@@ -188,6 +202,9 @@ public struct Check: AsyncParsableCommand {
         }
         guard (1...Self.maxParallel).contains(parallel) else {
             throw ValidationError("--parallel must be between 1 and \(Self.maxParallel), got \(parallel).")
+        }
+        if recordEvents != nil || replayEvents != nil, inputs.count != 1 {
+            throw ValidationError("--record-events and --replay-events take one input; give one URL, not \(inputs.count).")
         }
         if recordTrace != nil, inputs.count != 1 {
             throw ValidationError("--record-trace records one input; give one URL, not \(inputs.count).")
@@ -232,6 +249,7 @@ public struct Check: AsyncParsableCommand {
     public func run() async throws {
         // Playlists of up to 16 MiB are read and freed at every reload (`LargeBlocks`).
         LargeBlocks.returnToSystem()
+        if let replayEvents { return try replay(replayEvents) }
         let line = progressOptions.makeLiveLine()
         let logger = Logger(label: "bufprobe") { label in
             LiveLineLogHandler(label: label, line: line, logLevel: verbose ? .trace : .critical)
@@ -249,19 +267,15 @@ public struct Check: AsyncParsableCommand {
             interrupt.uninstall()
         }
         line.show()
-        let ticker = Task {
-            while !Task.isCancelled {
-                // One row per running input, titled with its source (cut in the middle if long).
-                line.update(rows: running.all.map { $0.progress().snapshot })
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        let rows = LiveRows(line: line)
 
         let settings = try makeSettings()
         let (began, clock) = (Date(), ContinuousClock())
         let start = clock.now
         var recording: ThroughputRecording?
-        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?).self) { group in
+        var events: [CheckEvent.Timed]?
+        let recordsEvents = recordEvents != nil
+        let (reports, final) = await withTaskGroup(of: (Int, CheckReport, CheckProgress, ThroughputRecording?, [CheckEvent.Timed]?).self) { group in
             var results = [CheckReport?](repeating: nil, count: inputs.count)
             var next = 0
             func launch() {
@@ -269,18 +283,21 @@ public struct Check: AsyncParsableCommand {
                 let source = inputs[index]
                 next += 1
                 group.addTask {
-                    let session = CheckSession(source: source, settings: settings)
+                    let session = CheckSession(source: source, settings: settings, recordsEvents: recordsEvents)
+                    session.observeProgress(every: LiveRows.interval) { rows.post($0.snapshot, of: index) }
                     let report = await runner.report(of: session, threadName: "bufprobe check \(index)")
-                    return (index, report, session.progress(), session.recording())
+                    return (index, report, session.progress(), session.recording(), session.events())
                 }
             }
             while next < min(parallel, inputs.count) { launch() }
             var final: ProgressSnapshot?
             var finished = 0
-            for await (index, report, progress, recorded) in group {
+            for await (index, report, progress, recorded, observed) in group {
                 results[index] = report
                 if let recorded { recording = recorded }
+                if let observed { events = observed }
                 finished += 1
+                rows.end(index)
                 var frame = progress.snapshot
                 // A failed check's player may still read Playing or Loading; the frame says what happened.
                 if report.verdict == .fail { frame.state = .failed }
@@ -292,7 +309,6 @@ public struct Check: AsyncParsableCommand {
                 // Stopped: the inputs not begun are not begun.
                 if next < inputs.count, interrupt.exitStatus == nil { launch() }
             }
-            ticker.cancel()
             return (results.compactMap { $0 }, final)
         }
         // Ctrl-C, SIGTERM...: the checks it cancelled report what they measured, marked interrupted, under
@@ -308,6 +324,15 @@ public struct Check: AsyncParsableCommand {
             }
         }
 
+        if let recordEvents, let events {
+            do {
+                try CheckReplay.lines(events, source: inputs[0]).write(toFile: recordEvents, atomically: true, encoding: .utf8)
+            } catch {
+                Diagnostics.error("The events could not be written to \(recordEvents) (check the path).")
+                throw ExitCode(CheckVerdict.fail.exitCode)
+            }
+        }
+
         if let junit {
             let elapsed = (clock.now - start).seconds
             do {
@@ -318,6 +343,11 @@ public struct Check: AsyncParsableCommand {
             }
         }
 
+        try report(reports, interrupted: interrupted)
+    }
+
+    /// Prints `reports` (text or JSON) and exits with the worst verdict's code, or `interrupted`.
+    func report(_ reports: [CheckReport], interrupted: Int32?) throws {
         var worst = CheckVerdict.pass
         for (position, report) in reports.enumerated() {
             worst = max(worst, report.verdict)

@@ -2,7 +2,7 @@ import Foundation
 import MediaIO
 import BufprobeOutput
 
-extension CheckSession {
+extension OpeningReads {
     /// What the reads before opening give FFmpeg's open.
     struct BeforeOpening {
         /// Demuxer options that place a live start (`live_start_index`).
@@ -29,9 +29,8 @@ extension CheckSession {
     ///
     /// A low-latency playlist (`LowLatencyPlayback.prepare`) is played part by part instead: `lowLatency` is
     /// set and no option returned (FFmpeg does not open the input).
-    func readBeforeOpening(lowLatency: inout LowLatencyPlayback?, timing: RequestTiming?) -> BeforeOpening {
+    func readBeforeOpening(lowLatency: inout LowLatencyPlayback?) -> BeforeOpening {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .hls else { return BeforeOpening() }
-        live.liveStart(settings.liveStart.description)
         let options = settings.formatOptions
         var result = BeforeOpening()
         let input: PrefetchedInput
@@ -45,7 +44,7 @@ extension CheckSession {
                 interrupter: deadline.interrupter,
                 opened: { if let timing, let began { timing.opened(began, timing.now() - began) } })
         } catch let tooLarge as PrefetchedInput.TooLarge {
-            result.refusal = Self.tooLargeSentence(tooLarge, source: source)
+            result.refusal = CheckSentence.tooLarge(tooLarge, source: source)
             return result
         } catch {
             return result
@@ -61,60 +60,26 @@ extension CheckSession {
             let bandwidths = playlist.variants.map { Int64($0.bandwidth) as Int64? }
             guard let chosen = settings.variant.select(bandwidths: bandwidths) else { return result }
             url = HLSPlaylist.resolve(playlist.variants[chosen].uri, against: input.location)
-            let decoration = cmcdRequests?.decoration(for: url)
+            let decoration = decorate?(url)
             guard let variant = try? HLSPlaylist.load(
                 location: decoration?.decorated(url) ?? url, options: decoration?.applied(to: options) ?? options,
                 interrupter: deadline.interrupter, limit: Self.prereadBytes)
             else { return result }
             played = variant
         }
-        lowLatency = lowLatencyPlayback(url: url, playlist: played)
+        lowLatency = LowLatencyPlayback.prepare(
+            url: url, playlist: played, source: source, settings: settings, interrupter: interrupter,
+            now: now, clock: clock, deliver: deliver)
         // Played part by part: FFmpeg does not open the input.
-        if lowLatency != nil { return BeforeOpening() }
+        if lowLatency != nil {
+            deliver(.partsPlaylist(url: url, playlist: played))
+            return BeforeOpening()
+        }
         guard played.kind == .media, !played.hasEndList, let start = settings.liveStart.start(in: played) else {
             return result
         }
-        live.holdBack(applied: nil, target: start.target, rule: start.rule)
-        live.playlistLoaded(played, url: url, at: now())
+        deliver(.livePlaylistRead(url: url, playlist: played))
         result.options = ["live_start_index": String(start.liveStartIndex)]
         return result
-    }
-
-    /// The sentence for an input playlist or manifest larger than bufprobe reads as one.
-    static func tooLargeSentence(_ tooLarge: PrefetchedInput.TooLarge, source: String) -> String {
-        let size = tooLarge.declaredSize.map { " (\(TextFormat.bytes($0)) by its Content-Length)" } ?? ""
-        let limit = "\(tooLarge.limit >> 20) MiB"
-        return "\(source) was not played: the playlist \(tooLarge.url) is larger than \(limit)\(size), more than bufprobe reads as one playlist (a body that never ends, or a live playlist that never slides its window?)."
-    }
-
-    /// The longest the reads before opening may take in all (the HLS playlist, the DASH manifest and its
-    /// clock), seconds (at most `--timeout`).
-    static let prereadBudget = 3.0
-    /// The largest playlist read before opening, bytes: a live window of a few hundred segments.
-    static let prereadBytes: Int64 = 1 << 20
-
-    /// The interrupter of the reads bufprobe makes before FFmpeg opens the input (`readBeforeOpening`,
-    /// `prepareDASHLive`), under a deadline of `prereadBudget` (`VariantProber.RequestDeadline`, as every
-    /// `--all-variants` request): its own, so that what it skips is not the player's; a child of the check's,
-    /// so that a cancel stops it; sharing the check's pace and request policy. A body that trickles forever
-    /// (64 KiB every 0.2 s) never trips the per-call `--timeout`; without the deadline the check would read it
-    /// up to 16 MiB before FFmpeg even opens.
-    func prereadDeadline(seconds: Double? = nil) -> VariantProber.RequestDeadline {
-        VariantProber.RequestDeadline(
-            Interrupter(
-                timeout: .bounded(seconds: settings.timeout), parent: interrupter, input: source,
-                sharingPaceWith: interrupter, policy: settings.requestPolicy),
-            seconds: min(settings.timeout, seconds ?? Self.prereadBudget))
-    }
-
-    /// A packet of a played stream of a live input was handed to the player at check time `time`, with the
-    /// playhead then (`nil` before playback started): the first packet places the media on the clock, and
-    /// every one samples the latency once playback has started.
-    func noteLive(_ packet: Packet, playhead: Double?, at time: Double) {
-        let media = packet.modelPacket
-        guard let seconds = media.dts ?? media.pts else { return }
-        live.packet(mediaTime: seconds)
-        if dash.isActive { noteDASHLiveStart() }
-        if let playhead { live.sample(at: time, playhead: playhead) }
     }
 }

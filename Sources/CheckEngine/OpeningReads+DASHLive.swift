@@ -1,0 +1,55 @@
+import Foundation
+import MediaIO
+
+// A live DASH input's reads: the manifest and its clock, read before FFmpeg opens it, and FFmpeg's own
+// requests, handed to the machine as events (its rules: `CheckMachine+Live.swift`).
+extension OpeningReads {
+    /// For a remote DASH input: reads the manifest before FFmpeg does (one more request, counted in
+    /// `open_time`), and when it is live (`type="dynamic"`) reads its `UTCTiming` clock once (both within
+    /// `prereadBudget`, through the same protocol whitelist, pace and request policy as the input), tells the
+    /// machine (`.dashManifest`); returns whether it was live, so that FFmpeg's requests are logged.
+    /// Nothing for other inputs, or when the manifest cannot be read (FFmpeg's open then says why).
+    ///
+    /// Why the player's own requests are judged rather than bufprobe reloading the manifest itself at
+    /// `minimumUpdatePeriod`: the questions (did the player reload in time, did it ask for segments before
+    /// they existed, which listed segment was missing) are about what the player did and what the origin
+    /// answered it; a second reader would double the origin's load and measure bufprobe instead.
+    func prepareDASHLive() -> Bool {
+        guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .dash else { return false }
+        let deadline = prereadDeadline()
+        defer { deadline.finish() }
+        let reader = deadline.interrupter
+        let requested = InputKind.ffmpegURL(for: settings.requestURL(for: source))
+        let bytes: [UInt8]
+        let location: String
+        do {
+            let resource = try ResourceReader(url: requested, options: settings.formatOptions, interrupter: reader)
+            bytes = try resource.readAll()
+            location = resource.location
+        } catch {
+            return false
+        }
+        let readAt = now()
+        guard let manifest = try? DASHLiveManifest.parse(bytes), manifest.isDynamic else { return false }
+        var read = CheckEvent.DASHManifestRead(
+            requested: requested, location: location, text: String(decoding: bytes, as: UTF8.self), readAt: readAt)
+        let (timing, skipped) = manifest.usableUTCTiming
+        if let timing {
+            switch UTCTimingSource.offset(
+                of: timing, manifestURL: location, manifestReadAt: unixAtStart + readAt, options: settings.formatOptions,
+                interrupter: reader)
+            {
+            case .success(let reading):
+                read.timing = .init(scheme: timing.schemeIdUri, value: timing.value, offset: reading.offset)
+            case .failure(let error):
+                read.clockProblem = error.reason
+            }
+        } else if let scheme = skipped.first {
+            read.clockProblem = CheckSentence.unreadClock(scheme: scheme)
+        } else {
+            read.clockProblem = CheckSentence.noClock
+        }
+        deliver(.dashManifest(read))
+        return true
+    }
+}
