@@ -1,3 +1,4 @@
+import BufprobeOutput
 package import MediaIO
 import PlaybackModel
 import Logging

@@ -1,3 +1,4 @@
+import BufprobeOutput
 import MediaIO
 import PlaybackModel
 

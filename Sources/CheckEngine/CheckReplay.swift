@@ -1,4 +1,5 @@
 import Foundation
+import BufprobeOutput
 
 /// `check --record-events` and its replay: the events a check's machine handled, written as JSON lines
 /// (docs/record-events.md), and fed back through a new machine in virtual time. A replay with the same

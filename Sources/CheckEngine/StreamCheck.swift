@@ -187,7 +187,12 @@ public final class StreamCheck: Sendable {
         switch self.settings {
         case .success(let valid): settings = valid
         case .failure(let invalid):
-            finished.store(true, ordering: .releasing)
+            let watching = state.withLock { state in
+                state.finished = true
+                defer { state.streams = [] }
+                return state.streams
+            }
+            for stream in watching { stream.continuation.finish() }
             return Report(source: source, refusing: invalid)
         }
         let session = CheckSession(source: source, settings: settings)

@@ -1,4 +1,5 @@
 @testable import BufprobeCommands
+import BufprobeOutput
 import CheckEngine
 import Foundation
 import Testing
@@ -32,7 +33,7 @@ struct EventFixture {
     /// The report the events give under the recorded options, in virtual time.
     func replay() throws -> CheckReport {
         let check = try Check.parse(options + [header.source])
-        return CheckReplay.report(events, source: header.source, settings: check.settings)
+        return CheckReplay.report(events, source: header.source, settings: try check.makeSettings())
     }
 
     /// The replay's `--json` document, as `check` prints it.

@@ -1,4 +1,5 @@
 @testable import CheckEngine
+import BufprobeOutput
 import Foundation
 import Logging
 import PlaybackModel

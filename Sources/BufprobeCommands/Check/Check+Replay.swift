@@ -1,5 +1,6 @@
 import ArgumentParser
 import CheckEngine
+import BufprobeOutput
 import Foundation
 
 extension Check {
@@ -20,6 +21,6 @@ extension Check {
         guard recorded.header.source == inputs[0] else {
             throw ValidationError("\(path) recorded a check of \(recorded.header.source), not of \(inputs[0]): give the same URL.")
         }
-        try report([CheckReplay.report(recorded.events, source: inputs[0], settings: settings)], interrupted: nil)
+        try report([CheckReplay.report(recorded.events, source: inputs[0], settings: makeSettings())], interrupted: nil)
     }
 }

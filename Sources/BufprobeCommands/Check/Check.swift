@@ -223,7 +223,7 @@ public struct Check: AsyncParsableCommand {
 
     /// The check's settings from the parsed options; a value no check can use is a usage error, in the
     /// option's name.
-    private func makeSettings() throws(ValidationError) -> CheckSettings {
+    func makeSettings() throws(ValidationError) -> CheckSettings {
         do {
             return try CheckSettings(
                 timeout: timeout, duration: duration, policy: policy, player: policyOptions.player, thresholds: thresholds,
