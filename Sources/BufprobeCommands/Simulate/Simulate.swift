@@ -57,7 +57,8 @@ public struct Simulate: AsyncParsableCommand {
             Adaptive bit rate (--abr, a local HLS master or DASH manifest, whose video representations are the \
             variants): each segment is fetched at the variant the rule \
             picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
-            throughout (the default). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
+            throughout (the default, unless --player names a player with its own ABR, hlsjs: then that \
+            player's ABR, docs/model.md). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
             mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
             INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: Sabre's Dynamic \
             (src/sabre.py, class Dynamic), both rules asked for every segment: BOLA's pick once more than \
