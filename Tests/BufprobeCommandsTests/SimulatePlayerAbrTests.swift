@@ -26,6 +26,25 @@ import TestSupport
         #expect(report["stall_count"] as? Int == 0)
     }
 
+    @Test("hls.js abandons a 2M segment when the link falls under it: 1 s into the request, 5 s left > 1 s buffered, for 500k")
+    func hlsjsAbandons() throws {
+        let master = try writeLadder(segments: 10)
+        let directory = (master as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let trace = (directory as NSString).appendingPathComponent("drop.txt")
+        try "0 3.0\n1.5 0.2\n60 0.2\n".write(toFile: trace, atomically: true, encoding: .utf8)
+        let (run, decoded) = try simulateJSON([master, "--player", "hlsjs", "--trace", trace])
+        #expect(run.status == 0, "\(run.stderr)")
+        let abr = try #require(decoded?["abr"] as? [String: Any])
+        // Segment 0 at 2M (500 kB at 3 Mbit/s: played from 1.333 s). Segment 1 at 2M again; at 2.333 s (half
+        // its 2 s, 1 s buffered) 62 500 B came at 3 Mbit/s and 20 833 B at 0.2: 667 kbit/s, 5 s left > 1 s;
+        // 1M would take 0.005 + 2 x 1M / 667k = 3 s, not under 1 s, so 500k (3 s < 5 s).
+        #expect(abr["abandoned"] as? Int == 1)
+        let switches = try #require(abr["switches"] as? [[String: Any]])
+        #expect(switches.first.map { [$0["segment"] as? Int, $0["from"] as? Int, $0["to"] as? Int] } == [1, 0, 1])
+        #expect((switches.first?["reason"] as? String)?.hasPrefix("hls.js abandoned: 5s left at 667 kbit/s > 1s buffered") == true)
+    }
+
     @Test("--abr replaces the player's ABR; --variant plays one variant; --abr-safety applies to it")
     func overrides() throws {
         let master = try writeLadder(segments: 10)
