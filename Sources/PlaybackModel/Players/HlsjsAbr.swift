@@ -53,8 +53,6 @@ public struct HlsjsAbr: PlayerAbrModel {
     private var ttfb = Ewma(halfLife: slowHalfLife)
     /// `lastLoadedFragLevel`: the variant of the last segment that arrived whole.
     private var lastLoaded: Int?
-    /// `_nextAutoLevel` after an abandonment: the next choice is at most this.
-    private var forced: Int?
     /// `fragCurrent.duration`: the last segment requested (0 before any).
     private var currentDuration = 0.0
     /// The variant of the last request (`hls.loadLevel`).
@@ -109,27 +107,21 @@ public struct HlsjsAbr: PlayerAbrModel {
     /// The TTFB estimate, milliseconds.
     public var ttfbEstimate: Double { ttfb.totalWeight >= Self.minimumWeight ? ttfb.estimate : Self.defaultTTFB }
 
-    /// `firstAutoLevel` before any segment arrived, else `getNextABRAutoLevel`, at most the level an
-    /// abandonment forced.
+    /// `firstAutoLevel` before any segment arrived, else `getNextABRAutoLevel` (after an abandonment the
+    /// engine requests the segment again at the level `abandonment` returned, without asking).
     public mutating func choose(_ context: PlayerAbrContext) -> AbrDecision {
         let bandwidth = estimate(context)
         let chosen: Int
-        var why: String
+        let why: String
         if lastLoaded == nil {
             // firstAutoLevel: no buffer, maxStarvationDelay of slack, factors 1 (abr-controller.ts 420-432).
             let lowest = context.bitRates.first ?? 0
             chosen = bestLevel(context, bandwidth: max(bandwidth, lowest), starvation: 0, slack: maxStarvationDelay, factors: (1, 1)) ?? 0
             why = "hls.js first choice: estimate \(rate(bandwidth))"
         } else {
-            var pick = nextLevel(context, bandwidth: bandwidth)
+            chosen = nextLevel(context, bandwidth: bandwidth)
             why = "hls.js: estimate \(rate(bandwidth)), buffer \(seconds(context.buffer))"
-            if let forced, forced < pick {
-                pick = forced
-                why += "; capped after an abandonment"
-            }
-            chosen = pick
         }
-        forced = nil
         loadLevel = chosen
         currentDuration = context.segmentDuration
         return AbrDecision(variant: chosen, reason: why)
