@@ -64,11 +64,12 @@ PY
 }
 write_traces
 
-# The closest preset today: hls.js and Shaka have buffer-only presets; dash.js has none, so Chromium's (the
-# MSE renderer it plays through). ABR: hls.js and Shaka estimate throughput, dash.js's default is DYNAMIC.
+# The closest preset: hls.js's is the whole player (its own ABR, PlaybackModel/Players/HlsjsAbr.swift);
+# Shaka has a buffer-only preset; dash.js has none, so Chromium's (the MSE renderer it plays through). ABR for
+# those two: Shaka estimates throughput, dash.js's default is DYNAMIC.
 simulate_args() {
   case $1 in
-    hlsjs) echo "--player hlsjs --abr throughput" ;;
+    hlsjs) echo "--player hlsjs" ;;
     dashjs) echo "--player chromium --abr dynamic" ;;
     shaka) echo "--player shaka --abr throughput" ;;
   esac

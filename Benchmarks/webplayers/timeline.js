@@ -72,6 +72,12 @@
       hls.on(Hls.Events.FRAG_LOADED, (_, d) => { if (d.frag.type !== 'main' && d.frag.type !== 'audio') return;
         segments.push({ t: Date.now(), track: d.frag.type, variant: d.frag.level, sn: d.frag.sn, url: d.frag.url,
           bytes: d.frag.stats ? d.frag.stats.loaded : null }); });
+      // hls.js's own bandwidth sample and estimate after each main segment (abr-controller.ts onFragBuffered):
+      // request start, first byte, last byte and parsed (ms, performance clock) and the estimate (bits/s).
+      hls.on(Hls.Events.FRAG_BUFFERED, (_, d) => { const st = d.frag.stats; if (d.frag.type !== 'main' || !st) return;
+        log('hls.fragBuffered', { sn: d.frag.sn, level: d.frag.level, bytes: st.loaded, bwEstimate: st.bwEstimate,
+          loading: [st.loading.start, st.loading.first, st.loading.end], parsed: st.parsing.end,
+          ttfbEstimate: hls.ttfbEstimate }); });
       hls.on(Hls.Events.LEVEL_SWITCHING, (_, d) => log('hls.levelSwitching', d.level));
       hls.on(Hls.Events.LEVEL_SWITCHED, (_, d) => log('hls.levelSwitched', d.level));
       hls.on(Hls.Events.ERROR, (_, d) => { log('hls.error', { type: d.type, details: d.details, fatal: d.fatal,

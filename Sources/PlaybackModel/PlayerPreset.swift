@@ -17,7 +17,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case media3
     /// hls.js on Chromium: hls.js keeps `maxBufferLength` 30 s ahead and everything behind
     /// (`backBufferLength` Infinity) and has no start or resume threshold of its own, so the browser's
-    /// rule (Chromium's) decides.
+    /// rule decides: under MSE Chromium starts and resumes once a segment is appended (measured, issue 28),
+    /// not with its progressive renderer's doubling. On `simulate` its own ABR (`HlsjsAbr`) runs too.
     case hlsjs
     /// Shaka Player on Chromium: `bufferingGoal` 10 s ahead, `bufferBehind` 30 s; its `rebufferingGoal`
     /// defaults to 0, which leaves start and resume to the media element (Chromium's rule).
@@ -73,9 +74,11 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .media3:
             return BufferPolicy(startThreshold: 1, resumeThreshold: 2, forwardTarget: 50, backBuffer: 0)
         case .hlsjs:
+            // Under MSE Chromium resumed as soon as the next segment was appended, every stall (issue 28):
+            // the start threshold again, not doubled.
             return BufferPolicy(
-                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
-                forwardTarget: 30, backBuffer: .infinity, resumeGrowth: chromiumGrowth)
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: Self.chromiumStartingCapacity,
+                forwardTarget: 30, backBuffer: .infinity)
         case .shaka:
             return BufferPolicy(
                 startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
@@ -96,7 +99,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .media3:
             "Media3 DefaultLoadControl (bufferForPlaybackMs 1000, bufferForPlaybackAfterRebufferMs 2000, maxBufferMs 50000, backBufferDurationMs 0)"
         case .hlsjs:
-            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's rule"
+            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's under MSE (measured: starts and resumes once a segment is appended); ABR: src/controller/abr-controller.ts"
         case .shaka:
             "Shaka lib/util/player_configuration.js (bufferingGoal 10, bufferBehind 30, rebufferingGoal 0: the media element decides, Chromium's rule)"
         case .avplayer:
@@ -114,7 +117,10 @@ extension PlayerPreset {
             if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
             values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
-            return "\(preset.rawValue): \(values)."
+            let abr = preset.abr.map { model in
+                model.model.helpLines.map { "\n  \(preset.rawValue) ABR (simulate) \($0)." }.joined()
+            }
+            return "\(preset.rawValue): \(values).\(abr ?? "")"
         }.joined(separator: "\n") + "\nEach value's source: docs/model.md, Player presets."
     }
 

@@ -62,15 +62,18 @@ struct ResumeGrowthTests {
         #expect(!String(decoding: try JSONEncoder().encode(BufferPolicy.default), as: UTF8.self).contains("resume_cap"))
     }
 
-    @Test("every preset is a valid policy; media3 is bufprobe's default; the browser presets grow to Chromium's 3 s")
+    @Test("every preset is a valid policy; media3 is bufprobe's default; chromium and shaka grow to Chromium's 3 s; hls.js (MSE) resumes at its start threshold")
     func presets() throws {
         for preset in PlayerPreset.allCases { try preset.policy.validate() }
         #expect(PlayerPreset.media3.policy == .default)
-        for preset in [PlayerPreset.chromium, .hlsjs, .shaka] {
+        for preset in [PlayerPreset.chromium, .shaka] {
             #expect(preset.policy.startThreshold == 0.2)
             #expect(preset.policy.resumeGrowth == .doubling(cap: 3))
             #expect(preset.policy.resumeThreshold(afterStall: 1) == 0.4)
         }
+        #expect(PlayerPreset.hlsjs.policy.startThreshold == 0.2)
+        #expect(PlayerPreset.hlsjs.policy.resumeGrowth == .fixed)
+        #expect(PlayerPreset.hlsjs.policy.resumeThreshold(afterStall: 5) == 0.2)
         #expect(PlayerPreset.mpv.policy.startThreshold == 0)
         #expect(PlayerPreset.mpv.policy.resumeThreshold == 1.3)
         #expect(PlayerPreset.avplayer.policy.keepUp == .predictive(horizon: nil))

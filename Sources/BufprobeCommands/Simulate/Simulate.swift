@@ -58,7 +58,8 @@ public struct Simulate: AsyncParsableCommand {
             Adaptive bit rate (--abr, a local HLS master or DASH manifest, whose video representations are the \
             variants): each segment is fetched at the variant the rule \
             picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
-            throughout (the default). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
+            throughout (the default, unless --player names a player with its own ABR, hlsjs: then that \
+            player's ABR, docs/model.md). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
             mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
             INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: Sabre's Dynamic \
             (src/sabre.py, class Dynamic), both rules asked for every segment: BOLA's pick once more than \
@@ -190,6 +191,7 @@ public struct Simulate: AsyncParsableCommand {
         if variant != nil, let rule = abrOptions.abr, rule != .fixed {
             throw ValidationError("--variant chooses the variant of --abr fixed; --abr \(rule.rawValue) chooses its own.")
         }
+        try abrOptions.validateRule(hasPlayerModel: playerModel != nil)
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
@@ -279,7 +281,8 @@ public struct Simulate: AsyncParsableCommand {
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
         {
             report.abr = SimulateReport.Abr(
-                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests,
+                rule: rule, summary: summary, abandon: abrOptions.abandon || engine.abandonsByItself,
+                abandoned: engine.abandonedRequests,
                 bolaBufferTarget: engine.bolaBufferTarget)
         }
         return report
@@ -328,7 +331,14 @@ public struct Simulate: AsyncParsableCommand {
         return InputKind.title(of: path)
     }
 
-    /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
+    /// The `--player` preset's own ABR, which runs over a ladder when neither `--abr` nor `--variant` is
+    /// given.
+    var playerModel: PlayerAbr? {
+        guard abrOptions.abr == nil, variant == nil else { return nil }
+        return policyOptions.player?.abr
+    }
+
+    /// A fresh engine for `plan`: over the ladder with `--abr` (or a player's own ABR), else the one variant.
     func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
         if let ladder = plan.source.ladder, let rule = plan.rule {
             return SimulationEngine(
