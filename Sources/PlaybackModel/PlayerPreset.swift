@@ -19,9 +19,14 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     /// (`backBufferLength` Infinity) and has no start or resume threshold of its own, so the browser's
     /// rule (Chromium's) decides.
     case hlsjs
-    /// Shaka Player on Chromium: `bufferingGoal` 10 s ahead, `bufferBehind` 30 s; its `rebufferingGoal`
-    /// defaults to 0, which leaves start and resume to the media element (Chromium's rule).
+    /// Shaka Player 3.1 on Chromium: holds the playback rate at 0 until `rebufferingGoal` 2 s (or the
+    /// MPD's `minBufferTime`, when larger) is buffered, at start and after a stall; `bufferingGoal` 10 s
+    /// ahead, `bufferBehind` 30 s. On `simulate` its ABR too (`ShakaAbr`).
     case shaka
+    /// dash.js 5.1.1 on Chromium (MSE): no start threshold of its own, so playback starts and resumes as
+    /// soon as the media element has data at the playhead; `bufferTimeDefault` 18 s ahead, `bufferToKeep`
+    /// 20 s behind. On `simulate` its ABR too (`DashjsAbr`).
+    case dashjs
     /// AVPlayer with `automaticallyWaitsToMinimizeStalling` (the default): starts and resumes when it
     /// predicts playback will keep up. Apple publishes no threshold or forward-buffer figure
     /// (`preferredForwardBufferDuration` 0 means "the player chooses"), so bufprobe uses its predictive
@@ -33,6 +38,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         switch name.lowercased() {
         case "exoplayer", "media3", "media3-exoplayer": self = .media3
         case "hls.js", "hlsjs": self = .hlsjs
+        case "dash.js", "dashjs": self = .dashjs
+        case "shaka", "shaka-player": self = .shaka
         case "chrome", "chromium": self = .chromium
         default:
             guard let preset = PlayerPreset(rawValue: name.lowercased()) else { return nil }
@@ -46,6 +53,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     public static let chromiumMaxCapacity = 3.0
     /// Chromium's progressive read-ahead (`kTargetSecondsBufferedAhead`, 10 s, clamped in bytes).
     public static let chromiumForward = 10.0
+    /// Shaka's `rebufferingGoal` (lib/util/player_configuration.js 117), seconds.
+    public static let shakaRebufferingGoal = 2.0
     /// mpv's `--cache-pause-wait` default, seconds of demuxer queue.
     public static let mpvCachePauseWait = 1.0
     /// What mpv holds past its demuxer queue when it resumes (decoder and output queues), measured: with
@@ -78,8 +87,14 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
                 forwardTarget: 30, backBuffer: .infinity, resumeGrowth: chromiumGrowth)
         case .shaka:
             return BufferPolicy(
-                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
-                forwardTarget: 10, backBuffer: 30, resumeGrowth: chromiumGrowth)
+                startThreshold: Self.shakaRebufferingGoal, resumeThreshold: Self.shakaRebufferingGoal,
+                forwardTarget: 10, backBuffer: 30)
+        case .dashjs:
+            // Under MSE Chromium started at the first segment appended and resumed as soon as the next one
+            // was (issue 28: 2.1-2.4 s stalls, every time): its starting capacity, never doubled.
+            return BufferPolicy(
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: Self.chromiumStartingCapacity,
+                forwardTarget: 18, backBuffer: 20)
         case .avplayer:
             return BufferPolicy(keepUp: .predictive(horizon: nil))
         }
@@ -98,7 +113,9 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .hlsjs:
             "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's rule"
         case .shaka:
-            "Shaka lib/util/player_configuration.js (bufferingGoal 10, bufferBehind 30, rebufferingGoal 0: the media element decides, Chromium's rule)"
+            "Shaka 3.1 lib/util/player_configuration.js 117-119 (rebufferingGoal 2, bufferingGoal 10, bufferBehind 30); lib/player.js 1847-1849 (max with the MPD's minBufferTime)"
+        case .dashjs:
+            "dash.js 5.1.1 src/core/Settings.js 1202, 1206 (bufferToKeep 20, bufferTimeDefault 18); no start threshold: the media element starts on data (MSE, measured)"
         case .avplayer:
             "Apple AVPlayer automaticallyWaitsToMinimizeStalling, isPlaybackLikelyToKeepUp; no published threshold: predictive keep-up, bufprobe's 50 s target"
         }

@@ -16,6 +16,8 @@ package struct SimulationSource: Sendable {
     package var warning: String?
     /// Every variant of a master playlist, loaded for `--abr` (then `media` is its lowest variant).
     package var ladder: SimulationLadder?
+    /// What a DASH manifest tells a player preset's start rule (`PlayerPreset.policy(for:)`).
+    package var manifestHints: PlayerPreset.ManifestHints?
 
     /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
     /// media (exit 2).
@@ -285,12 +287,23 @@ package struct SimulationSource: Sendable {
                     label: label, bitRate: Double(representation.bandwidth), segmentBytes: measured.segments.map(\.bytes),
                     initializationBytes: measured.initialization))
         }
-        if adaptive { return try adaptiveSource(path, kind: "dash", variants: variants, durations: durations) }
+        let audioTrack = video.isEmpty ? nil : audio.first
+        let hints = PlayerPreset.ManifestHints(
+            minBufferTime: manifest.minBufferTime,
+            audioFrame: PlayerPreset.ManifestHints.aacFrame(
+                codecs: audioTrack?.codecs, samplingRate: audioTrack?.audioSamplingRate))
+        if adaptive {
+            var source = try adaptiveSource(path, kind: "dash", variants: variants, durations: durations)
+            source.manifestHints = hints
+            return source
+        }
         let index = variant ?? 0
         let representation = listed[index]
-        return SimulationSource(
+        var source = SimulationSource(
             description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
             kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
+        source.manifestHints = hints
+        return source
     }
 
     private static func playlist(_ path: String, variant: Int?) throws(Failure) -> SimulationSource {
