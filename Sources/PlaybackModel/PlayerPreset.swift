@@ -17,7 +17,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case media3
     /// hls.js on Chromium: hls.js keeps `maxBufferLength` 30 s ahead and everything behind
     /// (`backBufferLength` Infinity) and has no start or resume threshold of its own, so the browser's
-    /// rule (Chromium's) decides.
+    /// rule (Chromium's) decides. On `simulate` its own ABR (`HlsjsAbr`) runs too.
     case hlsjs
     /// Shaka Player 3.1 on Chromium: holds the playback rate at 0 until `rebufferingGoal` 2 s (or the
     /// MPD's `minBufferTime`, when larger) is buffered, at start and after a stall; `bufferingGoal` 10 s
@@ -111,7 +111,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .media3:
             "Media3 DefaultLoadControl (bufferForPlaybackMs 1000, bufferForPlaybackAfterRebufferMs 2000, maxBufferMs 50000, backBufferDurationMs 0)"
         case .hlsjs:
-            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's rule"
+            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's rule; ABR: src/controller/abr-controller.ts"
         case .shaka:
             "Shaka 3.1 lib/util/player_configuration.js 117-119 (rebufferingGoal 2, bufferingGoal 10, bufferBehind 30); lib/player.js 1847-1849 (max with the MPD's minBufferTime)"
         case .dashjs:
@@ -131,7 +131,10 @@ extension PlayerPreset {
             if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
             values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
-            return "\(preset.rawValue): \(values)."
+            let abr = preset.abr.map { model in
+                model.model.helpLines.map { "\n  \(preset.rawValue) ABR (simulate) \($0)." }.joined()
+            }
+            return "\(preset.rawValue): \(values).\(abr ?? "")"
         }.joined(separator: "\n") + "\nEach value's source: docs/model.md, Player presets."
     }
 

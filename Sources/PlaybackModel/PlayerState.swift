@@ -46,4 +46,10 @@ public enum PlayerState: Sendable, Hashable {
         default: false
         }
     }
+
+    /// Whether playback is paused (by the viewer, or opened without autoplay).
+    public var isPaused: Bool {
+        if case .paused = self { return true }
+        return false
+    }
 }

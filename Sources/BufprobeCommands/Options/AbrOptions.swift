@@ -122,6 +122,22 @@ public struct AbrOptions: ParsableArguments {
     /// Creates the options with nothing given.
     public init() {}
 
+    /// Rejects parameters given without `--abr`: only `--abr-safety` and the QoE weights apply to a
+    /// player's own model (`hasPlayerModel`, `--player` without `--abr`).
+    func validateRule(hasPlayerModel: Bool) throws {
+        guard abr == nil else { return }
+        if hasPlayerModel {
+            if abrWindow != nil || abrEstimator != nil || abrInsufficientBuffer || bolaVariant != nil || bolaTarget != nil
+                || bolaGp != nil || dynamicSwitch != nil || abandon
+            {
+                throw ValidationError(
+                    "--player's own ABR takes --abr-safety and the QoE weights; the other ABR options need --abr RULE (which replaces the player's ABR).")
+            }
+        } else if anyParameter {
+            throw ValidationError("The ABR and QoE options need --abr RULE.")
+        }
+    }
+
     /// Whether any parameter was given (they need `--abr`).
     var anyParameter: Bool {
         abrSafety != nil || abrWindow != nil || abrEstimator != nil || abrInsufficientBuffer || bolaVariant != nil
@@ -142,7 +158,6 @@ public struct AbrOptions: ParsableArguments {
         if let qoeStallWeight, !(qoeStallWeight >= 0 && qoeStallWeight.isFinite) {
             throw ValidationError("--qoe-stall-weight must be 0 or more.")
         }
-        if abr == nil, anyParameter { throw ValidationError("The ABR and QoE options need --abr RULE.") }
         if abrInsufficientBuffer, abr == .bola {
             throw ValidationError("--abr-insufficient-buffer is a throughput rule's option (throughput or dynamic), not bola's.")
         }
@@ -176,8 +191,10 @@ public struct AbrOptions: ParsableArguments {
             window: abrWindow ?? AbrRule.Throughput.default.window)
     }
 
-    /// The rule for a ladder, with `fixedVariant` (ascending index) for `fixed`.
-    func rule(fixedVariant: Int) -> AbrRule {
+    /// The rule for a ladder, with `fixedVariant` (ascending index) for `fixed`; without `--abr`, the
+    /// player's own model (`playerModel`, with `--abr-safety` applied) when there is one, else `fixed`.
+    func rule(fixedVariant: Int, playerModel: PlayerAbr? = nil) -> AbrRule {
+        if abr == nil, let playerModel { return .player(playerModel.overriding(safetyFactor: abrSafety)) }
         switch abr ?? .fixed {
         case .fixed: return .fixed(variant: fixedVariant)
         case .throughput: return .throughput(throughput)

@@ -189,6 +189,7 @@ public struct Simulate: AsyncParsableCommand {
         if variant != nil, let rule = abrOptions.abr, rule != .fixed {
             throw ValidationError("--variant chooses the variant of --abr fixed; --abr \(rule.rawValue) chooses its own.")
         }
+        try abrOptions.validateRule(hasPlayerModel: playerModel != nil)
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
@@ -278,7 +279,8 @@ public struct Simulate: AsyncParsableCommand {
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
         {
             report.abr = SimulateReport.Abr(
-                rule: rule, summary: summary, abandon: abrOptions.abandon, abandoned: engine.abandonedRequests,
+                rule: rule, summary: summary, abandon: abrOptions.abandon || engine.abandonsByItself,
+                abandoned: engine.abandonedRequests,
                 bolaBufferTarget: engine.bolaBufferTarget)
         }
         return report
@@ -327,7 +329,14 @@ public struct Simulate: AsyncParsableCommand {
         return InputKind.title(of: path)
     }
 
-    /// A fresh engine for `plan`: over the ladder with `--abr`, else the one variant.
+    /// The `--player` preset's own ABR, which runs over a ladder when neither `--abr` nor `--variant` is
+    /// given.
+    var playerModel: PlayerAbr? {
+        guard abrOptions.abr == nil, variant == nil else { return nil }
+        return policyOptions.player?.abr
+    }
+
+    /// A fresh engine for `plan`: over the ladder with `--abr` (or a player's own ABR), else the one variant.
     func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
         if let ladder = plan.source.ladder, let rule = plan.rule {
             return SimulationEngine(

@@ -22,6 +22,9 @@ extension SimulateReport {
         package var averageBitRate: Double
         /// The linear QoE.
         package var qoe: QoE
+        /// A player's own model (`--player` without `--abr`): its configuration values by name; absent for
+        /// bufprobe's rules.
+        package var model: [String: Double]?
 
         /// Rule parameters.
         package struct Parameters: Sendable, Codable, Hashable {
@@ -127,6 +130,7 @@ extension SimulateReport {
                 bola = b
                 on = switchOn
                 off = switchOff
+            case .player(let player): model = player.model.parameters
             }
             let estimator = rule.isBolaOnly ? bola.estimator : throughput.estimator
             var halfLives: [Double] = []

@@ -99,6 +99,9 @@ enum SimulateText {
             text += " (safety \(p.safetyFactor), \(estimate)\(p.insufficientBufferRule ? ", insufficient-buffer rule" : ""))"
         case "bola":
             text += " (bola-\(p.bolaVariant), buffer size \(Seconds(p.bolaBufferTarget).description), gamma*p \(p.bolaGammaP))"
+        case _ where abr.model != nil:
+            let values = (abr.model ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            text += " (the player's own ABR: \(values.joined(separator: ", ")))"
         default:
             text += " (bola above \(Seconds(p.dynamicSwitchOn).description) buffered when it picks at least throughput's variant, throughput below \(Seconds(p.dynamicSwitchOff).description) when bola picks less)"
         }

@@ -51,7 +51,10 @@ struct SimulationPlan {
         }
         if let bitrate, bitrate <= 0 { throw Failure(sentence: "--bitrate must be greater than 0.", exitCode: 64) }
         if let length, length <= 0 { throw Failure(sentence: "--duration must be greater than 0.", exitCode: 64) }
-        let adaptive = options.abrOptions.abr != nil
+        // `--player`'s own ABR makes any master playlist or manifest adaptive; `--abr` requires one.
+        let mediaPath = options.media ?? script.media.map(resolve)
+        let playerAdaptive = options.playerModel != nil && mediaPath.map(SimulationSource.offersVariants) == true
+        let adaptive = options.abrOptions.abr != nil || playerAdaptive
         let downloadMode = options.download?.mode ?? .ranges
         if adaptive, options.media == nil, script.media == nil {
             throw Failure(
@@ -164,7 +167,7 @@ struct SimulationPlan {
                     sentence: "\(source.description) has \(ladder.variants.count) variants (0 to \(ladder.variants.count - 1)); --variant \(label) is not one of them.",
                     exitCode: 64)
             }
-            rule = options.abrOptions.rule(fixedVariant: index)
+            rule = options.abrOptions.rule(fixedVariant: index, playerModel: options.playerModel)
         }
         steps = script.timeline.map(\.step)
         autoplay = script.autoplay ?? true

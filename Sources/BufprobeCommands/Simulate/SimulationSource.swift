@@ -40,6 +40,14 @@ package struct SimulationSource: Sendable {
             media: .synthetic(synthetic))
     }
 
+    /// Whether `input` is a local HLS master playlist or DASH manifest: variants a rule can choose from.
+    package static func offersVariants(_ input: String) -> Bool {
+        guard let path = InputKind(input).localPath else { return false }
+        if DASHManifest.isManifest(path: path) { return true }
+        guard HLSPlaylist.isPlaylist(path: path), let playlist = try? HLSPlaylist.load(path: path) else { return false }
+        return playlist.kind == .master && !playlist.variants.isEmpty
+    }
+
     /// A local file or URL libavformat opens (read completely, as fast as possible), a local HLS
     /// playlist (a master playlist's `variant`-th rendition, 0 by default), or a local DASH manifest (its
     /// `variant`-th video representation).

@@ -41,6 +41,11 @@ public struct AbrController: Sendable {
     private var lastSeekSegment = 0
     /// Sabre's insufficient-buffer safety, 0.9 shrinking by 0.9 per choice to 0.5.
     private var insufficientBufferSafety = 0.9
+    /// A player's own model (`AbrRule.player`), with its state.
+    private var player: (any PlayerAbrModel)?
+    /// The ascending index of the variant the manifest lists first (a player model's first choice may
+    /// depend on it).
+    public var firstListed = 0
 
     /// Creates a controller for a ladder of `bitRates` (ascending, non-empty).
     public init(rule: AbrRule, bitRates: [Double], segmentDuration: Double, forwardTarget: Double) {
@@ -57,6 +62,7 @@ public struct AbrController: Sendable {
         case .dynamic(let throughput, let bola, _, _):
             if case .ewma(let values) = throughput.estimator { halfLives = values }
             if case .ewma(let values) = bola.estimator, halfLives.isEmpty { halfLives = values }
+        case .player(let model): player = model.model
         case .fixed: break
         }
         let positive = halfLives.filter { $0 > 0 && $0.isFinite }
@@ -79,7 +85,18 @@ public struct AbrController: Sendable {
     /// Records a finished segment download: `bytes` that took `transfer` seconds from first to last byte,
     /// after `latency` seconds from request to first byte (Sabre's and dash.js's split: the throughput is
     /// the transfer's, the latency is charged once per segment when choosing).
-    public mutating func recordDownload(bytes: Int64, transfer: Double, latency: Double) {
+    /// A player model measures the download itself (`variant` is the ascending index it was fetched at,
+    /// `abandoned` whether it was dropped part-way).
+    public mutating func recordDownload(
+        bytes: Int64, transfer: Double, latency: Double, variant: Int = 0, abandoned: Bool = false
+    ) {
+        if player != nil {
+            player?.recordDownload(
+                PlayerAbrDownload(
+                    variant: variant, bytes: bytes, latency: max(latency, 0), transfer: max(transfer, 0),
+                    abandoned: abandoned))
+            return
+        }
         guard transfer > 0, transfer.isFinite, bytes > 0 else { return }
         let bits = Double(bytes) * 8
         samples.append(Sample(throughput: bits / transfer, latency: max(latency, 0)))
@@ -101,6 +118,11 @@ public struct AbrController: Sendable {
     /// The variant for segment `segment` of `segmentCount`, with `buffer` seconds ahead of the playhead now.
     public mutating func choose(buffer: Double, segment: Int = 0, segmentCount: Int = 0) -> AbrDecision {
         switch rule {
+        case .player:
+            let context = PlayerAbrContext(
+                bitRates: bitRates, firstListed: firstListed, segmentDuration: segmentDuration, buffer: buffer,
+                segment: segment, segmentCount: segmentCount)
+            return player?.choose(context) ?? AbrDecision(variant: 0, reason: "no model")
         case .fixed(let variant):
             return AbrDecision(variant: min(max(variant, 0), bitRates.count - 1), reason: "fixed")
         case .throughput(let parameters):
@@ -126,6 +148,16 @@ public struct AbrController: Sendable {
                 variant: pick.variant,
                 reason: (usingBola ? "dynamic (bola side): " : "dynamic (throughput side): ") + pick.why.text)
         }
+    }
+
+    /// A player model's abandonment interval (`PlayerAbrModel.abandonCheckInterval`); `nil` for the
+    /// other rules or a model that never abandons.
+    public var playerAbandonInterval: Double? { player?.abandonCheckInterval }
+
+    /// A player model's judgement of the segment in flight (`PlayerAbrModel.abandonment`); `nil` for the
+    /// other rules.
+    public mutating func playerAbandonment(_ progress: PlayerAbrProgress) -> AbrDecision? {
+        player?.abandonment(progress)
     }
 
     /// The throughput (bits per second, over transfers) and request-latency (seconds) estimates of

@@ -26,6 +26,9 @@ public enum AbrRule: Sendable, Hashable {
     /// rule's variant, and back once the buffer is below `switchOff` and BOLA picks a lower variant (Sabre:
     /// 10 s both). dash.js 5.1.1 differs: see docs/model.md.
     case dynamic(throughput: Throughput, bola: Bola, switchOn: Double, switchOff: Double)
+    /// A real player's own logic (`--player` on `simulate`): its first choice, estimator, switch rule and
+    /// abandonment, as the `PlayerAbrModel` states them.
+    case player(PlayerAbr)
 
     /// How the throughput (and request latency) of past segments becomes an estimate.
     public enum Estimator: Sendable, Hashable {
@@ -121,6 +124,7 @@ public enum AbrRule: Sendable, Hashable {
         case .throughput: "throughput"
         case .bola: "bola"
         case .dynamic: "dynamic"
+        case .player(let player): player.name
         }
     }
 }

@@ -68,6 +68,8 @@ public struct SimulationEngine: Sendable {
     public var bolaBufferTarget: Double? { selection?.controller.bolaBufferTarget }
     /// Segment requests abandoned for a lower variant (`abandon`).
     public var abandonedRequests: Int { selection?.abandonedRequests ?? 0 }
+    /// Whether the rule is a player's model that abandons by its own rule (`PlayerAbrModel`).
+    public var abandonsByItself: Bool { selection?.abandonCheckInterval(requested: false) != nil }
     /// Every change of variant, in order.
     public var switches: [AbrSwitch] { selection?.switches ?? [] }
     /// Per segment, the ascending ladder index of the copy last delivered to the player (-1: none yet).
@@ -151,7 +153,7 @@ public struct SimulationEngine: Sendable {
         handle(session.advance(to: 0))
         // Abandonment applies from here on: the request sent at clock 0 above (the first segment, at
         // startup, with nothing buffered) is never checked, as the engine has always done.
-        if selection != nil, abandon { downloader.abandonDelay = VariantSelection.abandonInterval }
+        downloader.abandonDelay = selection?.abandonCheckInterval(requested: abandon)
     }
 
     /// What the session produced so far.
@@ -325,11 +327,8 @@ public struct SimulationEngine: Sendable {
 
     /// Asks the rule for the variant of the next segment, before its request goes out.
     private mutating func chooseVariant() {
-        guard
-            let choice = selection?.choose(
-                buffer: session.player.item.bufferedAhead, segment: downloader.nextUnit,
-                segmentCount: media.unitCount, at: clock)
-        else { return }
+        let (buffer, segment, count, now) = (session.player.item.bufferedAhead, downloader.nextUnit, media.unitCount, clock)
+        guard let choice = selection?.choose(buffer: buffer, segment: segment, segmentCount: count, at: now) else { return }
         if choice.switched { record(.variantSwitch, value: ladder?.variants[choice.variant].bitRate) }
         downloader.variant = choice.variant
     }
@@ -339,15 +338,16 @@ public struct SimulationEngine: Sendable {
     private mutating func checkAbandonment() {
         handle(session.advance(to: clock))
         guard selection != nil,
-            let progress = downloader.abandonmentProgress(
-                at: clock, nextCheck: clock + VariantSelection.abandonInterval),
+            let interval = selection?.abandonCheckInterval(requested: true),
+            let progress = downloader.abandonmentProgress(at: clock, nextCheck: clock + interval),
             progress.elapsed > 0
         else { return }
         let segment = downloader.nextUnit
         let from = downloader.variant
         guard
             let abandonment = selection?.abandonment(
-                of: progress, variant: from, segment: segment, buffer: session.player.item.bufferedAhead)
+                of: progress, variant: from, segment: segment, buffer: session.player.item.bufferedAhead,
+                playing: !session.player.state.isPaused)
         else { return }
         downloader.abandon(at: clock)
         selection?.noteAbandoned(abandonment, from: from, segment: segment, progress: progress, at: clock)

@@ -44,6 +44,7 @@ struct VariantSelection: Sendable {
         controller = AbrController(
             rule: rule, bitRates: ladder.bitRates, segmentDuration: ladder.segmentDuration,
             forwardTarget: forwardTarget)
+        controller.firstListed = ladder.index(ofLabel: 0) ?? 0
         deliveredVariants = Array(repeating: -1, count: segmentCount)
         deliveredPerVariant = Array(repeating: (0, 0), count: ladder.variants.count)
     }
@@ -64,13 +65,35 @@ struct VariantSelection: Sendable {
         return (chosen, switched)
     }
 
+    /// Seconds between abandonment checks of a segment in flight (and from its first byte to the first
+    /// one): a player model's own (`PlayerAbrModel.abandonCheckInterval`), else `abandonInterval` when
+    /// `requested` (`--abandon`); `nil`: no abandonment.
+    func abandonCheckInterval(requested: Bool) -> Double? {
+        if case .player = controller.rule { return controller.playerAbandonInterval }
+        return requested ? Self.abandonInterval : nil
+    }
+
     /// Whether segment `segment`, in flight at `variant` and judged by `progress`, is dropped for a lower
-    /// variant: when the bytes left, at the rate this request has had so far, would take longer than the
+    /// variant. A player model judges by its own rule (`playing`: the viewer has not paused). Otherwise:
+    /// when the bytes left, at the rate this request has had so far, would take longer than the
     /// `buffer` seconds ahead. The new variant is the highest lower one whose whole segment fits the buffer
     /// at that rate, else the lowest (as dash.js's AbandonRequestsRule and Sabre's abandonment).
-    func abandonment(of progress: SimulationDownloader.Progress, variant: Int, segment: Int, buffer: Double)
-        -> Abandonment?
-    {
+    mutating func abandonment(
+        of progress: SimulationDownloader.Progress, variant: Int, segment: Int, buffer: Double, playing: Bool = true
+    ) -> Abandonment? {
+        if case .player = controller.rule {
+            let context = PlayerAbrContext(
+                bitRates: controller.bitRates, firstListed: controller.firstListed,
+                segmentDuration: ladder.durations.indices.contains(segment)
+                    ? ladder.durations[segment] : ladder.segmentDuration,
+                buffer: buffer, segment: segment, segmentCount: ladder.durations.count)
+            let judged = PlayerAbrProgress(
+                context: context, variant: variant, arrivedBytes: progress.arrivedBits / 8,
+                totalBytes: progress.requestBits / 8, latency: progress.latency, elapsed: progress.elapsed,
+                playing: playing)
+            guard let decision = controller.playerAbandonment(judged), decision.variant < variant else { return nil }
+            return Abandonment(variant: max(decision.variant, 0), reason: decision.reason)
+        }
         let arrived = progress.arrivedBits
         let rate = arrived / progress.elapsed
         let left = rate > 0 ? (progress.requestBits - arrived) / rate : .infinity
@@ -97,7 +120,9 @@ struct VariantSelection: Sendable {
     ) {
         let arrived = progress.arrivedBits
         if arrived.isFinite, arrived >= 8, arrived < 8e18 {
-            controller.recordDownload(bytes: Int64(arrived / 8), transfer: progress.elapsed, latency: progress.latency)
+            controller.recordDownload(
+                bytes: Int64(arrived / 8), transfer: progress.elapsed, latency: progress.latency, variant: variant,
+                abandoned: true)
         }
         switches.append(
             AbrSwitch(time: time, segment: segment, from: variant, to: abandonment.variant, reason: abandonment.reason))
@@ -112,7 +137,7 @@ struct VariantSelection: Sendable {
         deliveredVariants[segment] = variant
         deliveredPerVariant[variant].segments += 1
         deliveredPerVariant[variant].bytes += bytes
-        controller.recordDownload(bytes: bytes, transfer: transfer, latency: latency)
+        controller.recordDownload(bytes: bytes, transfer: transfer, latency: latency, variant: variant)
     }
 
     /// Books the initialization segment of `variant`, of `bytes`.

@@ -1,0 +1,43 @@
+/// A real player's own adaptive-bit-rate logic: its first choice, its estimator, its switch rule and,
+/// optionally, its abandonment rule, as `--player` names it on `simulate`.
+///
+/// A model is a value: `AbrController` keeps one copy per session and calls it before each segment
+/// request (`choose`), after each segment that arrived whole (`recordDownload`) and, when
+/// `abandonCheckInterval` is set, every that many seconds of a download in flight above the lowest variant
+/// (`abandonment`). It sees only what a player sees (the ladder's declared bit rates, the buffer ahead, its
+/// own downloads), so the same calls give the same decisions.
+///
+/// To add a player: write a type conforming to this protocol in `Sources/PlaybackModel/Players/` (one file,
+/// citing the player's source file and line for each value), return it from `PlayerPreset.abr`
+/// (`PlayerPreset+Abr.swift`), and give its buffering rule in `PlayerPreset.policy`.
+public protocol PlayerAbrModel: Sendable {
+    /// The name reports give the rule (`abr.rule` in the JSON), e.g. `hlsjs`.
+    var name: String { get }
+    /// The model's parameters by name (snake_case), for the report.
+    var parameters: [String: Double] { get }
+    /// One line per part (first choice, estimator, switch rule, abandonment) for `--help`, values only.
+    var helpLines: [String] { get }
+    /// Seconds between two looks at a segment in flight above the lowest variant (the first one that long
+    /// after its first byte); `nil`: the player never abandons a download.
+    var abandonCheckInterval: Double? { get }
+
+    /// The variant (ascending index) of the next segment request, with the reason in words.
+    mutating func choose(_ context: PlayerAbrContext) -> AbrDecision
+    /// A segment download that ended: whole, or dropped by `abandonment` (then `download.bytes` is what
+    /// came before it was dropped).
+    mutating func recordDownload(_ download: PlayerAbrDownload)
+    /// Whether to drop the segment in flight and request it again at a lower variant: the new variant
+    /// (ascending index, below `progress.variant`) and the reason, or `nil` to let it go on.
+    mutating func abandonment(_ progress: PlayerAbrProgress) -> AbrDecision?
+    /// The model with the user's `--abr-safety` (a fraction of the estimate a variant may use) in place of
+    /// the player's own safety factors; `nil` keeps them.
+    func overriding(safetyFactor: Double?) -> Self
+}
+
+extension PlayerAbrModel {
+    /// No abandonment unless the model has a rule for it.
+    public var abandonCheckInterval: Double? { nil }
+
+    /// No abandonment unless the model has a rule for it.
+    public mutating func abandonment(_ progress: PlayerAbrProgress) -> AbrDecision? { nil }
+}

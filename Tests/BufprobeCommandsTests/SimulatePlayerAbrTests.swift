@@ -1,0 +1,54 @@
+import BufprobeCommands
+import Foundation
+import Testing
+import TestSupport
+
+/// `simulate --player hlsjs` runs hls.js's own ABR over a ladder without `--abr`, and the user's flags
+/// override it. The ladder is `writeLadder`'s: 2M, 500k, 1M listed in that order, 2 s segments.
+@Suite struct SimulatePlayerAbrTests {
+    @Test("--player hlsjs on a ladder is adaptive: first the listed-first 2M (its rate is the default estimate), then down to 1M at 1.2 Mbit/s")
+    func hlsjsEndToEnd() throws {
+        let master = try writeLadder(segments: 10)
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (run, decoded) = try simulateJSON([master, "--player", "hlsjs", "--bandwidth", "1.2Mbit"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(decoded)
+        let abr = try #require(report["abr"] as? [String: Any])
+        #expect(abr["rule"] as? String == "hlsjs")
+        #expect((abr["model"] as? [String: Any])?["abr_band_width_up_factor"] as? Double == 0.7)
+        #expect(abr["abandon"] as? Bool == true)
+        // The first segment at 2M (500 kB at 1.2 Mbit/s: 3.333 s to start); then 0.95 x 1.2M = 1.14M admits
+        // 1M, whose fetch (0.005 + 2 s x 1M / 1.14M = 1.76 s) beats the 2 s buffered; 0.7 x 1.2M never
+        // reaches 2M again.
+        #expect(abs((report["startup_delay"] as? Double ?? 0) - 3.333) < 0.002)
+        let switches = try #require(abr["switches"] as? [[String: Any]])
+        #expect(switches.map { [$0["segment"] as? Int, $0["from"] as? Int, $0["to"] as? Int] } == [[1, 0, 2]])
+        #expect(report["stall_count"] as? Int == 0)
+    }
+
+    @Test("--abr replaces the player's ABR; --variant plays one variant; --abr-safety applies to it")
+    func overrides() throws {
+        let master = try writeLadder(segments: 10)
+        defer { try? FileManager.default.removeItem(atPath: (master as NSString).deletingLastPathComponent) }
+        let (_, throughput) = try simulateJSON([master, "--player", "hlsjs", "--abr", "throughput", "--bandwidth", "1.2Mbit"])
+        let throughputAbr = throughput?["abr"] as? [String: Any]
+        #expect(throughputAbr?["rule"] as? String == "throughput")
+        #expect(throughputAbr?["model"] == nil)
+        let (_, fixed) = try simulateJSON([master, "--player", "hlsjs", "--variant", "1", "--bandwidth", "1.2Mbit"])
+        #expect(fixed != nil && fixed?["abr"] == nil)
+        // Safety 0.8: 0.8 x 1.2M = 0.96M < 1M, so 500k after the first segment.
+        let (_, safer) = try simulateJSON([master, "--player", "hlsjs", "--abr-safety", "0.8", "--bandwidth", "1.2Mbit"])
+        let saferSwitches = (safer?["abr"] as? [String: Any])?["switches"] as? [[String: Any]]
+        #expect(saferSwitches?.first?["to"] as? Int == 1)
+        let refused = try BufprobeProcess.run(["simulate", master, "--player", "hlsjs", "--abr-window", "4", "--bandwidth", "1Mbit"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("the other ABR options need --abr RULE"), "\(refused.stderr)")
+    }
+}
+
+/// Runs `bufprobe simulate ... --json` and reads the report as JSON objects (a preset's infinite back
+/// buffer is written "inf", which `SimulateReport`'s decoder does not read).
+private func simulateJSON(_ arguments: [String]) throws -> (BufprobeProcess.Result, [String: Any]?) {
+    let result = try BufprobeProcess.run(["simulate"] + arguments + ["--json"])
+    return (result, try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+}
