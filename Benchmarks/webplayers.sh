@@ -72,13 +72,13 @@ PY
 write_traces
 
 source_for() { [[ $1 == hlsjs ]] && echo "hls/master.m3u8" || echo "dash/manifest.mpd"; }
-# The closest preset today: hls.js and Shaka have buffer-only presets; dash.js has none, so Chromium's (the
-# MSE renderer it plays through). ABR: hls.js and Shaka estimate throughput, dash.js's default is DYNAMIC.
+# Each player's preset (dash.js and Shaka: their whole ABR and start rules, adaptive without --abr); hls.js
+# has a buffer-only preset here, with a throughput rule.
 simulate_args() {
   case $1 in
     hlsjs) echo "--player hlsjs --abr throughput" ;;
-    dashjs) echo "--player chromium --abr dynamic" ;;
-    shaka) echo "--player shaka --abr throughput" ;;
+    dashjs) echo "--player dashjs" ;;
+    shaka) echo "--player shaka" ;;
   esac
 }
 

@@ -347,7 +347,7 @@ public struct SimulationEngine: Sendable {
         guard
             let abandonment = selection?.abandonment(
                 of: progress, variant: from, segment: segment, buffer: session.player.item.bufferedAhead,
-                playing: !session.player.state.isPaused)
+                playing: !session.player.state.isPaused, at: clock)
         else { return }
         downloader.abandon(at: clock)
         selection?.noteAbandoned(abandonment, from: from, segment: segment, progress: progress, at: clock)
@@ -368,7 +368,8 @@ public struct SimulationEngine: Sendable {
             switch media.layout {
             case .segmented:
                 selection?.noteDelivered(
-                    segment: index, variant: downloader.variant, bytes: bytes, transfer: transfer, latency: latency)
+                    segment: index, variant: downloader.variant, bytes: bytes, transfer: transfer, latency: latency,
+                    at: clock)
                 handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
                 if downloader.nextUnit < media.unitCount, downloader.isLoading {
                     chooseVariant()
