@@ -59,6 +59,8 @@ public struct DashjsAbr: PlayerAbrModel {
     /// AbandonRequestsRule's `abandonDurationMultiplier` and `minSegmentDownloadTimeThresholdInMs`
     /// (Settings.js 1364-1365), and `abandonLoadTimeout` (1143), seconds.
     public static let abandonDurationMultiplier = 1.8, abandonAfter = 0.5, abandonHold = 10.0
+    /// The period of XHR progress events, seconds.
+    public static let progressInterval = 0.05
     /// `bufferTimeDefault` (Settings.js 1206): DYNAMIC's switch-on level (and half of it, off), BOLA's
     /// buffer time and the abandonment rule's ceiling.
     public static let bufferTimeDefault = 18.0
@@ -106,9 +108,12 @@ public struct DashjsAbr: PlayerAbrModel {
         ]
     }
 
-    /// A download is judged every 0.5 s, from 0.5 s after its first byte (dash.js looks at every progress
-    /// event once `minSegmentDownloadTimeThresholdInMs` has passed).
-    public var abandonCheckInterval: Double? { Self.abandonAfter }
+    /// dash.js judges its first request too (it starts at 1000 kbit/s, not the lowest variant).
+    public var judgesFirstRequest: Bool { true }
+
+    /// A download is judged at every XHR progress event, which browsers fire every 50 ms (XMLHttpRequest
+    /// standard, "fire a progress event ... every 50ms"); the rule acts once 500 ms have passed.
+    public var abandonCheckInterval: Double? { Self.progressInterval }
 
     /// The estimate, kbit/s rounded as `getAverageThroughput` does, `nil` before any sample.
     public var estimate: Double? {

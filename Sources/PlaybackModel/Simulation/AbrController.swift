@@ -155,6 +155,9 @@ public struct AbrController: Sendable {
     /// other rules or a model that never abandons.
     public var playerAbandonInterval: Double? { player?.abandonCheckInterval }
 
+    /// Whether a player model judges the session's first request too (`PlayerAbrModel.judgesFirstRequest`).
+    public var playerJudgesFirstRequest: Bool { player?.judgesFirstRequest ?? false }
+
     /// A player model's judgement of the segment in flight (`PlayerAbrModel.abandonment`); `nil` for the
     /// other rules.
     public mutating func playerAbandonment(_ progress: PlayerAbrProgress) -> AbrDecision? {

@@ -150,9 +150,11 @@ public struct SimulationEngine: Sendable {
             playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
             mediaStart: media.startTime, autoplay: autoplay, now: 0)
         record(.session, value: nil)
+        let judgesFirst = selection?.controller.playerJudgesFirstRequest == true
+        if judgesFirst { downloader.abandonDelay = selection?.abandonCheckInterval(requested: abandon) }
         handle(session.advance(to: 0))
-        // Abandonment applies from here on: the request sent at clock 0 above (the first segment, at
-        // startup, with nothing buffered) is never checked, as the engine has always done.
+        // Abandonment applies from here on: the request sent at clock 0 above (the first segment, at startup,
+        // with nothing buffered) is never checked, as the engine has always done, unless a model judges it.
         downloader.abandonDelay = selection?.abandonCheckInterval(requested: abandon)
     }
 
