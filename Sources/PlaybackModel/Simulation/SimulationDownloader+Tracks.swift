@@ -11,18 +11,6 @@ extension SimulationDownloader {
         }
     }
 
-    /// Session time at which the unit in flight arrives; `infinity` with none in flight.
-    var completionTime: Double {
-        if case .fetching(let fetch) = state { return fetch.completion }
-        return .infinity
-    }
-
-    /// Session time of the next abandonment check of the segment in flight; `infinity` for none.
-    var abandonCheckTime: Double {
-        if case .fetching(let fetch) = state { return fetch.abandonCheck }
-        return .infinity
-    }
-
     /// Whether the request in flight has bytes flowing at `now` (sent, and past its latency): it then
     /// takes a share of the link.
     func isFlowing(at now: Double) -> Bool {
@@ -62,27 +50,39 @@ extension SimulationDownloader {
 
     // MARK: Request log
 
+    /// Every request sent so far, in order, the open one up to date.
+    var log: [SimulationRequest] {
+        guard let entry = openEntry else { return entries }
+        var log = entries
+        log[entry].bytes = openBytes
+        log[entry].end = openEnd
+        return log
+    }
+
     /// Writes the entry of a request sent at `now`.
     mutating func openEntry(_ kind: SimulationRequest.Kind, segment: Int?, at now: Double) {
         closeEntry(abandoned: false)
-        log.append(
+        entries.append(
             SimulationRequest(
                 track: track, kind: kind, variant: variantUnits.isEmpty ? nil : variant, segment: segment, start: now))
-        openEntry = log.count - 1
+        openEntry = entries.count - 1
+        openBytes = 0
+        openEnd = nil
     }
 
-    /// `bytes` of the open request arrived by `now`.
+    /// `bytes` of the open request (if any) arrived by `now`.
     mutating func book(_ bytes: Int64, at now: Double) {
         bytesReceived += bytes
-        guard let entry = openEntry else { return }
-        log[entry].bytes += bytes
-        log[entry].end = now
+        openBytes += bytes
+        openEnd = now
     }
 
     /// The open request is over: all of it came, or it was dropped (`abandoned`).
     mutating func closeEntry(abandoned: Bool) {
         guard let entry = openEntry else { return }
-        log[entry].abandoned = abandoned
+        entries[entry].bytes = openBytes
+        entries[entry].end = openEnd
+        entries[entry].abandoned = abandoned
         openEntry = nil
     }
 }

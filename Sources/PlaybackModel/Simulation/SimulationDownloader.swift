@@ -76,7 +76,22 @@ struct SimulationDownloader: Sendable {
     private var indexArrived = false
 
     /// What the connection is doing (set by this type's methods only, some in its extensions).
-    var state: State = .idle
+    var state: State = .idle {
+        didSet {
+            // The engine asks for these at every event: plain reads, not a copy of the request's payload.
+            if case .fetching(let fetch) = state {
+                completionTime = fetch.completion
+                abandonCheckTime = fetch.abandonCheck
+            } else {
+                completionTime = .infinity
+                abandonCheckTime = .infinity
+            }
+        }
+    }
+    /// Session time at which the unit in flight arrives; `infinity` with none in flight.
+    private(set) var completionTime = Double.infinity
+    /// Session time of the next abandonment check of the segment in flight; `infinity` for none.
+    private(set) var abandonCheckTime = Double.infinity
     /// The variant whose segments are requested (ascending ladder index; 0 without a ladder).
     var variant = 0
     /// The unit being or next to be downloaded; `media.unitCount` once all are in.
@@ -90,11 +105,15 @@ struct SimulationDownloader: Sendable {
     var bytesReceived: Int64 = 0
     /// Requests sent so far.
     private(set) var requests = 0
-    /// Every request sent, in order (`SimulationRequest`; written by `openEntry` and `book` only).
-    var log: [SimulationRequest] = []
-    /// The entry of `log` of the request whose bytes are arriving (or whose progressive connection idles
-    /// open), if any.
+    /// Every request sent, in order (`SimulationRequest`; written by `openEntry` and `closeEntry` only),
+    /// the open one's bytes and end as of its opening: `log` brings them up to date.
+    var entries: [SimulationRequest] = []
+    /// The entry of `entries` of the request whose bytes are arriving (or whose progressive connection
+    /// idles open), if any.
     var openEntry: Int?
+    /// The open request's bytes so far and the time its latest byte arrived: two plain stores per packet
+    /// of a progressive file, written into `entries` when it closes.
+    var openBytes: Int64 = 0, openEnd: Double?
 
     /// A downloader of `media` (or, with `variantUnits`, of the ladder's variants) over `network`.
     init(
