@@ -38,6 +38,10 @@
 ///   the media by itself (a hole, or streams ending at slightly different times), so the player can skip
 ///   the hole or end; otherwise seeks after the download can still ask for evicted data again.
 ///
+/// - A separate audio track (`SimulationAudioTrack`: a DASH audio adaptation set, an HLS audio
+///   rendition) is fetched beside a segmented video on its own requests, the two sharing the link
+///   equally while both transfer; what plays is the time both tracks hold.
+///
 /// The engine composes three machines, a script queue, a downloader (per-state data in its states'
 /// payloads) and, over a ladder, the variant selection (the rule and abandonment): it routes the player's
 /// actions to the downloader, the downloader's arrivals to the session, and records the timeline.

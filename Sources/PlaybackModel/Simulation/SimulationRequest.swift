@@ -36,7 +36,8 @@ public struct SimulationRequest: Sendable, Hashable {
     public var segment: Int?
     /// Session time it was sent, seconds.
     public var start: Double
-    /// Session time its last byte arrived or it was dropped; `nil` while it is in flight.
+    /// Session time its latest byte arrived, or it was dropped; `nil` before any byte arrived (a request
+    /// still in its latency, or dropped during it, has no bytes).
     public var end: Double?
     /// Bytes of it that arrived.
     public var bytes: Int64
