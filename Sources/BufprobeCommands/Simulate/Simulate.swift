@@ -149,6 +149,9 @@ public struct Simulate: AsyncParsableCommand {
         completion: .directory)
     var traceDir: String?
 
+    @Flag(help: "Fetch the video only, not the separate audio track of a DASH manifest or HLS master (fetched beside the video by default, sharing the link).")
+    var noAudioTrack = false
+
     @OptionGroup(title: "Buffer policy (overrides the script's)")
     var policyOptions: BufferPolicyOptions
 
@@ -274,6 +277,7 @@ public struct Simulate: AsyncParsableCommand {
         var report = SimulateReport(
             result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy,
             player: policyOptions.player)
+        report.addTracks(of: engine, audio: plan.source.audioDescription)
         if let rule = plan.rule,
             let summary = AbrSummary(
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
@@ -341,11 +345,11 @@ public struct Simulate: AsyncParsableCommand {
         if let ladder = plan.source.ladder, let rule = plan.rule {
             return SimulationEngine(
                 ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
-                autoplay: plan.autoplay, abandon: abrOptions.abandon)
+                autoplay: plan.autoplay, abandon: abrOptions.abandon, audio: noAudioTrack ? nil : plan.source.audio)
         }
         return SimulationEngine(
             media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
-            autoplay: plan.autoplay)
+            autoplay: plan.autoplay, audio: noAudioTrack ? nil : plan.source.audio)
     }
 
     /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its

@@ -50,6 +50,10 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var requests: Int
     /// The event timeline.
     package var events: [Event]
+    /// The tracks fetched: `video`, then `audio` when a separate audio track was fetched beside it.
+    package var tracks = ["video"]
+    /// Every request, by the time it was sent (`SimulateReport.Request`).
+    package var requestLog: [Request] = []
     /// The adaptive session (`--abr`): variants used, switches, average bit rate, QoE; absent without it.
     package var abr: Abr?
 
@@ -74,6 +78,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         /// How a file whose index follows the media was fetched: `ranges` or `sequential`
         /// (`--download`); absent for every other source.
         package var download: String?
+        /// The separate audio track fetched beside the video; absent without one.
+        package var audio: String?
     }
 
     /// The network settings.

@@ -18,6 +18,10 @@ package struct SimulationSource: Sendable {
     package var ladder: SimulationLadder?
     /// What a DASH manifest tells a player preset's start rule (`PlayerPreset.policy(for:)`).
     package var manifestHints: PlayerPreset.ManifestHints?
+    /// The separate audio track a player fetches beside the video (`SimulationSource+Audio`), if any.
+    package var audio: SimulationMedia?
+    /// What `audio` is, for reports.
+    package var audioDescription: String?
 
     /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
     /// media (exit 2).
@@ -226,7 +230,12 @@ package struct SimulationSource: Sendable {
                     label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes,
                     initializationBytes: initialization))
         }
-        return try adaptiveSource(path, kind: "hls", variants: variants, durations: durations)
+        var source = try adaptiveSource(path, kind: "hls", variants: variants, durations: durations)
+        if let audio = try hlsAudio(masterPath: path, group: master.variants[0].audioGroup) {
+            source.audio = audio.0
+            source.audioDescription = audio.1
+        }
+        return source
     }
 
     /// The source over a ladder of `variants`, with the timeline of the one listed first.
@@ -295,22 +304,21 @@ package struct SimulationSource: Sendable {
                     label: label, bitRate: Double(representation.bandwidth), segmentBytes: measured.segments.map(\.bytes),
                     initializationBytes: measured.initialization))
         }
-        let audioTrack = video.isEmpty ? nil : audio.first
-        let hints = PlayerPreset.ManifestHints(
-            minBufferTime: manifest.minBufferTime,
-            audioFrame: PlayerPreset.ManifestHints.aacFrame(
-                codecs: audioTrack?.codecs, samplingRate: audioTrack?.audioSamplingRate))
+        let separateAudio = try dashAudio(manifest, path: path)
+        var source: SimulationSource
         if adaptive {
-            var source = try adaptiveSource(path, kind: "dash", variants: variants, durations: durations)
-            source.manifestHints = hints
-            return source
+            source = try adaptiveSource(path, kind: "dash", variants: variants, durations: durations)
+        } else {
+            let representation = listed[variant ?? 0]
+            source = SimulationSource(
+                description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
+                kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
         }
-        let index = variant ?? 0
-        let representation = listed[index]
-        var source = SimulationSource(
-            description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
-            kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
-        source.manifestHints = hints
+        source.manifestHints = manifestHints(manifest, audio: video.isEmpty ? nil : audio.first)
+        if let separateAudio {
+            source.audio = separateAudio.0
+            source.audioDescription = separateAudio.1
+        }
         return source
     }
 
@@ -323,6 +331,7 @@ package struct SimulationSource: Sendable {
         }
         var mediaPath = path
         var description = path
+        var audioGroup: String?
         if playlist.kind == .master {
             let index = variant ?? 0
             guard playlist.variants.indices.contains(index) else {
@@ -331,6 +340,7 @@ package struct SimulationSource: Sendable {
                     isUsage: true)
             }
             let chosen = playlist.variants[index]
+            audioGroup = chosen.audioGroup
             guard !InputCheck.isURL(chosen.uri) else {
                 throw Failure(
                     sentence: "\(path) lists variant \(index) at \(chosen.uri), a URL: simulate reads local playlists only.",
@@ -362,7 +372,12 @@ package struct SimulationSource: Sendable {
         }
         try checkSizes(sizes + [initialization], of: mediaPath)
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
-        return SimulationSource(
+        var source = SimulationSource(
             description: description, kind: "hls", media: .segmented(segments, initializationBytes: initialization))
+        if let audio = try hlsAudio(masterPath: path, group: audioGroup) {
+            source.audio = audio.0
+            source.audioDescription = audio.1
+        }
+        return source
     }
 }
