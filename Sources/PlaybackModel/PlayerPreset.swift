@@ -53,6 +53,10 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     public static let chromiumMaxCapacity = 3.0
     /// Chromium's progressive read-ahead (`kTargetSecondsBufferedAhead`, 10 s, clamped in bytes).
     public static let chromiumForward = 10.0
+    /// How long Chromium plays on with audio after the video runs out, before it declares the underflow
+    /// (`RendererImpl`'s `video_underflow_threshold_`, 3 s: `kDefaultVideoUnderflowThresholdMs` in older
+    /// `media/renderers/renderer_impl.cc`, the `MediaVideoUnderflowThreshold` tuneable's default since).
+    public static let chromiumVideoUnderflowThreshold = 3.0
     /// Shaka's `rebufferingGoal` (lib/util/player_configuration.js 117), seconds.
     public static let shakaRebufferingGoal = 2.0
     /// mpv's `--cache-pause-wait` default, seconds of demuxer queue.
@@ -99,6 +103,24 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
             return BufferPolicy(keepUp: .predictive(horizon: nil))
         }
     }
+
+    /// The video-underflow grace of the browser's renderer with separate audio and video tracks (MSE
+    /// source buffers): `chromiumVideoUnderflowThreshold` for the players that leave stalls to Chromium
+    /// (dash.js, hls.js); `nil` for Shaka (it sets the rate to 0 itself while the media element's `buffered`
+    /// is short, so the renderer never runs out), for `chromium` (one muxed progressive file: `simulate`
+    /// fetches no separate track) and for the players that are not Chromium.
+    public var videoUnderflowGrace: Double? {
+        switch self {
+        case .dashjs, .hlsjs: Self.chromiumVideoUnderflowThreshold
+        case .mpv, .chromium, .media3, .shaka, .avplayer: nil
+        }
+    }
+
+    /// How far past the video's buffer level the player loads a separate audio track: dash.js 5.1.1's
+    /// audio buffer target with a video track, max(video level + 1 s, the audio segment's duration)
+    /// (`_getBufferTargetForAudio`, `src/streaming/controllers/ScheduleController.js` 304-320, used by
+    /// `_shouldBuffer` 233-247). `nil` for the others (up to the forward target).
+    public var audioLeadOverVideo: Double? { self == .dashjs ? 1 : nil }
 
     /// Where the values come from, in one line (the "Player presets" table of `docs/model.md` cites each
     /// value at its source; `--help` gives the values only).

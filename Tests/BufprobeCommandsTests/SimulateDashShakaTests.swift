@@ -18,11 +18,16 @@ import TestSupport
         // The audio set's requests share the link (half each while both flow). init-1 and the audio's init
         // (0.04 s), then segment 0 at 800k, judged every 50 ms: at 0.59 s, past 500 ms, 13,749 bytes came
         // (200 kbit/s), so the whole 200,000 would take 8 s >= 1.8 x 2 s: down to 300k. Its init and 75,000
-        // bytes end at 3.435 s, the audio's segments 0-4 (16,000 bytes each) sharing the link meanwhile.
+        // bytes end at 2.475 s; meanwhile dash.js fetches audio segments 0 and 1 only (16,000 bytes each; 2 s
+        // less one AAC frame is below max(video level 0 + 1 s, 2 s), 4 s less a frame is not).
         let switches = try #require(abr["switches"] as? [[String: Any]])
         #expect(switches.map { [$0["segment"] as? Int, $0["from"] as? Int, $0["to"] as? Int] } == [[0, 1, 0]])
-        #expect(abs((report?["startup_delay"] as? Double ?? 0) - 3.435) < 0.01)
+        #expect(abs((report?["startup_delay"] as? Double ?? 0) - 2.475) < 0.01)
         #expect(report?["stall_count"] as? Int == 0)
+        let audio = (report?["request_log"] as? [[String: Any]])?.filter {
+            $0["track"] as? String == "audio" && $0["segment"] is Int && ($0["start"] as? Double ?? 0) < 2.475
+        }
+        #expect(audio?.count == 2)
     }
 
     @Test("Shaka starts at 800k (1.5 Mbit/s default) and waits for minBufferTime plus an AAC frame; under 1.28 Mbit/s it never switches, above it switches at its first good estimate")

@@ -21,15 +21,24 @@ extension Simulate {
         return policyOptions.player?.abr
     }
 
-    /// A fresh engine for `plan`: over the ladder with `--abr` (or a player's own ABR), else the one variant.
+    /// A fresh engine for `plan`: over the ladder with `--abr` (or a player's own ABR), else the one variant;
+    /// with the `--player` preset's video-underflow grace and audio schedule when a separate audio track is fetched.
     func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
+        let audio = noAudioTrack ? nil : plan.source.audio
+        var engine: SimulationEngine
         if let ladder = plan.source.ladder, let rule = plan.rule {
-            return SimulationEngine(
+            engine = SimulationEngine(
                 ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
-                autoplay: plan.autoplay, abandon: abrOptions.abandon, audio: noAudioTrack ? nil : plan.source.audio)
+                autoplay: plan.autoplay, abandon: abrOptions.abandon, audio: audio)
+        } else {
+            engine = SimulationEngine(
+                media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
+                autoplay: plan.autoplay, audio: audio)
         }
-        return SimulationEngine(
-            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
-            autoplay: plan.autoplay, audio: noAudioTrack ? nil : plan.source.audio)
+        engine.videoUnderflowGrace = policyOptions.player?.videoUnderflowGrace ?? 0
+        if let lead = policyOptions.player?.audioLeadOverVideo {
+            engine.scheduleAudio(leadOverVideo: lead, shortfall: plan.source.manifestHints?.audioFrame ?? 0)
+        }
+        return engine
     }
 }

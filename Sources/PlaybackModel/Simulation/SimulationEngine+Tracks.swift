@@ -4,6 +4,36 @@ extension SimulationEngine {
     /// Whether a separate audio track is fetched beside the video.
     public var fetchesAudioTrack: Bool { audioTrack != nil }
 
+    /// Seconds the player plays on with audio alone after the video runs out (Chromium's video-underflow
+    /// grace under MSE, `PlayerPreset.videoUnderflowGrace`; `SimulationAudioTrack` has the rule). Only with
+    /// a separate audio track; 0, the default, stalls as soon as either track runs out.
+    public var videoUnderflowGrace: Double {
+        get { audioTrack?.underflowGrace ?? 0 }
+        set { audioTrack?.underflowGrace = max(0, newValue.isFinite ? newValue : 0) }
+    }
+
+    /// Schedules the audio as dash.js does (`SimulationAudioTrack`'s lead rule): only while its level, less
+    /// `shortfall`, is below the video's plus `lead`. Only with a separate audio track.
+    public mutating func scheduleAudio(leadOverVideo lead: Double, shortfall: Double) {
+        audioTrack?.leadOverVideo = lead
+        audioTrack?.bufferedShortfall = max(0, shortfall)
+    }
+
+    /// Lends the player the grace past the end of the video it plays from, while it plays and the audio
+    /// runs on past that end: up to `videoUnderflowGrace` after it, cut at the end of the audio there (lent
+    /// again as more audio arrives, the 3 s still counted from the video's end).
+    mutating func lendUnderflowGrace() {
+        guard let track = audioTrack, track.underflowGrace > 0, case .playing = session.player.state else { return }
+        let playhead = session.player.currentTime
+        if let video = track.videoRanges.range(containing: playhead) { audioTrack?.graceAnchor = video.end }
+        guard let anchor = audioTrack?.graceAnchor, anchor < media.startTime + media.duration,
+            let audio = track.audioRanges.range(containing: anchor), audio.end > anchor
+        else { return }
+        let grace = TimeRange(start: anchor, end: min(anchor + track.underflowGrace, audio.end))
+        if let held = session.player.item.loadedTimeRanges.range(containing: grace.start), held.end >= grace.end { return }
+        handle(session.lend(grace, now: clock))
+    }
+
     /// Every request sent so far, by the time it was sent (video before audio at the same time).
     public var requestLog: [SimulationRequest] {
         let video = downloader.log
@@ -39,6 +69,7 @@ extension SimulationEngine {
         audioTrack?.downloader.move(to: audioUnit, position: position, at: clock)
         audioTrack?.videoRanges = TimeRanges()
         audioTrack?.audioRanges = TimeRanges()
+        audioTrack?.graceAnchor = nil
         session.restartDelivery()
         selection?.noteSeek(segment: unit)
         chooseVariant()
@@ -63,10 +94,16 @@ extension SimulationEngine {
             chooseVariant()
             downloader.requestSegment(at: clock)
         }
-        if audioTrack?.downloader.isLoading == false, audioFrontier.isFinite,
-            audioFrontier <= videoFrontier || audioFrontier - playhead < target
+        audioTrack?.recheckTime = .infinity
+        guard var track = audioTrack, !track.downloader.isLoading, audioFrontier.isFinite else { return }
+        let nextDuration = track.downloader.unit(track.downloader.nextUnit).duration
+        if track.mayLoad(
+            audioFrontier: audioFrontier, videoFrontier: videoFrontier, playhead: playhead, target: target,
+            nextDuration: nextDuration)
         {
             audioTrack?.downloader.requestSegment(at: clock)
+        } else if track.leadOverVideo != nil {
+            audioTrack?.recheckTime = clock + SimulationAudioTrack.recheckInterval
         }
     }
 

@@ -188,8 +188,11 @@ public struct SimulationEngine: Sendable {
     /// Processes every event up to session time `limit` (all of them by default), leaving the clock at
     /// `limit` when the session goes on past it: a live display calls this with the scaled wall clock.
     public mutating func run(until limit: Double = .infinity) {
-        // A viewer's action since the last call may have sent a request.
-        if audioTrack != nil { shareLink() }
+        // A viewer's action since the last call may have sent a request, or resumed playback.
+        if audioTrack != nil {
+            lendUnderflowGrace()
+            shareLink()
+        }
         while !isFinished {
             let completion = downloader.completionTime
             let step = script.nextTime
@@ -197,7 +200,8 @@ public struct SimulationEngine: Sendable {
             let check = downloader.abandonCheckTime
             let audioCompletion = audioTrack?.downloader.completionTime ?? .infinity
             let flowStart = audioTrack == nil ? .infinity : nextFlowStart()
-            var next = min(completion, step, deadline, check, audioCompletion, flowStart)
+            let recheck = audioTrack?.recheckTime ?? .infinity
+            var next = min(completion, step, deadline, check, audioCompletion, flowStart, recheck)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
             if !next.isFinite, limit.isFinite, case .paused = session.player.state { next = limit.nextUp }
@@ -224,10 +228,16 @@ public struct SimulationEngine: Sendable {
                 perform(entry)
             } else if check <= next {
                 checkAbandonment()
+            } else if recheck <= next {
+                handle(session.advance(to: clock))
+                loadTracks()
             } else {
                 handle(session.advance(to: clock))
             }
-            if audioTrack != nil { shareLink() }
+            if audioTrack != nil {
+                lendUnderflowGrace()
+                shareLink()
+            }
             // A seek still to come takes an ended session on; a failed one is over.
             if case .failed = session.player.state {
                 isFinished = true
