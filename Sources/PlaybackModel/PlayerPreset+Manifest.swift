@@ -36,6 +36,7 @@ extension PlayerPreset {
         let goal = max(Self.shakaRebufferingGoal, hints.minBufferTime ?? 0) + (hints.audioFrame ?? 0)
         policy.startThreshold = goal
         policy.resumeThreshold = goal
+        policy.stallLevel = Self.shakaStallLevel(goal: goal)
         return policy
     }
 }

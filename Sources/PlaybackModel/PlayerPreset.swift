@@ -59,6 +59,10 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     public static let chromiumVideoUnderflowThreshold = 3.0
     /// Shaka's `rebufferingGoal` (lib/util/player_configuration.js 117), seconds.
     public static let shakaRebufferingGoal = 2.0
+    /// Where Shaka 3.1 starts buffering (rate 0) while playing: min(`TYPICAL_BUFFERING_THRESHOLD_` 0.5 s,
+    /// half the rebuffering goal) ahead (`updateBufferingSettings_`, `lib/player.js` 2543-2555, 5940),
+    /// polled every 250 ms (2534; bufprobe stalls at the level itself).
+    public static func shakaStallLevel(goal: Double) -> Double { min(0.5, goal / 2) }
     /// mpv's `--cache-pause-wait` default, seconds of demuxer queue.
     public static let mpvCachePauseWait = 1.0
     /// What mpv holds past its demuxer queue when it resumes (decoder and output queues), measured: with
@@ -90,9 +94,11 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
                 startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
                 forwardTarget: 30, backBuffer: .infinity, resumeGrowth: chromiumGrowth)
         case .shaka:
-            return BufferPolicy(
+            var policy = BufferPolicy(
                 startThreshold: Self.shakaRebufferingGoal, resumeThreshold: Self.shakaRebufferingGoal,
                 forwardTarget: 10, backBuffer: 30)
+            policy.stallLevel = Self.shakaStallLevel(goal: Self.shakaRebufferingGoal)
+            return policy
         case .dashjs:
             // Under MSE Chromium started at the first segment appended and resumed as soon as the next one
             // was (issue 28: 2.1-2.4 s stalls, every time): its starting capacity, never doubled.
@@ -135,7 +141,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .hlsjs:
             "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's rule; ABR: src/controller/abr-controller.ts"
         case .shaka:
-            "Shaka 3.1 lib/util/player_configuration.js 117-119 (rebufferingGoal 2, bufferingGoal 10, bufferBehind 30); lib/player.js 1847-1849 (max with the MPD's minBufferTime)"
+            "Shaka 3.1 lib/util/player_configuration.js 117-119 (rebufferingGoal 2, bufferingGoal 10, bufferBehind 30); lib/player.js 1847-1849 (max with the MPD's minBufferTime), 2543-2555 (stalls at 0.5 s ahead)"
         case .dashjs:
             "dash.js 5.1.1 src/core/Settings.js 1202, 1206 (bufferToKeep 20, bufferTimeDefault 18); no start threshold: the media element starts on data (MSE, measured)"
         case .avplayer:
@@ -151,6 +157,7 @@ extension PlayerPreset {
             let p = preset.policy
             var values = "start \(seconds(p.startThreshold)), resume \(seconds(p.resumeThreshold))"
             if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
+            if p.stallLevel > 0 { values += ", stalls at \(seconds(p.stallLevel)) ahead" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
             values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
             let abr = preset.abr.map { model in
