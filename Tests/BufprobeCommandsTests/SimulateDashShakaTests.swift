@@ -38,6 +38,7 @@ import TestSupport
         #expect(run.status == 0, "\(run.stderr)")
         let policy = try #require(slow?["policy"] as? [String: Any])
         #expect(abs((policy["start_threshold"] as? Double ?? 0) - (4 + 1024 / 48000.0)) < 1e-9)
+        #expect(policy["stall_level"] as? Double == 0.5)
         let abr = try #require(slow?["abr"] as? [String: Any])
         #expect(abr["rule"] as? String == "shaka")
         // 10 kB per 100 ms never makes a sample: 800k throughout; 3 segments (6 s > 4.021 s, 600,000 bytes)

@@ -108,6 +108,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var player: String?
         /// The cap a doubling resume threshold grows to; absent when the resume threshold is fixed.
         package var resumeCap: Double?
+        /// Seconds still ahead at which playing stalls (`BufferPolicy.stallLevel`); absent when 0.
+        package var stallLevel: Double?
     }
 
     /// One timeline entry.
@@ -144,7 +146,7 @@ extension SimulateReport {
         self.policy = Policy(
             startThreshold: policy.startThreshold, resumeThreshold: policy.resumeThreshold,
             maxBuffer: policy.forwardTarget, backBuffer: policy.backBuffer, player: player?.rawValue,
-            resumeCap: policy.resumeCap)
+            resumeCap: policy.resumeCap, stallLevel: policy.stallLevel > 0 ? policy.stallLevel : nil)
         startupDelay = s(report.startupDelay)
         started = report.started
         stallCount = report.stallCount
