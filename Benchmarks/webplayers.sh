@@ -64,14 +64,13 @@ PY
 }
 write_traces
 
-# The closest preset: hls.js's is the whole player (its own ABR, PlaybackModel/Players/HlsjsAbr.swift);
-# Shaka has a buffer-only preset; dash.js has none, so Chromium's (the MSE renderer it plays through). ABR for
-# those two: Shaka estimates throughput, dash.js's default is DYNAMIC.
+# Each player's preset is its whole player on simulate (its own ABR, first choice, estimator, switch and
+# start rules: Sources/PlaybackModel/Players/), adaptive without --abr.
 simulate_args() {
   case $1 in
     hlsjs) echo "--player hlsjs" ;;
-    dashjs) echo "--player chromium --abr dynamic" ;;
-    shaka) echo "--player shaka --abr throughput" ;;
+    dashjs) echo "--player dashjs" ;;
+    shaka) echo "--player shaka" ;;
   esac
 }
 

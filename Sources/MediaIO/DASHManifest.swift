@@ -87,6 +87,8 @@ public struct DASHManifest: Sendable, Hashable {
         public var initialization: Resource?
         /// The segments.
         public var addressing: Addressing
+        /// `@audioSamplingRate` (its first value), samples per second, when given.
+        public var audioSamplingRate: Int? = nil
     }
 
     /// An adaptation set: representations of one content, interchangeable.
@@ -101,6 +103,8 @@ public struct DASHManifest: Sendable, Hashable {
     public var adaptationSets: [AdaptationSet]
     /// The presentation's duration in seconds (the period's, else the MPD's), when given.
     public var duration: Double?
+    /// `MPD@minBufferTime` in seconds, when given (Shaka waits for at least this much buffered).
+    public var minBufferTime: Double? = nil
 
     /// The most segments a representation may list.
     public static let maximumSegments = 500_000
@@ -172,6 +176,8 @@ public struct DASHManifest: Sendable, Hashable {
                     height: element.attributes["height"].flatMap { Int($0) } ?? set.attributes["height"].flatMap { Int($0) },
                     codecs: element.attributes["codecs"] ?? set.attributes["codecs"], initialization: nil,
                     addressing: .listed([]))
+                representation.audioSamplingRate = (element.attributes["audioSamplingRate"]
+                    ?? set.attributes["audioSamplingRate"]).flatMap { Int($0.split(separator: " ").first ?? "") }
                 let context = Context(
                     id: id, bandwidth: bandwidth, base: base, periodDuration: periodDuration,
                     limit: min(maximumSegments, maximumTotalSegments - listedSegments))
@@ -193,7 +199,11 @@ public struct DASHManifest: Sendable, Hashable {
             }
             sets.append(AdaptationSet(kind: setKind, representations: representations))
         }
-        return DASHManifest(adaptationSets: sets, duration: periodDuration)
+        var manifest = DASHManifest(adaptationSets: sets, duration: periodDuration)
+        manifest.minBufferTime = try mpd.attributes["minBufferTime"].map { text throws(DASHManifestError) in
+            try isoDuration(text, field: "minBufferTime")
+        }
+        return manifest
     }
 
     /// What a representation's segments are resolved with.

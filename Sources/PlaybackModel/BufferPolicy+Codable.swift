@@ -1,6 +1,6 @@
 // JSON/YAML shape for scripts and reports: snake_case keys, every key optional on input (a script may give
 // only `forward_target: 15`), `keep_up` as "threshold" or "predictive" with an optional
-// `keep_up_horizon`, a doubling resume threshold as its `resume_cap` (absent: fixed), and an infinite back buffer as the word "all" because JSON has no infinity.
+// `keep_up_horizon`, a doubling resume threshold as its `resume_cap` (absent: fixed), an infinite back buffer as the word "all" because JSON has no infinity, and `stall_level` only when above 0.
 extension BufferPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case startThreshold = "start_threshold"
@@ -10,6 +10,7 @@ extension BufferPolicy: Codable {
         case keepUp = "keep_up"
         case keepUpHorizon = "keep_up_horizon"
         case resumeCap = "resume_cap"
+        case stallLevel = "stall_level"
     }
 
     /// Decodes a policy; missing keys take the defaults. The result is not validated: call `validate()`.
@@ -46,6 +47,7 @@ extension BufferPolicy: Codable {
         if let cap = try container.decodeIfPresent(Double.self, forKey: .resumeCap) {
             resumeGrowth = .doubling(cap: cap)
         }
+        stallLevel = try container.decodeIfPresent(Double.self, forKey: .stallLevel) ?? 0
     }
 
     /// Encodes the policy with snake_case keys.
@@ -69,5 +71,6 @@ extension BufferPolicy: Codable {
         if case .doubling(let cap) = resumeGrowth {
             try container.encode(cap, forKey: .resumeCap)
         }
+        if stallLevel > 0 { try container.encode(stallLevel, forKey: .stallLevel) }
     }
 }

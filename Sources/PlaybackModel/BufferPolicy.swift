@@ -42,6 +42,10 @@ public struct BufferPolicy: Sendable, Hashable {
     public var keepUp: KeepUpRule
     /// Whether the resume threshold grows from stall to stall (`.fixed` by default).
     public var resumeGrowth: ResumeGrowth
+    /// Seconds still buffered ahead at which playing turns into a stall (0 by default: when the buffer is
+    /// empty). A player that pauses itself on a low buffer sets it: Shaka 3.1 at 0.5 s. Not applied when
+    /// the data ahead reaches the end of the media or the stream ended.
+    public var stallLevel = 0.0
 
     /// The forward target a constrained ("Low Data Mode", data saver) network uses by default, 15 s: enough
     /// to ride out a few seconds of bad network without downloading what a viewer may never watch.
@@ -97,12 +101,12 @@ public struct BufferPolicy: Sendable, Hashable {
     }
 
     /// Throws the first rule this policy breaks: every value finite and not negative (the back buffer may
-    /// be infinite), resume at least start, forward target at least resume, a positive prediction horizon,
+    /// be infinite; the stall level too), resume at least start, forward target at least resume, a positive prediction horizon,
     /// and a doubling resume threshold's cap finite, and at least the resume threshold.
     public func validate() throws(BufferPolicyError) {
         let values: [(BufferPolicyError.Setting, Double)] = [
             (.startThreshold, startThreshold), (.resumeThreshold, resumeThreshold),
-            (.forwardTarget, forwardTarget), (.backBuffer, backBuffer),
+            (.forwardTarget, forwardTarget), (.backBuffer, backBuffer), (.stallLevel, stallLevel),
         ]
         for (setting, value) in values {
             if value.isNaN || value < 0 { throw .negative(setting, value) }

@@ -12,6 +12,8 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
         case backBuffer = "back buffer"
         /// The cap of `BufferPolicy.ResumeGrowth.doubling`.
         case resumeCap = "resume threshold cap"
+        /// `BufferPolicy.stallLevel`.
+        case stallLevel = "stall level"
     }
 
     /// A setting is negative or NaN.

@@ -202,6 +202,13 @@ public struct PlaybackSession: Sendable {
         return note(actions)
     }
 
+    /// Time the player may play through although not every stream's data for it arrived (Chromium's
+    /// video-underflow grace under MSE: the audio plays on while the video is missing): the player's loaded
+    /// ranges take it, `received` and `deliveredPlayableEnd` do not.
+    public mutating func lend(_ range: TimeRange, now: Double) -> [PlayerAction] {
+        note(player.loaded(range, now: now))
+    }
+
     /// A new request starts: packets already held are forgotten, so evicted time the request brings again
     /// is delivered again. `received` keeps what arrived.
     public mutating func restartDelivery() {

@@ -108,7 +108,7 @@ extension Player {
         case .playing:
             if buffer.isAtEnd {
                 end(into: &actions)
-            } else if buffer.bufferedAhead <= 0 {
+            } else if buffer.bufferedAhead <= stallLevel {
                 if isEndOfStream {
                     if !skipGap(into: &actions) { end(into: &actions) }
                 } else if jumpableGap(needing: 0) != nil {
@@ -275,10 +275,20 @@ extension Player {
     }
 
     /// How far the playhead can move without new data: the end of the range holding it, capped at the end
-    /// of the media.
+    /// of the media, less the policy's stall level.
     var playLimit: Double {
         let end = item.loadedTimeRanges.range(containing: item.currentTime)?.end ?? item.currentTime
-        return Swift.max(item.currentTime, Swift.min(end, item.mediaEnd ?? .infinity))
+        return Swift.max(item.currentTime, Swift.min(end, item.mediaEnd ?? .infinity) - stallLevel)
+    }
+
+    /// The policy's stall level, or 0 once the data holding the playhead reaches the end of the media or
+    /// the stream ended (the rest then plays out).
+    var stallLevel: Double {
+        let level = item.policy.stallLevel
+        guard level > 0, !item.isEndOfStream else { return 0 }
+        let end = item.loadedTimeRanges.range(containing: item.currentTime)?.end ?? item.currentTime
+        if let mediaEnd = item.mediaEnd, end >= mediaEnd - TimeRanges.defaultTolerance { return 0 }
+        return level
     }
 
     /// While playing with loading stopped, when `bufferedAhead` falls back to the forward target.

@@ -11,7 +11,8 @@
 /// - The playhead moves only while `playing`, at `rate` media seconds per clock second, stops exactly at the
 ///   end of the loaded range holding it, and never passes the end of the media.
 /// - Initial loading (`loading`) lasts until `isPlaybackLikelyToKeepUp` (start threshold): startup delay.
-/// - Reaching the end of the loaded data while playing, before the end of the media, is a stall; it ends
+/// - Reaching the end of the loaded data while playing (the policy's `stallLevel` before it, when the data
+///   does not reach the end of the media), before the end of the media, is a stall; it ends
 ///   when `isPlaybackLikelyToKeepUp` holds again (resume threshold) or the buffer is full.
 /// - A seek to a loaded time completes at once and keeps the data; any other seek waits as `seeking` until
 ///   the target is loaded (and, when playing is wanted, likely to keep up): seek latency, not a stall.

@@ -5,6 +5,8 @@ extension PlayerPreset {
     public var abr: PlayerAbr? {
         switch self {
         case .hlsjs: PlayerAbr(HlsjsAbr())
+        case .dashjs: PlayerAbr(DashjsAbr())
+        case .shaka: PlayerAbr(ShakaAbr())
         default: nil
         }
     }

@@ -20,9 +20,14 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     /// rule decides: under MSE Chromium starts and resumes once a segment is appended (measured, issue 28),
     /// not with its progressive renderer's doubling. On `simulate` its own ABR (`HlsjsAbr`) runs too.
     case hlsjs
-    /// Shaka Player on Chromium: `bufferingGoal` 10 s ahead, `bufferBehind` 30 s; its `rebufferingGoal`
-    /// defaults to 0, which leaves start and resume to the media element (Chromium's rule).
+    /// Shaka Player 3.1 on Chromium: holds the playback rate at 0 until `rebufferingGoal` 2 s (or the
+    /// MPD's `minBufferTime`, when larger) is buffered, at start and after a stall; `bufferingGoal` 10 s
+    /// ahead, `bufferBehind` 30 s. On `simulate` its ABR too (`ShakaAbr`).
     case shaka
+    /// dash.js 5.1.1 on Chromium (MSE): no start threshold of its own, so playback starts and resumes as
+    /// soon as the media element has data at the playhead; `bufferTimeDefault` 18 s ahead, `bufferToKeep`
+    /// 20 s behind. On `simulate` its ABR too (`DashjsAbr`).
+    case dashjs
     /// AVPlayer with `automaticallyWaitsToMinimizeStalling` (the default): starts and resumes when it
     /// predicts playback will keep up. Apple publishes no threshold or forward-buffer figure
     /// (`preferredForwardBufferDuration` 0 means "the player chooses"), so bufprobe uses its predictive
@@ -34,6 +39,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         switch name.lowercased() {
         case "exoplayer", "media3", "media3-exoplayer": self = .media3
         case "hls.js", "hlsjs": self = .hlsjs
+        case "dash.js", "dashjs": self = .dashjs
+        case "shaka", "shaka-player": self = .shaka
         case "chrome", "chromium": self = .chromium
         default:
             guard let preset = PlayerPreset(rawValue: name.lowercased()) else { return nil }
@@ -47,6 +54,16 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     public static let chromiumMaxCapacity = 3.0
     /// Chromium's progressive read-ahead (`kTargetSecondsBufferedAhead`, 10 s, clamped in bytes).
     public static let chromiumForward = 10.0
+    /// How long Chromium plays on with audio after the video runs out, before it declares the underflow
+    /// (`RendererImpl`'s `video_underflow_threshold_`, 3 s: `kDefaultVideoUnderflowThresholdMs` in older
+    /// `media/renderers/renderer_impl.cc`, the `MediaVideoUnderflowThreshold` tuneable's default since).
+    public static let chromiumVideoUnderflowThreshold = 3.0
+    /// Shaka's `rebufferingGoal` (lib/util/player_configuration.js 117), seconds.
+    public static let shakaRebufferingGoal = 2.0
+    /// Where Shaka 3.1 starts buffering (rate 0) while playing: min(`TYPICAL_BUFFERING_THRESHOLD_` 0.5 s,
+    /// half the rebuffering goal) ahead (`updateBufferingSettings_`, `lib/player.js` 2543-2555, 5940),
+    /// polled every 250 ms (2534; bufprobe stalls at the level itself).
+    public static func shakaStallLevel(goal: Double) -> Double { min(0.5, goal / 2) }
     /// mpv's `--cache-pause-wait` default, seconds of demuxer queue.
     public static let mpvCachePauseWait = 1.0
     /// What mpv holds past its demuxer queue when it resumes (decoder and output queues), measured: with
@@ -80,13 +97,39 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
                 startThreshold: Self.chromiumStartingCapacity, resumeThreshold: Self.chromiumStartingCapacity,
                 forwardTarget: 30, backBuffer: .infinity)
         case .shaka:
+            var policy = BufferPolicy(
+                startThreshold: Self.shakaRebufferingGoal, resumeThreshold: Self.shakaRebufferingGoal,
+                forwardTarget: 10, backBuffer: 30)
+            policy.stallLevel = Self.shakaStallLevel(goal: Self.shakaRebufferingGoal)
+            return policy
+        case .dashjs:
+            // Under MSE Chromium started at the first segment appended and resumed as soon as the next one
+            // was (issue 28: 2.1-2.4 s stalls, every time): its starting capacity, never doubled.
             return BufferPolicy(
-                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
-                forwardTarget: 10, backBuffer: 30, resumeGrowth: chromiumGrowth)
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: Self.chromiumStartingCapacity,
+                forwardTarget: 18, backBuffer: 20)
         case .avplayer:
             return BufferPolicy(keepUp: .predictive(horizon: nil))
         }
     }
+
+    /// The video-underflow grace of the browser's renderer with separate audio and video tracks (MSE
+    /// source buffers): `chromiumVideoUnderflowThreshold` for the players that leave stalls to Chromium
+    /// (dash.js, hls.js); `nil` for Shaka (it sets the rate to 0 itself while the media element's `buffered`
+    /// is short, so the renderer never runs out), for `chromium` (one muxed progressive file: `simulate`
+    /// fetches no separate track) and for the players that are not Chromium.
+    public var videoUnderflowGrace: Double? {
+        switch self {
+        case .dashjs, .hlsjs: Self.chromiumVideoUnderflowThreshold
+        case .mpv, .chromium, .media3, .shaka, .avplayer: nil
+        }
+    }
+
+    /// How far past the video's buffer level the player loads a separate audio track: dash.js 5.1.1's
+    /// audio buffer target with a video track, max(video level + 1 s, the audio segment's duration)
+    /// (`_getBufferTargetForAudio`, `src/streaming/controllers/ScheduleController.js` 304-320, used by
+    /// `_shouldBuffer` 233-247). `nil` for the others (up to the forward target).
+    public var audioLeadOverVideo: Double? { self == .dashjs ? 1 : nil }
 
     /// Where the values come from, in one line (the "Player presets" table of `docs/model.md` cites each
     /// value at its source; `--help` gives the values only).
@@ -101,7 +144,9 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .hlsjs:
             "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's under MSE (measured: starts and resumes once a segment is appended); ABR: src/controller/abr-controller.ts"
         case .shaka:
-            "Shaka lib/util/player_configuration.js (bufferingGoal 10, bufferBehind 30, rebufferingGoal 0: the media element decides, Chromium's rule)"
+            "Shaka 3.1 lib/util/player_configuration.js 117-119 (rebufferingGoal 2, bufferingGoal 10, bufferBehind 30); lib/player.js 1847-1849 (max with the MPD's minBufferTime), 2543-2555 (stalls at 0.5 s ahead)"
+        case .dashjs:
+            "dash.js 5.1.1 src/core/Settings.js 1202, 1206 (bufferToKeep 20, bufferTimeDefault 18); no start threshold: the media element starts on data (MSE, measured)"
         case .avplayer:
             "Apple AVPlayer automaticallyWaitsToMinimizeStalling, isPlaybackLikelyToKeepUp; no published threshold: predictive keep-up, bufprobe's 50 s target"
         }
@@ -115,6 +160,7 @@ extension PlayerPreset {
             let p = preset.policy
             var values = "start \(seconds(p.startThreshold)), resume \(seconds(p.resumeThreshold))"
             if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
+            if p.stallLevel > 0 { values += ", stalls at \(seconds(p.stallLevel)) ahead" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
             values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
             let abr = preset.abr.map { model in

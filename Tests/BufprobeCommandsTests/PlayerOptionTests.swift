@@ -39,8 +39,8 @@ struct PlayerOptionTests {
         let preset = try BufprobeProcess.run(["simulate", media, "--bandwidth", "2Mbit", "--player", "shaka", "--json"])
         #expect(preset.status == 0, "\(preset.stderr)")
         let policy = try decoder.decode(Document.self, from: Data(preset.stdout.utf8)).policy
-        #expect(policy.player == "shaka" && policy.resumeCap == 3)
-        #expect(policy.startThreshold == 0.2 && policy.resumeThreshold == 0.4 && policy.maxBuffer == 10)
+        #expect(policy.player == "shaka" && policy.resumeCap == nil)
+        #expect(policy.startThreshold == 2 && policy.resumeThreshold == 2 && policy.maxBuffer == 10)
         let plain = try BufprobeProcess.run(["simulate", media, "--bandwidth", "2Mbit", "--json"])
         #expect(!plain.stdout.contains("\"player\"") && !plain.stdout.contains("resume_cap"))
     }

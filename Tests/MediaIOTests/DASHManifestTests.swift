@@ -64,6 +64,18 @@ struct DASHManifestTests {
         #expect(audio.map(\.duration) == [1.92] + Array(repeating: 96256 / 48000.0, count: 4) + [0.064])
     }
 
+    @Test("MPD@minBufferTime and a representation's (or its set's) audioSamplingRate are read; absent, nil")
+    func minBufferTimeAndSamplingRate() throws {
+        let text = Self.ffmpeg
+            .replacingOccurrences(of: "type=\"static\"", with: "type=\"static\" minBufferTime=\"PT4.0S\"")
+            .replacingOccurrences(of: "<AdaptationSet id=\"2\" contentType=\"audio\">", with: "<AdaptationSet id=\"2\" contentType=\"audio\" audioSamplingRate=\"48000\">")
+        let manifest = try parse(text)
+        #expect(manifest.minBufferTime == 4)
+        #expect(manifest.adaptationSets.last?.representations.first?.audioSamplingRate == 48000)
+        #expect(manifest.adaptationSets.first?.representations.first?.audioSamplingRate == nil)
+        #expect(try parse(Self.ffmpeg).minBufferTime == nil)
+    }
+
     @Test("$Time$, $Bandwidth$, $$, r=-1 up to the period's end, and BaseURLs resolved level by level")
     func timeTemplate() throws {
         let manifest = try parse(

@@ -62,11 +62,11 @@ struct ResumeGrowthTests {
         #expect(!String(decoding: try JSONEncoder().encode(BufferPolicy.default), as: UTF8.self).contains("resume_cap"))
     }
 
-    @Test("every preset is a valid policy; media3 is bufprobe's default; chromium and shaka grow to Chromium's 3 s; hls.js (MSE) resumes at its start threshold")
+    @Test("every preset is a valid policy; media3 is bufprobe's default; Chromium grows to its 3 s; hls.js and dash.js (MSE) resume at their start threshold; Shaka waits for its 2 s rebuffering goal")
     func presets() throws {
         for preset in PlayerPreset.allCases { try preset.policy.validate() }
         #expect(PlayerPreset.media3.policy == .default)
-        for preset in [PlayerPreset.chromium, .shaka] {
+        for preset in [PlayerPreset.chromium] {
             #expect(preset.policy.startThreshold == 0.2)
             #expect(preset.policy.resumeGrowth == .doubling(cap: 3))
             #expect(preset.policy.resumeThreshold(afterStall: 1) == 0.4)
@@ -74,6 +74,11 @@ struct ResumeGrowthTests {
         #expect(PlayerPreset.hlsjs.policy.startThreshold == 0.2)
         #expect(PlayerPreset.hlsjs.policy.resumeGrowth == .fixed)
         #expect(PlayerPreset.hlsjs.policy.resumeThreshold(afterStall: 5) == 0.2)
+        #expect(PlayerPreset.shaka.policy.startThreshold == 2 && PlayerPreset.shaka.policy.resumeThreshold == 2)
+        #expect(PlayerPreset.shaka.policy.resumeGrowth == .fixed && PlayerPreset.shaka.policy.forwardTarget == 10)
+        #expect(PlayerPreset.dashjs.policy.startThreshold == 0.2 && PlayerPreset.dashjs.policy.resumeThreshold == 0.2)
+        #expect(PlayerPreset.dashjs.policy.resumeGrowth == .fixed && PlayerPreset.dashjs.policy.forwardTarget == 18)
+        #expect(PlayerPreset(name: "dash.js") == .dashjs && PlayerPreset(name: "Shaka") == .shaka)
         #expect(PlayerPreset.mpv.policy.startThreshold == 0)
         #expect(PlayerPreset.mpv.policy.resumeThreshold == 1.3)
         #expect(PlayerPreset.avplayer.policy.keepUp == .predictive(horizon: nil))

@@ -151,6 +151,9 @@ public struct Simulate: AsyncParsableCommand {
         completion: .directory)
     var traceDir: String?
 
+    @Flag(help: "Fetch the video only, not the separate audio track of a DASH manifest or HLS master (fetched beside the video by default, sharing the link).")
+    var noAudioTrack = false
+
     @OptionGroup(title: "Buffer policy (overrides the script's)")
     var policyOptions: BufferPolicyOptions
 
@@ -276,6 +279,7 @@ public struct Simulate: AsyncParsableCommand {
         var report = SimulateReport(
             result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy,
             player: policyOptions.player)
+        report.addTracks(of: engine, audio: plan.source.audioDescription)
         if let rule = plan.rule,
             let summary = AbrSummary(
                 engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
@@ -321,33 +325,6 @@ public struct Simulate: AsyncParsableCommand {
         } else {
             Diagnostics.standardOutput(batch.text)
         }
-    }
-
-    /// The live line's and the plot's title: the media file's name (a description's rates hold slashes,
-    /// and the line's legend shows a ladder's rates), or the synthetic description.
-    private func title(of source: SimulationSource) -> String {
-        guard source.kind != "synthetic" else { return source.description }
-        let path = source.description.components(separatedBy: " (").first ?? source.description
-        return InputKind.title(of: path)
-    }
-
-    /// The `--player` preset's own ABR, which runs over a ladder when neither `--abr` nor `--variant` is
-    /// given.
-    var playerModel: PlayerAbr? {
-        guard abrOptions.abr == nil, variant == nil else { return nil }
-        return policyOptions.player?.abr
-    }
-
-    /// A fresh engine for `plan`: over the ladder with `--abr` (or a player's own ABR), else the one variant.
-    func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
-        if let ladder = plan.source.ladder, let rule = plan.rule {
-            return SimulationEngine(
-                ladder: ladder, rule: rule, network: plan.network, policy: plan.policy, steps: plan.steps,
-                autoplay: plan.autoplay, abandon: abrOptions.abandon)
-        }
-        return SimulationEngine(
-            media: plan.source.media, network: plan.network, policy: plan.policy, steps: plan.steps,
-            autoplay: plan.autoplay)
     }
 
     /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its

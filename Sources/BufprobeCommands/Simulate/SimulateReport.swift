@@ -50,6 +50,10 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var requests: Int
     /// The event timeline.
     package var events: [Event]
+    /// The tracks fetched: `video`, then `audio` when a separate audio track was fetched beside it.
+    package var tracks = ["video"]
+    /// Every request, by the time it was sent (`SimulateReport.Request`).
+    package var requestLog: [Request] = []
     /// The adaptive session (`--abr`): variants used, switches, average bit rate, QoE; absent without it.
     package var abr: Abr?
 
@@ -74,6 +78,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         /// How a file whose index follows the media was fetched: `ranges` or `sequential`
         /// (`--download`); absent for every other source.
         package var download: String?
+        /// The separate audio track fetched beside the video; absent without one.
+        package var audio: String?
     }
 
     /// The network settings.
@@ -102,6 +108,8 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var player: String?
         /// The cap a doubling resume threshold grows to; absent when the resume threshold is fixed.
         package var resumeCap: Double?
+        /// Seconds still ahead at which playing stalls (`BufferPolicy.stallLevel`); absent when 0.
+        package var stallLevel: Double?
     }
 
     /// One timeline entry.
@@ -138,7 +146,7 @@ extension SimulateReport {
         self.policy = Policy(
             startThreshold: policy.startThreshold, resumeThreshold: policy.resumeThreshold,
             maxBuffer: policy.forwardTarget, backBuffer: policy.backBuffer, player: player?.rawValue,
-            resumeCap: policy.resumeCap)
+            resumeCap: policy.resumeCap, stallLevel: policy.stallLevel > 0 ? policy.stallLevel : nil)
         startupDelay = s(report.startupDelay)
         started = report.started
         stallCount = report.stallCount

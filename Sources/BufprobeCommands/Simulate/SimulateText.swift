@@ -14,6 +14,7 @@ enum SimulateText {
         let source = report.source
         text += "media    \(source.description) (\(source.kind), \(TextFormat.seconds(source.duration)), "
         text += "\(TextFormat.bytes(source.bytes)), \(source.units) \(source.layout == "segmented" ? "segments" : "packets"))\n"
+        if let audio = source.audio { text += "audio    \(audio), fetched beside the video on the same link\n" }
         let network = report.network
         var networkLine = "network  "
         if let bandwidth = network.bandwidth {

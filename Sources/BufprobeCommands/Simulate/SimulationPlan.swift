@@ -133,7 +133,7 @@ struct SimulationPlan {
             latency: latency, constrained: constrained)
 
         // Policy.
-        var scriptPolicy = options.policyOptions.basePolicy
+        var scriptPolicy = options.policyOptions.player?.policy(for: source.manifestHints) ?? options.policyOptions.basePolicy
         if let value = script.startThreshold { scriptPolicy.startThreshold = value }
         if let value = script.resumeThreshold {
             scriptPolicy.resumeThreshold = value

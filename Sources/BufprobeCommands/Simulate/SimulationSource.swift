@@ -18,6 +18,12 @@ package struct SimulationSource: Sendable {
     package var warning: String?
     /// Every variant of a master playlist, loaded for `--abr` (then `media` is its lowest variant).
     package var ladder: SimulationLadder?
+    /// What a DASH manifest tells a player preset's start rule (`PlayerPreset.policy(for:)`).
+    package var manifestHints: PlayerPreset.ManifestHints?
+    /// The separate audio track a player fetches beside the video (`SimulationSource+Audio`), if any.
+    package var audio: SimulationMedia?
+    /// What `audio` is, for reports.
+    package var audioDescription: String?
 
     /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
     /// media (exit 2).
@@ -226,7 +232,12 @@ package struct SimulationSource: Sendable {
                     label: label, bitRate: Double(max(listed.bandwidth, 0)), segmentBytes: sizes,
                     initializationBytes: initialization))
         }
-        return try adaptiveSource(path, kind: "hls", variants: variants, durations: durations)
+        var source = try adaptiveSource(path, kind: "hls", variants: variants, durations: durations)
+        if let audio = try hlsAudio(masterPath: path, group: master.variants[0].audioGroup) {
+            source.audio = audio.0
+            source.audioDescription = audio.1
+        }
+        return source
     }
 
     /// The source over a ladder of `variants`, with the timeline of the one listed first.
@@ -295,12 +306,22 @@ package struct SimulationSource: Sendable {
                     label: label, bitRate: Double(representation.bandwidth), segmentBytes: measured.segments.map(\.bytes),
                     initializationBytes: measured.initialization))
         }
-        if adaptive { return try adaptiveSource(path, kind: "dash", variants: variants, durations: durations) }
-        let index = variant ?? 0
-        let representation = listed[index]
-        return SimulationSource(
-            description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
-            kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
+        let separateAudio = try dashAudio(manifest, path: path)
+        var source: SimulationSource
+        if adaptive {
+            source = try adaptiveSource(path, kind: "dash", variants: variants, durations: durations)
+        } else {
+            let representation = listed[variant ?? 0]
+            source = SimulationSource(
+                description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
+                kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
+        }
+        source.manifestHints = manifestHints(manifest, audio: video.isEmpty ? nil : audio.first)
+        if let separateAudio {
+            source.audio = separateAudio.0
+            source.audioDescription = separateAudio.1
+        }
+        return source
     }
 
     private static func playlist(_ path: String, variant: Int?) throws(Failure) -> SimulationSource {
@@ -312,6 +333,7 @@ package struct SimulationSource: Sendable {
         }
         var mediaPath = path
         var description = path
+        var audioGroup: String?
         if playlist.kind == .master {
             let index = variant ?? 0
             guard playlist.variants.indices.contains(index) else {
@@ -320,6 +342,7 @@ package struct SimulationSource: Sendable {
                     isUsage: true)
             }
             let chosen = playlist.variants[index]
+            audioGroup = chosen.audioGroup
             guard !InputCheck.isURL(chosen.uri) else {
                 throw Failure(
                     sentence: "\(path) lists variant \(index) at \(chosen.uri), a URL: simulate reads local playlists only.",
@@ -351,7 +374,12 @@ package struct SimulationSource: Sendable {
         }
         try checkSizes(sizes + [initialization], of: mediaPath)
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
-        return SimulationSource(
+        var source = SimulationSource(
             description: description, kind: "hls", media: .segmented(segments, initializationBytes: initialization))
+        if let audio = try hlsAudio(masterPath: path, group: audioGroup) {
+            source.audio = audio.0
+            source.audioDescription = audio.1
+        }
+        return source
     }
 }

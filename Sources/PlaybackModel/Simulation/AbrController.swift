@@ -86,15 +86,15 @@ public struct AbrController: Sendable {
     /// after `latency` seconds from request to first byte (Sabre's and dash.js's split: the throughput is
     /// the transfer's, the latency is charged once per segment when choosing).
     /// A player model measures the download itself (`variant` is the ascending index it was fetched at,
-    /// `abandoned` whether it was dropped part-way).
+    /// `abandoned` whether it was dropped part-way, `time` the session time it ended).
     public mutating func recordDownload(
-        bytes: Int64, transfer: Double, latency: Double, variant: Int = 0, abandoned: Bool = false
+        bytes: Int64, transfer: Double, latency: Double, variant: Int = 0, abandoned: Bool = false, time: Double = 0
     ) {
         if player != nil {
             player?.recordDownload(
                 PlayerAbrDownload(
                     variant: variant, bytes: bytes, latency: max(latency, 0), transfer: max(transfer, 0),
-                    abandoned: abandoned))
+                    abandoned: abandoned, time: time))
             return
         }
         guard transfer > 0, transfer.isFinite, bytes > 0 else { return }
@@ -115,13 +115,14 @@ public struct AbrController: Sendable {
         lastSeekSegment = segment
     }
 
-    /// The variant for segment `segment` of `segmentCount`, with `buffer` seconds ahead of the playhead now.
-    public mutating func choose(buffer: Double, segment: Int = 0, segmentCount: Int = 0) -> AbrDecision {
+    /// The variant for segment `segment` of `segmentCount`, with `buffer` seconds ahead of the playhead now
+    /// (session time `time`, which only a player model reads).
+    public mutating func choose(buffer: Double, segment: Int = 0, segmentCount: Int = 0, time: Double = 0) -> AbrDecision {
         switch rule {
         case .player:
             let context = PlayerAbrContext(
                 bitRates: bitRates, firstListed: firstListed, segmentDuration: segmentDuration, buffer: buffer,
-                segment: segment, segmentCount: segmentCount)
+                segment: segment, segmentCount: segmentCount, time: time)
             return player?.choose(context) ?? AbrDecision(variant: 0, reason: "no model")
         case .fixed(let variant):
             return AbrDecision(variant: min(max(variant, 0), bitRates.count - 1), reason: "fixed")
@@ -153,6 +154,9 @@ public struct AbrController: Sendable {
     /// A player model's abandonment interval (`PlayerAbrModel.abandonCheckInterval`); `nil` for the
     /// other rules or a model that never abandons.
     public var playerAbandonInterval: Double? { player?.abandonCheckInterval }
+
+    /// Whether a player model judges the session's first request too (`PlayerAbrModel.judgesFirstRequest`).
+    public var playerJudgesFirstRequest: Bool { player?.judgesFirstRequest ?? false }
 
     /// A player model's judgement of the segment in flight (`PlayerAbrModel.abandonment`); `nil` for the
     /// other rules.

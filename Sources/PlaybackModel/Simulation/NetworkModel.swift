@@ -216,6 +216,9 @@ public struct NetworkModel: Sendable, Hashable {
         private var anchorTime: Double
         private var anchorBits: Double = 0
         private var piece: Piece
+        /// Transfers sharing the link with this one, itself included: each gets `1 / share` of the bandwidth
+        /// (`SimulationDownloader.share(_:at:)`); 1 alone on it.
+        private(set) var share: Double = 1
 
         /// A transfer whose first byte may flow at session time `start` (after the request's latency).
         public init(network: NetworkModel, start: Double) {
@@ -235,12 +238,23 @@ public struct NetworkModel: Sendable, Hashable {
             var copy = self
             while true {
                 if time <= copy.piece.end || !copy.piece.end.isFinite {
-                    return copy.anchorBits + Swift.max(0, time - copy.anchorTime) * copy.piece.bitsPerSecond
+                    return copy.anchorBits + Swift.max(0, time - copy.anchorTime) * (copy.piece.bitsPerSecond / share)
                 }
-                copy.anchorBits += (copy.piece.end - copy.anchorTime) * copy.piece.bitsPerSecond
+                copy.anchorBits += (copy.piece.end - copy.anchorTime) * (copy.piece.bitsPerSecond / share)
                 copy.anchorTime = copy.piece.end
                 copy.piece = copy.network.piece(at: copy.anchorTime)
             }
+        }
+
+        /// The same flow from session time `time` on (not before its latest answer) with `share` transfers
+        /// on the link: the bits delivered by `time` are kept, the rate after it is the new share's.
+        func reshared(at time: Double, share: Double) -> Transfer {
+            var copy = self
+            copy.anchorBits = bits(deliveredBy: time)
+            copy.anchorTime = Swift.max(time, anchorTime)
+            copy.piece = network.piece(at: copy.anchorTime)
+            copy.share = share
+            return copy
         }
 
         /// The session time when `bits` (counted from the transfer's start) have arrived. Calls must ask for
@@ -248,14 +262,14 @@ public struct NetworkModel: Sendable, Hashable {
         public mutating func time(whenDelivered bits: Double) -> Double {
             while true {
                 if piece.bitsPerSecond > 0 {
-                    let finish = anchorTime + (bits - anchorBits) / piece.bitsPerSecond
+                    let finish = anchorTime + (bits - anchorBits) / (piece.bitsPerSecond / share)
                     if finish <= piece.end { return max(finish, anchorTime) }
                 } else if network.isSilentForever(from: anchorTime) {
                     // A looped all-zero trace has finite steps forever: walking them would never end.
                     return .infinity
                 }
                 guard piece.end.isFinite else { return .infinity }
-                anchorBits += (piece.end - anchorTime) * piece.bitsPerSecond
+                anchorBits += (piece.end - anchorTime) * (piece.bitsPerSecond / share)
                 anchorTime = piece.end
                 piece = network.piece(at: anchorTime)
             }

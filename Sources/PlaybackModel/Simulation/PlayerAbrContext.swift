@@ -10,12 +10,16 @@ public struct PlayerAbrContext: Sendable, Hashable {
     public var buffer: Double
     /// The segment about to be requested, and how many there are.
     public var segment: Int, segmentCount: Int
+    /// Session seconds now (from play), for a player's timers (Shaka's switch interval, dash.js's hold
+    /// after an abandonment).
+    public var time: Double
 
     /// Creates a context.
     public init(
         bitRates: [Double], firstListed: Int = 0, segmentDuration: Double, buffer: Double, segment: Int = 0,
-        segmentCount: Int = 0
+        segmentCount: Int = 0, time: Double = 0
     ) {
+        self.time = time
         self.bitRates = bitRates
         self.firstListed = firstListed
         self.segmentDuration = segmentDuration

@@ -10,9 +10,14 @@ public struct PlayerAbrDownload: Sendable, Hashable {
     public var transfer: Double
     /// Whether the request was dropped for a lower variant.
     public var abandoned: Bool
+    /// Session seconds (from play) when it ended: its last byte, or the drop.
+    public var time: Double
 
     /// Creates a download.
-    public init(variant: Int, bytes: Int64, latency: Double, transfer: Double, abandoned: Bool = false) {
+    public init(
+        variant: Int, bytes: Int64, latency: Double, transfer: Double, abandoned: Bool = false, time: Double = 0
+    ) {
+        self.time = time
         self.variant = variant
         self.bytes = bytes
         self.latency = latency

@@ -19,6 +19,9 @@ public protocol PlayerAbrModel: Sendable {
     var helpLines: [String] { get }
     /// Seconds between two looks at a segment in flight above the lowest variant (the first one that long
     /// after its first byte); `nil`: the player never abandons a download.
+    /// Whether the abandonment rule judges the session's first request too (dash.js does: it starts above
+    /// the lowest variant); by default the first request, sent with nothing buffered, is never checked.
+    var judgesFirstRequest: Bool { get }
     var abandonCheckInterval: Double? { get }
 
     /// The variant (ascending index) of the next segment request, with the reason in words.
@@ -36,6 +39,9 @@ public protocol PlayerAbrModel: Sendable {
 
 extension PlayerAbrModel {
     /// No abandonment unless the model has a rule for it.
+    /// The first request is not judged unless the model says so.
+    public var judgesFirstRequest: Bool { false }
+
     public var abandonCheckInterval: Double? { nil }
 
     /// No abandonment unless the model has a rule for it.

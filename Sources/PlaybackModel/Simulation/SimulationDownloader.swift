@@ -44,39 +44,20 @@ struct SimulationDownloader: Sendable {
         var sentAt: Double, firstByteAt: Double
         /// Session time of the next abandonment check (`infinity`: none).
         var abandonCheck: Double
-    }
-
-    /// A media request in flight as the abandonment rule judges it.
-    struct Progress: Sendable {
-        /// Bits of this request arrived by now.
-        var arrivedBits: Double
-        /// Seconds since its first byte could flow.
-        var elapsed: Double
-        /// Bits the request brings in all.
-        var requestBits: Double
-        /// Seconds from sending it to its first byte.
-        var latency: Double
-    }
-
-    /// What `complete(at:)` brought.
-    enum Arrival: Sendable {
-        /// A progressive file's head or index; the next request has gone out.
-        case prelude
-        /// The initialization segment of `variant`, of `bytes`; the segment's request has gone out.
-        case initialization(variant: Int, bytes: Int64)
-        /// Unit `index`: `bytes` of its request (from the unit's first byte), `transfer` seconds from the
-        /// request's first byte to its last, `latency` seconds to its first byte. The downloader is
-        /// `delivering` until `continueAfterDelivery(at:)`, `requestSegment(at:)` or `finish()`.
-        case unit(index: Int, unit: SimulationMedia.Unit, bytes: Int64, transfer: Double, latency: Double)
+        /// Session time its bytes may start to flow (after the request's latency): from then on it shares
+        /// the link.
+        var flowStart: Double
     }
 
     let media: SimulationMedia
+    /// The track whose requests this downloader sends (the request log's `track`).
+    let track: SimulationRequest.Track
     /// The network every transfer runs on.
     private let network: NetworkModel.Shared
     /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
     private var units: SimulationMedia.UnitReader
     /// Per variant (ascending), its units; empty without a ladder.
-    private let variantUnits: [[SimulationMedia.Unit]]
+    let variantUnits: [[SimulationMedia.Unit]]
     /// Seconds after a media request's first byte of its first abandonment check, for a variant above the
     /// lowest; `nil` while requests are not abandoned.
     var abandonDelay: Double?
@@ -94,8 +75,23 @@ struct SimulationDownloader: Sendable {
     /// Whether the index has arrived (or the file needs none first).
     private var indexArrived = false
 
-    /// What the connection is doing.
-    private(set) var state: State = .idle
+    /// What the connection is doing (set by this type's methods only, some in its extensions).
+    var state: State = .idle {
+        didSet {
+            // The engine asks for these at every event: plain reads, not a copy of the request's payload.
+            if case .fetching(let fetch) = state {
+                completionTime = fetch.completion
+                abandonCheckTime = fetch.abandonCheck
+            } else {
+                completionTime = .infinity
+                abandonCheckTime = .infinity
+            }
+        }
+    }
+    /// Session time at which the unit in flight arrives; `infinity` with none in flight.
+    private(set) var completionTime = Double.infinity
+    /// Session time of the next abandonment check of the segment in flight; `infinity` for none.
+    private(set) var abandonCheckTime = Double.infinity
     /// The variant whose segments are requested (ascending ladder index; 0 without a ladder).
     var variant = 0
     /// The unit being or next to be downloaded; `media.unitCount` once all are in.
@@ -104,17 +100,28 @@ struct SimulationDownloader: Sendable {
     private var sequenceStart: Double
     /// The byte every unit up to `nextUnit` has arrived to, counted from the resource's start.
     private var deliveredEnd: Int64 = 0
-    /// Bytes received so far (every request, including bytes of abandoned requests that arrived).
-    private(set) var bytesReceived: Int64 = 0
+    /// Bytes received so far (every request, including bytes of abandoned requests that arrived; booked
+    /// by `book(_:at:)` only).
+    var bytesReceived: Int64 = 0
     /// Requests sent so far.
     private(set) var requests = 0
+    /// Every request sent, in order (`SimulationRequest`; written by `openEntry` and `closeEntry` only),
+    /// the open one's bytes and end as of its opening: `log` brings them up to date.
+    var entries: [SimulationRequest] = []
+    /// The entry of `entries` of the request whose bytes are arriving (or whose progressive connection
+    /// idles open), if any.
+    var openEntry: Int?
+    /// The open request's bytes so far and the time its latest byte arrived: two plain stores per packet
+    /// of a progressive file, written into `entries` when it closes.
+    var openBytes: Int64 = 0, openEnd: Double?
 
     /// A downloader of `media` (or, with `variantUnits`, of the ladder's variants) over `network`.
     init(
         media: SimulationMedia, network: NetworkModel, variantUnits: [[SimulationMedia.Unit]],
-        initializationBytes: [Int64]
+        initializationBytes: [Int64], track: SimulationRequest.Track = .video
     ) {
         self.media = media
+        self.track = track
         self.network = NetworkModel.Shared(network)
         self.variantUnits = variantUnits
         self.initializationBytes = initializationBytes
@@ -132,26 +139,6 @@ struct SimulationDownloader: Sendable {
     }
 
     // MARK: Queries
-
-    /// Whether a request is in flight (or its unit is being handed over).
-    var isLoading: Bool {
-        switch state {
-        case .fetching, .delivering: true
-        case .idle, .open: false
-        }
-    }
-
-    /// Session time at which the unit in flight arrives; `infinity` with none in flight.
-    var completionTime: Double {
-        if case .fetching(let fetch) = state { return fetch.completion }
-        return .infinity
-    }
-
-    /// Session time of the next abandonment check of the segment in flight; `infinity` for none.
-    var abandonCheckTime: Double {
-        if case .fetching(let fetch) = state { return fetch.abandonCheck }
-        return .infinity
-    }
 
     /// Unit `index` of the media, at `variant` for a ladder.
     mutating func unit(_ index: Int) -> SimulationMedia.Unit {
@@ -185,7 +172,7 @@ struct SimulationDownloader: Sendable {
         let transfer = NetworkModel.Transfer(shared: network, start: now)
         var fetch = Fetch(
             purpose: .media(origin: deliveredEnd), flow: transfer, sample: transfer, completion: .infinity,
-            sentAt: now, firstByteAt: now, abandonCheck: .infinity)
+            sentAt: now, firstByteAt: now, abandonCheck: .infinity, flowStart: now)
         scheduleCompletion(of: &fetch, at: now)
         state = .fetching(fetch)
     }
@@ -194,6 +181,7 @@ struct SimulationDownloader: Sendable {
     /// `unit`; the next request goes out with `requestFromNextUnit(at:)`.
     mutating func move(to unit: Int, position: Double, at now: Double) {
         if isLoading { noteAbandonedBytes(at: now) }
+        closeEntry(abandoned: true)
         nextUnit = unit
         sequenceStart = position
         state = .idle
@@ -233,12 +221,14 @@ struct SimulationDownloader: Sendable {
         if case .prelude = fetch.purpose { inPrelude = true }
         noteAbandonedBytes(at: now)
         state = media.layout == .segmented || inPrelude ? .idle : .open
+        if case .idle = state { closeEntry(abandoned: true) }
     }
 
     /// The segment in flight is dropped (the bytes that came count); a new request follows.
     mutating func abandon(at now: Double) {
         noteAbandonedBytes(at: now)
         state = .idle
+        closeEntry(abandoned: true)
     }
 
     /// The segment in flight as the abandonment rule sees it at `now`, with its next check moved to
@@ -264,7 +254,8 @@ struct SimulationDownloader: Sendable {
     mutating func complete(at now: Double) -> Arrival? {
         guard case .fetching(let fetch) = state else { return nil }
         if case .prelude(let bytes) = fetch.purpose {
-            bytesReceived += bytes
+            book(bytes, at: now)
+            closeEntry(abandoned: false)
             if media.layout == .progressive {
                 if !preludeFetches.isEmpty { preludeFetches.removeFirst() }
                 if let next = preludeFetches.first {
@@ -283,8 +274,9 @@ struct SimulationDownloader: Sendable {
         let arrived = unit(index)
         let needed = neededEnd(for: arrived)
         nextUnit += 1
-        bytesReceived += max(needed - deliveredEnd, 0)
+        book(max(needed - deliveredEnd, 0), at: now)
         deliveredEnd = max(deliveredEnd, needed)
+        if media.layout == .segmented { closeEntry(abandoned: false) }
         if needed >= media.indexByteEnd { indexArrived = true }
         state = .delivering(fetch)
         return .unit(
@@ -303,6 +295,7 @@ struct SimulationDownloader: Sendable {
     /// Every unit is in: the connection closes.
     mutating func finish() {
         state = .idle
+        closeEntry(abandoned: false)
     }
 
     // MARK: Machinery
@@ -322,10 +315,14 @@ struct SimulationDownloader: Sendable {
     /// playable, a part of it is of no use.
     private mutating func sendPrelude(bytes: Int64, at now: Double) {
         requests += 1
-        let transfer = NetworkModel.Transfer(shared: network, start: now + network.network.requestLatency(at: now))
+        let kind: SimulationRequest.Kind =
+            media.layout == .segmented ? .initialization : preludeFetches.count > 1 ? .fileHead : .fileIndex
+        openEntry(kind, segment: nil, at: now)
+        let flowStart = now + network.network.requestLatency(at: now)
+        let transfer = NetworkModel.Transfer(shared: network, start: flowStart)
         var fetch = Fetch(
             purpose: .prelude(bytes: bytes), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
-            firstByteAt: now, abandonCheck: .infinity)
+            firstByteAt: now, abandonCheck: .infinity, flowStart: flowStart)
         scheduleCompletion(of: &fetch, at: now)
         state = .fetching(fetch)
     }
@@ -333,19 +330,24 @@ struct SimulationDownloader: Sendable {
     /// Sends a request for media units from byte `origin`.
     private mutating func sendRequest(from origin: Int64, at now: Double) {
         requests += 1
+        if media.layout == .segmented {
+            openEntry(.segment, segment: nextUnit, at: now)
+        } else {
+            openEntry(.file, segment: nil, at: now)
+        }
         deliveredEnd = origin
         let firstByte = now + network.network.requestLatency(at: now)
         let check = abandonDelay.map { variant > 0 ? firstByte + $0 : .infinity } ?? .infinity
         let transfer = NetworkModel.Transfer(shared: network, start: firstByte)
         var fetch = Fetch(
             purpose: .media(origin: origin), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
-            firstByteAt: firstByte, abandonCheck: check)
+            firstByteAt: firstByte, abandonCheck: check, flowStart: firstByte)
         scheduleCompletion(of: &fetch, at: now)
         state = .fetching(fetch)
     }
 
     /// Works out when `fetch`'s unit (or prelude) arrives, walking its flow on from the last completion.
-    private mutating func scheduleCompletion(of fetch: inout Fetch, at now: Double) {
+    mutating func scheduleCompletion(of fetch: inout Fetch, at now: Double) {
         switch fetch.purpose {
         case .prelude(let bytes):
             fetch.sample = fetch.flow
@@ -378,7 +380,7 @@ struct SimulationDownloader: Sendable {
         case .prelude(let bytes):
             // Part of a head, an index or an initialization segment is of no use: it is requested again whole.
             let delivered = min(fetch.sample.bits(deliveredBy: now) / 8, Double(bytes))
-            bytesReceived += delivered.isFinite && delivered > 0 ? Int64(delivered) : 0
+            book(delivered.isFinite && delivered > 0 ? Int64(delivered) : 0, at: now)
         case .media(let origin):
             guard nextUnit < media.unitCount else { return }
             // Bound the Double before converting: a long session on a fast trace can deliver more bits than
@@ -387,7 +389,7 @@ struct SimulationDownloader: Sendable {
             let delivered = min(fetch.sample.bits(deliveredBy: now) / 8, Double(max(0, unitEnd - origin)))
             let arrived = origin + (delivered.isFinite && delivered > 0 ? Int64(delivered) : 0)
             let reached = min(max(arrived, deliveredEnd), unitEnd)
-            bytesReceived += reached - deliveredEnd
+            book(reached - deliveredEnd, at: now)
             deliveredEnd = reached
         }
     }

@@ -38,6 +38,10 @@
 ///   the media by itself (a hole, or streams ending at slightly different times), so the player can skip
 ///   the hole or end; otherwise seeks after the download can still ask for evicted data again.
 ///
+/// - A separate audio track (`SimulationAudioTrack`: a DASH audio adaptation set, an HLS audio
+///   rendition) is fetched beside a segmented video on its own requests, the two sharing the link
+///   equally while both transfer; what plays is the time both tracks hold.
+///
 /// The engine composes three machines, a script queue, a downloader (per-state data in its states'
 /// payloads) and, over a ladder, the variant selection (the rule and abandonment): it routes the player's
 /// actions to the downloader, the downloader's arrivals to the session, and records the timeline.
@@ -49,19 +53,19 @@ public struct SimulationEngine: Sendable {
     /// The policy the player runs with.
     public let policy: BufferPolicy
     /// The packet-to-player pipeline: the range tracker, the player, the presentation origin.
-    public private(set) var session: PlaybackSession
+    public internal(set) var session: PlaybackSession
     /// The player being driven.
     public var player: Player { session.player }
     /// The session clock, in seconds.
-    public private(set) var clock: Double = 0
+    public internal(set) var clock: Double = 0
     /// The timeline so far.
     public private(set) var events: [SimulationEvent] = []
     /// Whether the session is over (ended with no script step left, or nothing can happen any more).
     public private(set) var isFinished = false
     /// Bytes received so far (every request, including bytes of abandoned requests that arrived).
-    public var bytesReceived: Int64 { downloader.bytesReceived }
+    public var bytesReceived: Int64 { downloader.bytesReceived + (audioTrack?.downloader.bytesReceived ?? 0) }
     /// Requests sent so far.
-    public var requests: Int { downloader.requests }
+    public var requests: Int { downloader.requests + (audioTrack?.downloader.requests ?? 0) }
     /// The ladder simulated, or `nil` for one variant.
     public let ladder: SimulationLadder?
     /// The buffer size BOLA works with (`AbrController.bolaBufferTarget`), or `nil` without BOLA.
@@ -82,12 +86,14 @@ public struct SimulationEngine: Sendable {
     /// The unit (a segment, for HLS) being or next to be downloaded; `media.unitCount` once all are in.
     public var currentUnit: Int { downloader.nextUnit }
 
-    private var script: SimulationScriptQueue
-    private var downloader: SimulationDownloader
+    var script: SimulationScriptQueue
+    var downloader: SimulationDownloader
+    /// The separate audio track beside the video, when the media has one.
+    var audioTrack: SimulationAudioTrack?
     /// The adaptive choices, over a ladder; `nil` for one variant.
-    private var selection: VariantSelection?
+    var selection: VariantSelection?
     /// Whether the end of stream was announced to the session.
-    private var announcedEndOfStream = false
+    var announcedEndOfStream = false
 
     /// Prepares a session at clock 0. Bandwidth, outage and latency steps are applied to `network` here;
     /// seek, pause, play and rate steps act on the player at their time. Steps at the same time run in the
@@ -96,13 +102,14 @@ public struct SimulationEngine: Sendable {
     /// With `autoplay` false the player opens paused and loads up to the forward target until a `play`
     /// step: "preload for D seconds, then press play", which is what `ProgressiveDownloadNeeds` calls a startup
     /// delay of D (the QoE report then counts the wait as paused time, and its startup delay from the press).
+    /// With `audio`, that separate audio track is fetched beside the video (`SimulationAudioTrack`).
     public init(
         media: SimulationMedia, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep] = [],
-        autoplay: Bool = true
+        autoplay: Bool = true, audio: SimulationMedia? = nil
     ) {
         self.init(
             media: media, ladder: nil, rule: nil, network: network, policy: policy, steps: steps, autoplay: autoplay,
-            abandon: false)
+            abandon: false, audio: audio)
     }
 
     /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
@@ -117,16 +124,16 @@ public struct SimulationEngine: Sendable {
     /// (as dash.js's AbandonRequestsRule and Sabre's abandonment).
     public init(
         ladder: SimulationLadder, rule: AbrRule, network: NetworkModel, policy: BufferPolicy,
-        steps: [SimulationStep] = [], autoplay: Bool = true, abandon: Bool = false
+        steps: [SimulationStep] = [], autoplay: Bool = true, abandon: Bool = false, audio: SimulationMedia? = nil
     ) {
         self.init(
             media: ladder.media(variant: 0), ladder: ladder, rule: rule, network: network, policy: policy,
-            steps: steps, autoplay: autoplay, abandon: abandon)
+            steps: steps, autoplay: autoplay, abandon: abandon, audio: audio)
     }
 
     private init(
         media: SimulationMedia, ladder: SimulationLadder?, rule: AbrRule?, network: NetworkModel,
-        policy: BufferPolicy, steps: [SimulationStep], autoplay: Bool, abandon: Bool
+        policy: BufferPolicy, steps: [SimulationStep], autoplay: Bool, abandon: Bool, audio: SimulationMedia?
     ) {
         self.media = media
         self.ladder = ladder
@@ -146,13 +153,18 @@ public struct SimulationEngine: Sendable {
         downloader = SimulationDownloader(
             media: media, network: network, variantUnits: variantUnits,
             initializationBytes: ladder.map { $0.variants.map(\.initializationBytes) } ?? [media.initializationBytes])
+        if let audio, media.layout == .segmented, audio.layout == .segmented, audio.unitCount > 0 {
+            audioTrack = SimulationAudioTrack(media: audio, network: network)
+        }
         session = PlaybackSession(
             playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
             mediaStart: media.startTime, autoplay: autoplay, now: 0)
         record(.session, value: nil)
+        let judgesFirst = selection?.controller.playerJudgesFirstRequest == true
+        if judgesFirst { downloader.abandonDelay = selection?.abandonCheckInterval(requested: abandon) }
         handle(session.advance(to: 0))
-        // Abandonment applies from here on: the request sent at clock 0 above (the first segment, at
-        // startup, with nothing buffered) is never checked, as the engine has always done.
+        // Abandonment applies from here on: the request sent at clock 0 above (the first segment, at startup,
+        // with nothing buffered) is never checked, as the engine has always done, unless a model judges it.
         downloader.abandonDelay = selection?.abandonCheckInterval(requested: abandon)
     }
 
@@ -176,12 +188,20 @@ public struct SimulationEngine: Sendable {
     /// Processes every event up to session time `limit` (all of them by default), leaving the clock at
     /// `limit` when the session goes on past it: a live display calls this with the scaled wall clock.
     public mutating func run(until limit: Double = .infinity) {
+        // A viewer's action since the last call may have sent a request, or resumed playback.
+        if audioTrack != nil {
+            lendUnderflowGrace()
+            shareLink()
+        }
         while !isFinished {
             let completion = downloader.completionTime
             let step = script.nextTime
             let deadline = session.player.nextDeadline ?? .infinity
             let check = downloader.abandonCheckTime
-            var next = min(completion, step, deadline, check)
+            let audioCompletion = audioTrack?.downloader.completionTime ?? .infinity
+            let flowStart = audioTrack == nil ? .infinity : nextFlowStart()
+            let recheck = audioTrack?.recheckTime ?? .infinity
+            var next = min(completion, step, deadline, check, audioCompletion, flowStart, recheck)
             // Held paused with nothing scheduled (an interactive pause) only waits for the viewer, when
             // there is one driving the clock; with no limit nothing would ever come.
             if !next.isFinite, limit.isFinite, case .paused = session.player.state { next = limit.nextUp }
@@ -200,12 +220,23 @@ public struct SimulationEngine: Sendable {
             clock = max(clock, next)
             if completion <= next {
                 completeDownload()
+            } else if audioCompletion <= next {
+                completeAudioDownload()
+            } else if flowStart <= next {
+                // A request's bytes start to flow: the link is shared anew below.
             } else if step <= next, let entry = script.popNext() {
                 perform(entry)
             } else if check <= next {
                 checkAbandonment()
+            } else if recheck <= next {
+                handle(session.advance(to: clock))
+                loadTracks()
             } else {
                 handle(session.advance(to: clock))
+            }
+            if audioTrack != nil {
+                lendUnderflowGrace()
+                shareLink()
             }
             // A seek still to come takes an ended session on; a failed one is over.
             if case .failed = session.player.state {
@@ -216,69 +247,15 @@ public struct SimulationEngine: Sendable {
         }
     }
 
-    // MARK: Viewer and script
-
-    /// Where an action comes from: the script (network steps are recorded at their time, a pause's end is
-    /// already queued) or a viewer (network actions are ignored: the network is fixed when the engine is made).
-    private enum ActionSource { case script, viewer }
-
-    /// Applies a viewer action now, at `clock` (an interactive session: keys and clicks rather than a
-    /// script). `.pause(.infinity)` pauses until a later `.play`; network actions are ignored here, as the
-    /// network is fixed when the engine is made.
-    public mutating func perform(_ action: SimulationStep.Action) {
-        guard !isFinished else { return }
-        handle(session.advance(to: clock))
-        apply(action, from: .viewer)
-    }
-
-    /// Runs a script entry that came due.
-    private mutating func perform(_ entry: SimulationScriptQueue.Entry) {
-        handle(session.advance(to: clock))
-        switch entry.kind {
-        case .resume:
-            record(.resume, value: nil)
-            handle(session.play(now: clock))
-        case .outageEnd:
-            record(.outageEnd, value: nil)
-        case .step(let action):
-            apply(action, from: .script)
-        }
-    }
-
-    /// The one place a step's action acts on the session.
-    private mutating func apply(_ action: SimulationStep.Action, from source: ActionSource) {
-        switch action {
-        case .bandwidth(let bitsPerSecond):
-            if source == .script { record(.bandwidth, value: bitsPerSecond) }
-        case .outage(let duration):
-            if source == .script { record(.outageStart, value: duration) }
-        case .latency(let latency):
-            if source == .script { record(.latency, value: latency) }
-        case .seek(let offset):
-            // Clamped to the media; the event shows the target from the playable start.
-            let target = min(max(media.startTime + offset, media.startTime), media.endTime)
-            record(.seek, value: session.presentationTime(target))
-            handle(session.seek(to: target, now: clock))
-        case .pause(let duration):
-            record(.pause, value: source == .script || duration.isFinite ? duration : nil)
-            handle(session.pause(now: clock))
-            if source == .viewer, duration.isFinite { script.scheduleResume(at: clock + duration) }
-        case .rate(let rate):
-            record(.rate, value: rate)
-            handle(session.setRate(rate, now: clock))
-        case .play:
-            record(.play, value: nil)
-            handle(session.play(now: clock))
-        }
-    }
-
     // MARK: Player actions
 
-    private mutating func handle(_ actions: [PlayerAction]) {
+    mutating func handle(_ actions: [PlayerAction]) {
         for action in actions {
             switch action {
             case .startLoading(let from): startLoading(from: from)
-            case .stopLoading: downloader.stop(at: clock)
+            case .stopLoading:
+                downloader.stop(at: clock)
+                audioTrack?.downloader.stop(at: clock)
             case .started(let delay): record(.startup, value: delay)
             case .stallBegan(let position): record(.stallStart, position: position, value: nil)
             case .stallEnded(let position, let duration): record(.stallEnd, position: position, value: duration)
@@ -292,7 +269,7 @@ public struct SimulationEngine: Sendable {
     }
 
     /// Adds an event; `position` is a media time, shown from the playable start like every time a user sees.
-    private mutating func record(_ kind: SimulationEvent.Kind, position: Double? = nil, value: Double?) {
+    mutating func record(_ kind: SimulationEvent.Kind, position: Double? = nil, value: Double?) {
         let mediaTime = position ?? session.player.currentTime
         events.append(
             SimulationEvent(time: clock, kind: kind, position: session.presentationTime(mediaTime), value: value))
@@ -303,6 +280,10 @@ public struct SimulationEngine: Sendable {
     /// The player wants data from `position`: the request in flight carries on when its data has reached
     /// there; otherwise it is dropped and a new one goes out from the seek point's bytes.
     private mutating func startLoading(from position: Double) {
+        if audioTrack != nil {
+            startLoadingTracks(from: position)
+            return
+        }
         if downloader.continues(from: position, deliveredPlayableEnd: session.deliveredPlayableEnd) {
             guard !downloader.isLoading else { return }
             if media.layout == .segmented {
@@ -326,7 +307,7 @@ public struct SimulationEngine: Sendable {
     }
 
     /// Asks the rule for the variant of the next segment, before its request goes out.
-    private mutating func chooseVariant() {
+    mutating func chooseVariant() {
         let (buffer, segment, count, now) = (session.player.item.bufferedAhead, downloader.nextUnit, media.unitCount, clock)
         guard let choice = selection?.choose(buffer: buffer, segment: segment, segmentCount: count, at: now) else { return }
         if choice.switched { record(.variantSwitch, value: ladder?.variants[choice.variant].bitRate) }
@@ -347,7 +328,7 @@ public struct SimulationEngine: Sendable {
         guard
             let abandonment = selection?.abandonment(
                 of: progress, variant: from, segment: segment, buffer: session.player.item.bufferedAhead,
-                playing: !session.player.state.isPaused)
+                playing: !session.player.state.isPaused, at: clock)
         else { return }
         downloader.abandon(at: clock)
         selection?.noteAbandoned(abandonment, from: from, segment: segment, progress: progress, at: clock)
@@ -368,9 +349,17 @@ public struct SimulationEngine: Sendable {
             switch media.layout {
             case .segmented:
                 selection?.noteDelivered(
-                    segment: index, variant: downloader.variant, bytes: bytes, transfer: transfer, latency: latency)
-                handle(session.receive(TimeRange(start: unit.start, duration: unit.duration), now: clock))
-                if downloader.nextUnit < media.unitCount, downloader.isLoading {
+                    segment: index, variant: downloader.variant, bytes: bytes, transfer: transfer, latency: latency,
+                    at: clock)
+                let range = TimeRange(start: unit.start, duration: unit.duration)
+                if audioTrack != nil {
+                    handle(receive(range, on: .video))
+                    downloader.releaseAfterDelivery()
+                    loadTracks()
+                } else {
+                    handle(session.receive(range, now: clock))
+                }
+                if audioTrack == nil, downloader.nextUnit < media.unitCount, downloader.isLoading {
                     chooseVariant()
                     downloader.requestSegment(at: clock)
                 }
@@ -388,6 +377,15 @@ public struct SimulationEngine: Sendable {
         }
         guard downloader.nextUnit >= media.unitCount else { return }
         downloader.finish()
+        announceEndIfComplete()
+    }
+
+    /// Once every track's last unit is in: the download is complete, and the end of stream is announced
+    /// when the loaded data does not reach the end by itself.
+    mutating func announceEndIfComplete() {
+        guard downloader.nextUnit >= media.unitCount,
+            (audioTrack.map { $0.downloader.nextUnit >= $0.downloader.media.unitCount } ?? true)
+        else { return }
         record(.downloadComplete, value: Double(bytesReceived))
         if !session.player.item.isLoadedThroughEnd, !announcedEndOfStream, !session.player.state.isTerminal {
             announcedEndOfStream = true

@@ -48,6 +48,10 @@ extension SimulationMedia {
         ) -> SimulationMedia {
             let indexByteEnd = download.indexByteEnd
             let streams = playableStreams.isEmpty ? streamsSeen.sorted() : playableStreams
+            // Taken out of the builder so that the array is uniquely held: the pass below writes every
+            // unit in place instead of copying them all first.
+            var units = self.units
+            self.units = []
             if !isSorted {
                 // Stable order: byte position, then reading order.
                 units = units.enumerated()

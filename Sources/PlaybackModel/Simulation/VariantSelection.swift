@@ -54,7 +54,7 @@ struct VariantSelection: Sendable {
     mutating func choose(buffer: Double, segment: Int, segmentCount: Int, at time: Double) -> (
         variant: Int, switched: Bool
     ) {
-        let decision = controller.choose(buffer: buffer, segment: segment, segmentCount: segmentCount)
+        let decision = controller.choose(buffer: buffer, segment: segment, segmentCount: segmentCount, time: time)
         let chosen = min(max(decision.variant, 0), variantUnits.count - 1)
         var switched = false
         if let lastVariant, lastVariant != chosen {
@@ -77,16 +77,18 @@ struct VariantSelection: Sendable {
     /// variant. A player model judges by its own rule (`playing`: the viewer has not paused). Otherwise:
     /// when the bytes left, at the rate this request has had so far, would take longer than the
     /// `buffer` seconds ahead. The new variant is the highest lower one whose whole segment fits the buffer
-    /// at that rate, else the lowest (as dash.js's AbandonRequestsRule and Sabre's abandonment).
+    /// at that rate, else the lowest (as dash.js's AbandonRequestsRule and Sabre's abandonment). `time` is
+    /// the session time of the check.
     mutating func abandonment(
-        of progress: SimulationDownloader.Progress, variant: Int, segment: Int, buffer: Double, playing: Bool = true
+        of progress: SimulationDownloader.Progress, variant: Int, segment: Int, buffer: Double, playing: Bool = true,
+        at time: Double = 0
     ) -> Abandonment? {
         if case .player = controller.rule {
             let context = PlayerAbrContext(
                 bitRates: controller.bitRates, firstListed: controller.firstListed,
                 segmentDuration: ladder.durations.indices.contains(segment)
                     ? ladder.durations[segment] : ladder.segmentDuration,
-                buffer: buffer, segment: segment, segmentCount: ladder.durations.count)
+                buffer: buffer, segment: segment, segmentCount: ladder.durations.count, time: time)
             let judged = PlayerAbrProgress(
                 context: context, variant: variant, arrivedBytes: progress.arrivedBits / 8,
                 totalBytes: progress.requestBits / 8, latency: progress.latency, elapsed: progress.elapsed,
@@ -122,7 +124,7 @@ struct VariantSelection: Sendable {
         if arrived.isFinite, arrived >= 8, arrived < 8e18 {
             controller.recordDownload(
                 bytes: Int64(arrived / 8), transfer: progress.elapsed, latency: progress.latency, variant: variant,
-                abandoned: true)
+                abandoned: true, time: time)
         }
         switches.append(
             AbrSwitch(time: time, segment: segment, from: variant, to: abandonment.variant, reason: abandonment.reason))
@@ -131,13 +133,15 @@ struct VariantSelection: Sendable {
     }
 
     /// Books whole segment `segment` of `bytes` handed to the player at `variant`, and the throughput its
-    /// request measured.
-    mutating func noteDelivered(segment: Int, variant: Int, bytes: Int64, transfer: Double, latency: Double) {
+    /// request measured; `time` is the session time it arrived.
+    mutating func noteDelivered(
+        segment: Int, variant: Int, bytes: Int64, transfer: Double, latency: Double, at time: Double = 0
+    ) {
         guard deliveredVariants.indices.contains(segment) else { return }
         deliveredVariants[segment] = variant
         deliveredPerVariant[variant].segments += 1
         deliveredPerVariant[variant].bytes += bytes
-        controller.recordDownload(bytes: bytes, transfer: transfer, latency: latency, variant: variant)
+        controller.recordDownload(bytes: bytes, transfer: transfer, latency: latency, variant: variant, time: time)
     }
 
     /// Books the initialization segment of `variant`, of `bytes`.

@@ -1,0 +1,88 @@
+/// The downloader's plain questions, its request log, and its share of the link when another track's
+/// transfers run beside it.
+extension SimulationDownloader {
+    // MARK: Queries
+
+    /// Whether a request is in flight (or its unit is being handed over).
+    var isLoading: Bool {
+        switch state {
+        case .fetching, .delivering: true
+        case .idle, .open: false
+        }
+    }
+
+    /// Whether the request in flight has bytes flowing at `now` (sent, and past its latency): it then
+    /// takes a share of the link.
+    func isFlowing(at now: Double) -> Bool {
+        if case .fetching(let fetch) = state { return fetch.flowStart <= now }
+        return false
+    }
+
+    /// Session time at which the request in flight starts to take a share of the link, when that is after
+    /// `now`; `infinity` otherwise.
+    func flowStart(after now: Double) -> Double {
+        if case .fetching(let fetch) = state, fetch.flowStart > now { return fetch.flowStart }
+        return .infinity
+    }
+
+    /// Media time where the next segment starts (the end of this track's contiguous data); `infinity`
+    /// once every segment is in.
+    mutating func frontier() -> Double {
+        nextUnit < media.unitCount ? unit(nextUnit).start : .infinity
+    }
+
+    // MARK: Link sharing
+
+    /// From `now` on, `share` transfers use the link (this one included): the request in flight, when its
+    /// bytes flow, gets `1 / share` of the bandwidth and its completion is worked out again. Nothing changes
+    /// when its share is already that (a single track never calls this with anything but 1).
+    mutating func share(_ share: Double, at now: Double) {
+        guard case .fetching(var fetch) = state, fetch.flowStart <= now, fetch.flow.share != share else { return }
+        fetch.flow = fetch.sample.reshared(at: now, share: share)
+        scheduleCompletion(of: &fetch, at: now)
+        state = .fetching(fetch)
+    }
+
+    /// A segment handed over while another track decides what loads next: the connection is free.
+    mutating func releaseAfterDelivery() {
+        if case .delivering = state { state = .idle }
+    }
+
+    // MARK: Request log
+
+    /// Every request sent so far, in order, the open one up to date.
+    var log: [SimulationRequest] {
+        guard let entry = openEntry else { return entries }
+        var log = entries
+        log[entry].bytes = openBytes
+        log[entry].end = openEnd
+        return log
+    }
+
+    /// Writes the entry of a request sent at `now`.
+    mutating func openEntry(_ kind: SimulationRequest.Kind, segment: Int?, at now: Double) {
+        closeEntry(abandoned: false)
+        entries.append(
+            SimulationRequest(
+                track: track, kind: kind, variant: variantUnits.isEmpty ? nil : variant, segment: segment, start: now))
+        openEntry = entries.count - 1
+        openBytes = 0
+        openEnd = nil
+    }
+
+    /// `bytes` of the open request (if any) arrived by `now`.
+    mutating func book(_ bytes: Int64, at now: Double) {
+        bytesReceived += bytes
+        openBytes += bytes
+        openEnd = now
+    }
+
+    /// The open request is over: all of it came, or it was dropped (`abandoned`).
+    mutating func closeEntry(abandoned: Bool) {
+        guard let entry = openEntry else { return }
+        entries[entry].bytes = openBytes
+        entries[entry].end = openEnd
+        entries[entry].abandoned = abandoned
+        openEntry = nil
+    }
+}

@@ -1,0 +1,90 @@
+import BufprobeCommands
+import Foundation
+import Testing
+import TestSupport
+
+/// `simulate --player dashjs|shaka --json` end to end on a small DASH ladder written here: video at
+/// 300k/800k/2000k declared, each segment exactly its declared size (2 s: 75,000, 200,000 and 500,000
+/// bytes), 1,000-byte initialization segments, an AAC audio set at 48 kHz, `minBufferTime` 4 s, 5 segments.
+@Suite struct SimulateDashShakaTests {
+    @Test("dash.js starts at 800k (1000 kbit/s default), abandons it at 0.4 Mbit/s once 500 ms passed for 300k, and holds there")
+    func dashjs() throws {
+        let manifest = try writeManifest()
+        defer { try? FileManager.default.removeItem(atPath: (manifest as NSString).deletingLastPathComponent) }
+        let (run, report) = try simulateJSON([manifest, "--player", "dashjs", "--bandwidth", "400k"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let abr = try #require(report?["abr"] as? [String: Any])
+        #expect(abr["rule"] as? String == "dashjs")
+        // The audio set's requests share the link (half each while both flow). init-1 and the audio's init
+        // (0.04 s), then segment 0 at 800k, judged every 50 ms: at 0.59 s, past 500 ms, 13,749 bytes came
+        // (200 kbit/s), so the whole 200,000 would take 8 s >= 1.8 x 2 s: down to 300k. Its init and 75,000
+        // bytes end at 2.475 s; meanwhile dash.js fetches audio segments 0 and 1 only (16,000 bytes each; 2 s
+        // less one AAC frame is below max(video level 0 + 1 s, 2 s), 4 s less a frame is not).
+        let switches = try #require(abr["switches"] as? [[String: Any]])
+        #expect(switches.map { [$0["segment"] as? Int, $0["from"] as? Int, $0["to"] as? Int] } == [[0, 1, 0]])
+        #expect(abs((report?["startup_delay"] as? Double ?? 0) - 2.475) < 0.01)
+        #expect(report?["stall_count"] as? Int == 0)
+        let audio = (report?["request_log"] as? [[String: Any]])?.filter {
+            $0["track"] as? String == "audio" && $0["segment"] is Int && ($0["start"] as? Double ?? 0) < 2.475
+        }
+        #expect(audio?.count == 2)
+    }
+
+    @Test("Shaka starts at 800k (1.5 Mbit/s default) and waits for minBufferTime plus an AAC frame; under 1.28 Mbit/s it never switches, above it switches at its first good estimate")
+    func shaka() throws {
+        let manifest = try writeManifest()
+        defer { try? FileManager.default.removeItem(atPath: (manifest as NSString).deletingLastPathComponent) }
+        let (run, slow) = try simulateJSON([manifest, "--player", "shaka", "--bandwidth", "800k"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let policy = try #require(slow?["policy"] as? [String: Any])
+        #expect(abs((policy["start_threshold"] as? Double ?? 0) - (4 + 1024 / 48000.0)) < 1e-9)
+        #expect(policy["stall_level"] as? Double == 0.5)
+        let abr = try #require(slow?["abr"] as? [String: Any])
+        #expect(abr["rule"] as? String == "shaka")
+        // 10 kB per 100 ms never makes a sample: 800k throughout; 3 segments (6 s > 4.021 s, 600,000 bytes)
+        // and init-1, beside the audio set's init and 5 segments (81,000 bytes, all fetched first): 682,000
+        // bytes at 800 kbit/s, 6.82 s.
+        #expect((abr["switches"] as? [[String: Any]])?.isEmpty == true)
+        #expect(abs((slow?["startup_delay"] as? Double ?? 0) - 6.82) < 0.01)
+        #expect(slow?["stall_count"] as? Int == 0)
+        // At 4 Mbit/s 50 kB per 100 ms: 150 kB sampled 0.3 s into segment 0, 4 Mbit/s >= 2000k / 0.95.
+        let (_, fast) = try simulateJSON([manifest, "--player", "shaka", "--bandwidth", "4Mbit"])
+        let fastSwitches = (fast?["abr"] as? [String: Any])?["switches"] as? [[String: Any]]
+        #expect(fastSwitches?.map { [$0["segment"] as? Int, $0["from"] as? Int, $0["to"] as? Int] } == [[1, 1, 2]])
+    }
+}
+
+/// Writes the ladder into a new temporary folder and returns the manifest's path.
+private func writeManifest() throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dashshaka-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let video = [(0, 300_000), (1, 800_000), (2, 2_000_000)]
+    for (id, bandwidth) in video + [(3, 64_000)] {
+        try Data(count: 1000).write(to: directory.appendingPathComponent("init-\(id).m4s"))
+        for number in 1...5 {
+            try Data(count: bandwidth * 2 / 8).write(to: directory.appendingPathComponent("chunk-\(id)-0000\(number).m4s"))
+        }
+    }
+    let template =
+        #"<SegmentTemplate timescale="1000" duration="2000" initialization="init-$RepresentationID$.m4s" media="chunk-$RepresentationID$-$Number%05d$.m4s" startNumber="1"/>"#
+    let representations = video.map { id, bandwidth in
+        #"<Representation id="\#(id)" mimeType="video/mp4" codecs="avc1.42c01e" bandwidth="\#(bandwidth)">\#(template)</Representation>"#
+    }.joined()
+    let mpd = """
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT10.0S" minBufferTime="PT4.0S">
+        <Period id="0" start="PT0.0S">
+        <AdaptationSet id="0" contentType="video">\(representations)</AdaptationSet>
+        <AdaptationSet id="1" contentType="audio"><Representation id="3" mimeType="audio/mp4" codecs="mp4a.40.2" bandwidth="64000" audioSamplingRate="48000">\(template)</Representation></AdaptationSet>
+        </Period></MPD>
+        """
+    let path = directory.appendingPathComponent("manifest.mpd").path
+    try mpd.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}
+
+/// Runs `bufprobe simulate ... --json` and reads the report as JSON objects.
+private func simulateJSON(_ arguments: [String]) throws -> (BufprobeProcess.Result, [String: Any]?) {
+    let result = try BufprobeProcess.run(["simulate"] + arguments + ["--json"])
+    return (result, try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+}
