@@ -1,5 +1,6 @@
 import BufprobeCommands
 @testable import CheckEngine
+import BufprobeOutput
 import Foundation
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
 package import PlaybackModel
-package import CheckEngine
+package import BufprobeOutput
 
 extension SimulateReport {
     /// One request of `request_log`, as `SimulationRequest` records it.
