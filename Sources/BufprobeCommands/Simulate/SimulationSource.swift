@@ -72,6 +72,8 @@ package struct SimulationSource: Sendable {
                 sentence: "--variant applies to HLS master playlists and DASH manifests; \(input) is neither.", isUsage: true)
         }
         if let problem = InputCheck.problem(with: input) { throw Failure(sentence: problem, isUsage: false) }
+        // The packet loop's allocator setting, as probe's (`PacketAllocator`).
+        PacketAllocator.tune()
         let opened: MediaInput
         do {
             opened = try MediaInput(url: InputKind.ffmpegURL(for: input))
