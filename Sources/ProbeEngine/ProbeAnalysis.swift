@@ -33,3 +33,25 @@ package struct ProbeAnalysis: Sendable {
         diagnostics.add(modelPacket)
     }
 }
+
+/// `probe`'s worker: the analysis beside the demuxer.
+package typealias ProbeAnalysisWorker = PacketWorker<ProbeAnalysis>
+
+extension ProbeAnalysis: PacketConsumer {
+    /// Adds tallies for the streams the demuxer added while reading.
+    package mutating func addStreams(_ streams: [StreamInfo]) { addStreams(streams.map { $0.type == .video }) }
+}
+
+extension PacketWorker where Consumer == ProbeAnalysis {
+    /// A worker for `analysis`; `onProgress` is called on the worker's thread with the playable loaded
+    /// ranges and the byte position of a batch that asked for progress.
+    package convenience init(
+        analysis: ProbeAnalysis, converter: PacketConverter, onProgress: (@Sendable (TimeRanges, Int64?) -> Void)?
+    ) {
+        var progress: (@Sendable (ProbeAnalysis, Int64?) -> Void)?
+        if let onProgress {
+            progress = { analysis, bytes in onProgress(analysis.tracker.playable, bytes) }
+        }
+        self.init(consumer: analysis, converter: converter, onProgress: progress)
+    }
+}

@@ -84,6 +84,8 @@ package struct SimulationSource: Sendable {
                 sentence: "--variant applies to HLS master playlists and DASH manifests; \(input) is neither.", isUsage: true)
         }
         if let problem = InputCheck.problem(with: input) { throw Failure(sentence: problem, isUsage: false) }
+        // The packet loop's allocator setting, as probe's (`PacketAllocator`).
+        PacketAllocator.tune()
         let opened: MediaInput
         do {
             opened = try MediaInput(url: InputKind.ffmpegURL(for: input))
@@ -98,17 +100,36 @@ package struct SimulationSource: Sendable {
             // Each figure comes from the file: bounded before adding, so no sum can overflow.
             min(total + Int(min(max(stream.declaredFrames ?? 0, 0), 20_000_000)), 20_000_000)
         }
-        var builder = SimulationMedia.ProgressiveBuilder(expectedCount: declared)
-        var extent = ByteExtent()
-        do {
-            while let packet = try opened.readPacket() {
-                let model = packet.modelPacket
-                extent.add(model)
-                builder.add(model)
+        // The units are built on a second thread, a batch of packets behind the demuxer (as probe's analysis).
+        let worker = PacketWorker(
+            consumer: SimulationPacketLoad(builder: SimulationMedia.ProgressiveBuilder(expectedCount: declared)),
+            converter: opened.makePacketConverter())
+        var batch = worker.firstBatch()
+        var knownStreams = opened.streams.count
+        var readError: FFmpegError?
+        while true {
+            let packet: RawPacket?
+            do { packet = try opened.readRawPacket() } catch {
+                readError = error
+                break
             }
-        } catch {
-            // A damaged tail still leaves the packets before it: simulate what a player would get.
-            if extent.packets == 0 { throw Failure(sentence: error.sentence(for: input, opening: false), isUsage: false) }
+            guard let packet else { break }
+            // The demuxer may add a stream while reading; the input's list has it by now.
+            if knownStreams < opened.streams.count {
+                batch.newStreams += opened.streams[knownStreams...]
+                knownStreams = opened.streams.count
+            }
+            batch.append(packet)
+            if batch.isFull { batch = worker.submit(batch) }
+        }
+        let load = worker.finish(batch)
+        let extent = load.extent
+        let builder = load.builder
+        // The builder's units must be held once only, so that `finish` writes them in place.
+        _ = consume load
+        // A damaged tail still leaves the packets before it: simulate what a player would get.
+        if let readError, extent.packets == 0 {
+            throw Failure(sentence: readError.sentence(for: input, opening: false), isUsage: false)
         }
         let playable = PlaybackSession.playableStreams(from: opened.streamCandidates())
         guard extent.packets > 0, builder.count > 0, !playable.isEmpty else {
@@ -124,7 +145,7 @@ package struct SimulationSource: Sendable {
         var source = SimulationSource(
             // A URL is not a file, though it is read whole first like one: label it by where it came from.
             description: input, kind: InputKind(input).isNetwork ? "network" : "file",
-            media: builder.finish(
+            media: (consume builder).finish(
                 playableStreams: playable, totalBytes: opened.format.size, duration: opened.format.duration,
                 download: .progressive(indexAtEnd: index, mode: download)))
         if index != nil {
