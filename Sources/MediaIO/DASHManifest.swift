@@ -1,5 +1,3 @@
-// Over 400 lines on purpose: one MPD reader over an `XMLTree`, whose segment addressing is inherited
-// from Period to AdaptationSet to Representation; the inheritance and the limits it checks read as one.
 import Foundation
 
 /// A static MPEG-DASH manifest (ISO/IEC 23009-1 MPD), parsed from its XML with no I/O other than the
@@ -225,7 +223,7 @@ public struct DASHManifest: Sendable, Hashable {
 
     // MARK: Content kind
 
-    private static func kind(of element: XMLTree.Element, inherited: ContentKind) -> ContentKind {
+    static func kind(of element: XMLTree.Element, inherited: ContentKind) -> ContentKind {
         let type = (element.attributes["contentType"] ?? element.attributes["mimeType"] ?? "").lowercased()
         if type.hasPrefix("video") { return .video }
         if type.hasPrefix("audio") { return .audio }
@@ -259,159 +257,6 @@ public struct DASHManifest: Sendable, Hashable {
             result = current
         }
         return result
-    }
-
-    // MARK: Addressing
-
-    private static func templateSegments(_ template: XMLTree.Element, _ context: Context) throws(DASHManifestError)
-        -> (Resource?, Addressing)
-    {
-        let timescale = try positive(template.attributes["timescale"] ?? "1", field: "SegmentTemplate@timescale")
-        let startNumber = try whole(template.attributes["startNumber"] ?? "1", field: "SegmentTemplate@startNumber")
-        guard let media = template.attributes["media"] else {
-            throw DASHManifestError(reason: "gives Representation \(context.id) a SegmentTemplate without @media")
-        }
-        var initialization: Resource?
-        if let text = template.attributes["initialization"] {
-            initialization = Resource(url: join(try expand(text, context, number: nil, time: nil), onto: context.base))
-        } else if let element = template.child("Initialization") {
-            initialization = try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
-        }
-        let timing = try timeline(template, timescale: timescale, context, field: "SegmentTemplate")
-        var segments: [Segment] = []
-        segments.reserveCapacity(timing.count)
-        for (offset, slot) in timing.enumerated() {
-            let (number, overflow) = startNumber.addingReportingOverflow(Int64(offset))
-            guard !overflow else { throw DASHManifestError(reason: "numbers segments past the largest number") }
-            let url = try expand(media, context, number: number, time: slot.time)
-            segments.append(Segment(duration: slot.duration, resource: Resource(url: join(url, onto: context.base))))
-        }
-        return (initialization, .listed(segments))
-    }
-
-    private static func listSegments(_ list: XMLTree.Element, _ context: Context) throws(DASHManifestError)
-        -> (Resource?, Addressing)
-    {
-        let timescale = try positive(list.attributes["timescale"] ?? "1", field: "SegmentList@timescale")
-        let initialization = try list.child("Initialization").map { element throws(DASHManifestError) in
-            try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
-        }
-        let urls = list.children("SegmentURL")
-        guard urls.count <= context.limit else {
-            throw context.tooMany
-        }
-        var timing = try timeline(list, timescale: timescale, context, field: "SegmentList", count: urls.count)
-        // A list longer than its timing (a @duration with no period length) takes the @duration each.
-        if timing.count < urls.count, let last = timing.last {
-            timing += Array(repeating: (time: 0, duration: last.duration), count: urls.count - timing.count)
-        }
-        var segments: [Segment] = []
-        segments.reserveCapacity(urls.count)
-        for (element, slot) in zip(urls, timing) {
-            segments.append(
-                Segment(duration: slot.duration, resource: try resource(element, urlKey: "media", rangeKey: "mediaRange", context)))
-        }
-        return (initialization, .listed(segments))
-    }
-
-    private static func baseSegments(_ segmentBase: XMLTree.Element, _ context: Context) throws(DASHManifestError)
-        -> (Resource?, Addressing)
-    {
-        let indexRange = try segmentBase.attributes["indexRange"].map { text throws(DASHManifestError) in
-            try byteRange(text, field: "SegmentBase@indexRange")
-        }
-        var initialization = try segmentBase.child("Initialization").map { element throws(DASHManifestError) in
-            try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
-        }
-        // Without an Initialization element, what precedes the index is the initialization (ftyp, moov).
-        if initialization == nil, let indexRange, indexRange.first > 0 {
-            initialization = Resource(url: context.base, range: ByteRange(first: 0, last: indexRange.first - 1))
-        }
-        return (initialization, .indexed(media: context.base, indexRange: indexRange))
-    }
-
-    /// `sourceURL`/`media` (default: the representation's own URL) and its byte range.
-    private static func resource(_ element: XMLTree.Element, urlKey: String, rangeKey: String, _ context: Context)
-        throws(DASHManifestError) -> Resource
-    {
-        let url = element.attributes[urlKey].map { join($0, onto: context.base) } ?? context.base
-        let range = try element.attributes[rangeKey].map { text throws(DASHManifestError) in
-            try byteRange(text, field: "\(element.name)@\(rangeKey)")
-        }
-        return Resource(url: url, range: range)
-    }
-
-    /// The segments' start times (in the timescale) and durations (seconds): from a `SegmentTimeline`, else
-    /// from `@duration` over the period (the last one cut at the period's end), else `count` segments of
-    /// `@duration`.
-    private static func timeline(
-        _ element: XMLTree.Element, timescale: Int64, _ context: Context, field: String, count: Int? = nil
-    ) throws(DASHManifestError) -> [(time: Int64, duration: Double)] {
-        let scale = Double(timescale)
-        let periodEnd = context.periodDuration.map { $0 * scale }
-        if let timeline = element.child("SegmentTimeline") {
-            var slots: [(time: Int64, duration: Double)] = []
-            var next: Int64 = 0
-            let entries = timeline.children("S")
-            for (index, entry) in entries.enumerated() {
-                if let text = entry.attributes["t"] { next = try whole(text, field: "S@t") }
-                let duration = try positive(entry.attributes["d"] ?? "", field: "S@d")
-                var repeats = try integer(entry.attributes["r"] ?? "0", field: "S@r")
-                if repeats < 0 {
-                    // -1: repeat up to the next S's time, or the end of the period.
-                    let end: Double
-                    if index + 1 < entries.count, let text = entries[index + 1].attributes["t"] {
-                        end = Double(try whole(text, field: "S@t"))
-                    } else if let periodEnd {
-                        end = periodEnd
-                    } else {
-                        throw DASHManifestError(reason: "repeats a SegmentTimeline entry to an end it does not give")
-                    }
-                    // Finite: `end` is a whole number or a duration bounded by `maximumDuration`, and `duration`
-                    // is at least 1; the result is clamped to 0...limit before the conversion.
-                    repeats = Int64(min(max(((end - Double(next)) / Double(duration)).rounded(.up) - 1, 0), Double(context.limit)))
-                }
-                guard repeats < Int64(context.limit) - Int64(slots.count) else {
-                    throw context.tooMany
-                }
-                for _ in 0...repeats {
-                    slots.append((next, Double(duration) / scale))
-                    let (sum, overflow) = next.addingReportingOverflow(duration)
-                    guard !overflow else { throw DASHManifestError(reason: "has a SegmentTimeline that runs past the largest time") }
-                    next = sum
-                }
-            }
-            return slots
-        }
-        guard let text = element.attributes["duration"] else {
-            if let count, count > 0, let periodEnd {
-                return Array(repeating: (0, periodEnd / scale / Double(count)), count: count)
-            }
-            throw DASHManifestError(reason: "gives Representation \(context.id) a \(field) with neither @duration nor a SegmentTimeline")
-        }
-        let duration = try positive(text, field: "\(field)@duration")
-        let seconds = Double(duration) / scale
-        if let count, context.periodDuration == nil {
-            return Array(repeating: (0, seconds), count: count)
-        }
-        guard let periodEnd else {
-            throw DASHManifestError(reason: "gives no duration (mediaPresentationDuration or Period@duration) to count segments of \(field)@duration by")
-        }
-        let needed = (periodEnd / Double(duration)).rounded(.up)
-        guard count != nil || needed <= Double(context.limit) else {
-            throw context.tooMany
-        }
-        let total = count ?? Int(max(needed, 1))
-        var slots: [(time: Int64, duration: Double)] = []
-        slots.reserveCapacity(total)
-        var time: Int64 = 0
-        for index in 0..<total {
-            let left = (periodEnd - Double(time)) / scale
-            let length = index == total - 1 && count == nil ? min(seconds, max(left, 0)) : seconds
-            slots.append((time, length))
-            time = time.addingReportingOverflow(duration).overflow ? time : time + duration
-        }
-        return slots
     }
 
     // MARK: Templates
@@ -482,20 +327,20 @@ public struct DASHManifest: Sendable, Hashable {
 
     // MARK: Numbers
 
-    private static func integer(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
+    static func integer(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)) else {
             throw DASHManifestError(reason: "has a \(field) that is not a whole number ('\(text.prefix(40))')")
         }
         return value
     }
 
-    private static func whole(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
+    static func whole(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
         let value = try integer(text, field: field)
         guard value >= 0 else { throw DASHManifestError(reason: "has a negative \(field) (\(value))") }
         return value
     }
 
-    private static func positive(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
+    static func positive(_ text: String, field: String) throws(DASHManifestError) -> Int64 {
         let value = try integer(text, field: field)
         guard value > 0 else { throw DASHManifestError(reason: "has a \(field) that is not above 0 (\(value))") }
         return value
