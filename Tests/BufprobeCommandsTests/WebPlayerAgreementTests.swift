@@ -113,6 +113,14 @@ enum WebPlayerHarness {
         return "startup \(startup), \(side["stall_count"] ?? "?") stalls (\(side["stall_time"] ?? "?") s), variants [\(variants)]"
     }
 
+    /// A player's two cases, each `simulate --player` with the player's name: a steady constant 1.5 Mbit/s link
+    /// (above the middle variant and its audio) and a stalling one at `stalling` Mbit/s (below the lowest).
+    static func cases(_ player: String, stalling: String) -> [Case] {
+        [("steady 1.5 Mbit/s", "0 1.5\n"), ("stalling \(stalling) Mbit/s", "0 \(stalling)\n")].map {
+            Case(player: player, name: $0.0, trace: $0.1, simulateArguments: ["--player", player])
+        }
+    }
+
     /// Runs `testCase` until it agrees, twice at most, and records an issue naming every run when none did.
     static func expectAgreement(_ testCase: Case) throws {
         var runs: [Comparison] = []
@@ -132,43 +140,21 @@ enum WebPlayerHarness {
 /// hls.js against `simulate --player hlsjs`.
 @Suite("hls.js in Chromium agrees with simulate --player hlsjs", .serialized)
 struct WebPlayerHlsjsTests {
-    static let cases: [WebPlayerHarness.Case] = [
-        .init(player: "hlsjs", name: "steady 1.5 Mbit/s", trace: "0 1.5\n", simulateArguments: ["--player", "hlsjs"]),
-        .init(player: "hlsjs", name: "stalling 0.25 Mbit/s", trace: "0 0.25\n", simulateArguments: ["--player", "hlsjs"]),
-    ]
-
-    @Test("the real player and simulate agree on startup, stalls and variants", arguments: cases)
-    func agrees(_ testCase: WebPlayerHarness.Case) throws {
-        try WebPlayerHarness.expectAgreement(testCase)
-    }
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("hlsjs", stalling: "0.25"))
+    func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
 }
 
-/// dash.js against `simulate --player dashjs`.
+/// dash.js against `simulate --player dashjs`. At 0.25 Mbit/s on this 12 s clip dash.js stalled twice (4.2 s)
+/// where simulate stalls once (2.8 s), 2 of 2 runs; at 0.2 Mbit/s both stall twice (7.4 s real, 7.0 s simulated).
 @Suite("dash.js in Chromium agrees with simulate --player dashjs", .serialized)
 struct WebPlayerDashjsTests {
-    static let cases: [WebPlayerHarness.Case] = [
-        .init(player: "dashjs", name: "steady 1.5 Mbit/s", trace: "0 1.5\n", simulateArguments: ["--player", "dashjs"]),
-        // At 0.25 Mbit/s on this 12 s clip dash.js stalled twice (4.2 s) where simulate stalls once (2.8 s), 2 of 2
-        // runs; at 0.2 Mbit/s both stall twice (7.4 s real, 7.0 s simulated).
-        .init(player: "dashjs", name: "stalling 0.2 Mbit/s", trace: "0 0.2\n", simulateArguments: ["--player", "dashjs"]),
-    ]
-
-    @Test("the real player and simulate agree on startup, stalls and variants", arguments: cases)
-    func agrees(_ testCase: WebPlayerHarness.Case) throws {
-        try WebPlayerHarness.expectAgreement(testCase)
-    }
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("dashjs", stalling: "0.2"))
+    func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
 }
 
 /// Shaka against `simulate --player shaka`.
 @Suite("Shaka in Chromium agrees with simulate --player shaka", .serialized)
 struct WebPlayerShakaTests {
-    static let cases: [WebPlayerHarness.Case] = [
-        .init(player: "shaka", name: "steady 1.5 Mbit/s", trace: "0 1.5\n", simulateArguments: ["--player", "shaka"]),
-        .init(player: "shaka", name: "stalling 0.25 Mbit/s", trace: "0 0.25\n", simulateArguments: ["--player", "shaka"]),
-    ]
-
-    @Test("the real player and simulate agree on startup, stalls and variants", arguments: cases)
-    func agrees(_ testCase: WebPlayerHarness.Case) throws {
-        try WebPlayerHarness.expectAgreement(testCase)
-    }
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("shaka", stalling: "0.25"))
+    func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
 }
