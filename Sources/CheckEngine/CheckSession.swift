@@ -2,7 +2,6 @@ import Foundation
 package import MediaIO
 import PlaybackModel
 import Synchronization
-import BufprobeOutput
 
 /// One `check` of one input, the driver of its `CheckMachine`: opens the input (`OpeningReads`), receives
 /// it in real time on the calling thread, and hands the machine every observation as a `CheckEvent` timed
