@@ -68,7 +68,7 @@ public struct DashjsAbr: PlayerAbrModel {
     static let bolaMinimumBuffer = 10.0, bolaBufferPerLevel = 2.0
 
     /// The throughput EWMA (`ThroughputModel.js` 275-288), kbit/s.
-    private var fastEstimate = 0.0, slowEstimate = 0.0, totalWeight = 0.0
+    private var fast = HalfLifeEwma(halfLife: fastHalfLife), slow = HalfLifeEwma(halfLife: slowHalfLife)
     /// The variant of the last request (`currentRepresentation`), `nil` before the first.
     private var current: Int?
     /// `BUFFER_LOADED` (true) or `BUFFER_EMPTY` (false); `nil` before the buffer first passed 0.3 s.
@@ -117,10 +117,8 @@ public struct DashjsAbr: PlayerAbrModel {
 
     /// The estimate, kbit/s rounded as `getAverageThroughput` does, `nil` before any sample.
     public var estimate: Double? {
-        guard totalWeight > 0 else { return nil }
-        let fast = fastEstimate / (1 - pow(0.5, totalWeight / Self.fastHalfLife))
-        let slow = slowEstimate / (1 - pow(0.5, totalWeight / Self.slowHalfLife))
-        return min(fast, slow).rounded()
+        guard fast.totalWeight > 0 else { return nil }
+        return min(fast.estimate, slow.estimate).rounded()
     }
 
     /// `getOptimalRepresentationForBitrate`: the highest variant whose declared kbit/s is at most
@@ -224,11 +222,8 @@ public struct DashjsAbr: PlayerAbrModel {
         guard milliseconds > 0, download.bytes > 0 else { return }
         let kilobits = (8 * Double(download.bytes) / milliseconds).rounded()
         let weight = Self.weightPerMillisecond * milliseconds
-        let fastAlpha = pow(0.5, weight / Self.fastHalfLife)
-        fastEstimate = (1 - fastAlpha) * kilobits + fastAlpha * fastEstimate
-        let slowAlpha = pow(0.5, weight / Self.slowHalfLife)
-        slowEstimate = (1 - slowAlpha) * kilobits + slowAlpha * slowEstimate
-        totalWeight += weight
+        fast.sample(weight: weight, value: kilobits)
+        slow.sample(weight: weight, value: kilobits)
     }
 
     public mutating func abandonment(_ progress: PlayerAbrProgress) -> AbrDecision? {

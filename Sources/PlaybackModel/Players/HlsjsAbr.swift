@@ -48,9 +48,9 @@ public struct HlsjsAbr: PlayerAbrModel {
     /// weight that makes an estimate (`ewma-bandwidth-estimator.ts` 24-28).
     static let defaultTTFB = 100.0, minimumDelay = 50.0, minimumWeight = 0.001
 
-    private var fast = Ewma(halfLife: fastHalfLife), slow = Ewma(halfLife: slowHalfLife)
+    private var fast = HalfLifeEwma(halfLife: fastHalfLife), slow = HalfLifeEwma(halfLife: slowHalfLife)
     /// The TTFB EWMA, with the slow half-life (`ewma-bandwidth-estimator.ts` 32).
-    private var ttfb = Ewma(halfLife: slowHalfLife)
+    private var ttfb = HalfLifeEwma(halfLife: slowHalfLife)
     /// `lastLoadedFragLevel`: the variant of the last segment that arrived whole.
     private var lastLoaded: Int?
     /// `fragCurrent.duration`: the last segment requested (0 before any).
@@ -227,23 +227,4 @@ public struct HlsjsAbr: PlayerAbrModel {
 
     private func rate(_ bitsPerSecond: Double) -> String { BitRate(bitsPerSecond: bitsPerSecond.rounded()).description }
     private func seconds(_ value: Double) -> String { Seconds((value * 1000).rounded() / 1000).description }
-
-    /// hls.js's `EWMA` (`utils/ewma.ts`): `alpha = 0.5^(1/halfLife)` per unit of weight, bias-corrected.
-    struct Ewma: Sendable, Hashable {
-        let alpha: Double
-        private(set) var raw = 0.0, totalWeight = 0.0
-
-        init(halfLife: Double) { alpha = halfLife > 0 ? exp(log(0.5) / halfLife) : 0 }
-
-        mutating func sample(weight: Double, value: Double) {
-            let adjusted = pow(alpha, weight)
-            raw = value * (1 - adjusted) + adjusted * raw
-            totalWeight += weight
-        }
-
-        var estimate: Double {
-            let zero = 1 - pow(alpha, totalWeight)
-            return alpha > 0 && zero > 0 ? raw / zero : raw
-        }
-    }
 }

@@ -40,23 +40,7 @@ public struct ShakaAbr: PlayerAbrModel {
     /// The least time between two progress samples of a fetch, seconds (http_fetch_plugin.js 151).
     public static let progressInterval = 0.1
 
-    /// `shaka.abr.Ewma` (ewma.js): `estimate` and `totalWeight`.
-    private struct Ewma: Sendable {
-        let alpha: Double
-        var estimate = 0.0, totalWeight = 0.0
-
-        init(halfLife: Double) { alpha = exp(log(0.5) / halfLife) }
-
-        mutating func sample(weight: Double, value: Double) {
-            let adjusted = pow(alpha, weight)
-            estimate = value * (1 - adjusted) + adjusted * estimate
-            totalWeight += weight
-        }
-
-        var value: Double { estimate / (1 - pow(alpha, totalWeight)) }
-    }
-
-    private var fast = Ewma(halfLife: fastHalfLife), slow = Ewma(halfLife: slowHalfLife)
+    private var fast = HalfLifeEwma(halfLife: fastHalfLife), slow = HalfLifeEwma(halfLife: slowHalfLife)
     /// `bytesSampled_`.
     private var bytesSampled = 0.0
     /// `startupComplete_`.
@@ -96,7 +80,7 @@ public struct ShakaAbr: PlayerAbrModel {
     /// `getBandwidthEstimate`: the default until 128 kB were sampled, then the lower EWMA.
     public var estimate: Double {
         guard bytesSampled >= Self.minimumTotalBytes else { return defaultEstimate }
-        return min(fast.value, slow.value)
+        return min(fast.estimate, slow.estimate)
     }
 
     /// `chooseVariant` over `bitRates` (ascending) at `estimate`.
