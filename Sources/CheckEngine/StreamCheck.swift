@@ -187,12 +187,7 @@ public final class StreamCheck: Sendable {
         switch self.settings {
         case .success(let valid): settings = valid
         case .failure(let invalid):
-            let watching = state.withLock { state in
-                state.finished = true
-                defer { state.streams = [] }
-                return state.streams
-            }
-            for stream in watching { stream.continuation.finish() }
+            for stream in finishWatching() { stream.continuation.finish() }
             return Report(source: source, refusing: invalid)
         }
         let session = CheckSession(source: source, settings: settings)
@@ -203,18 +198,22 @@ public final class StreamCheck: Sendable {
         }
         for stream in streams { stream.watch(session) }
         let report = await runner.report(of: session, logger: logger)
-        let watching = state.withLock { state in
-            state.finished = true
-            defer { state.streams = [] }
-            return state.streams
-        }
         // The ended state last, then the end of every stream.
         let last = Progress(session.progress())
-        for stream in watching {
+        for stream in finishWatching() {
             stream.continuation.yield(last)
             stream.continuation.finish()
         }
         return Report(report)
+    }
+
+    /// Marks the check finished and hands over the progress streams still open, for the caller to end.
+    private func finishWatching() -> [ProgressStream] {
+        state.withLock { state in
+            state.finished = true
+            defer { state.streams = [] }
+            return state.streams
+        }
     }
 
     /// Stops the check as soon as FFmpeg next polls; `run()` then returns an interrupted report.
