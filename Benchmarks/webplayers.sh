@@ -13,8 +13,10 @@
 # Usage: Benchmarks/webplayers.sh            (all players, all cases)
 #        PLAYERS="shaka" CASES="c200k step" Benchmarks/webplayers.sh
 #        KEEP=1 CASES="dip" Benchmarks/webplayers.sh   (keep out/webplayers/results.jsonl's other cases)
+#        RESIM=1 Benchmarks/webplayers.sh   (rerun only simulate over the real runs recorded in $OUT/runs)
 # Environment: BUFPROBE (default: .build/debug/bufprobe, built when missing), WEBPLAYERS_LIB (default
-# ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100).
+# ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100),
+# RESIM and CHROMIUM_LOCK (webplayers/run-case.sh says what they do).
 # Everything stays on 127.0.0.1. Raw timelines: $OUT/runs/<player>-<case>/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,7 +80,7 @@ run_case() {
   local player=$1 case=$2 dir="$OUT/runs/$1-$2" sim_args
   sim_args=$(simulate_args "$player")
   # shellcheck disable=SC2086
-  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
+  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT RESIM=${RESIM:-0} "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
     "$OUT/media" "$dir" $sim_args >> "$OUT/results.jsonl"
   python3 "$HERE/report.py" --one "$dir" < <(tail -1 "$OUT/results.jsonl")
 }

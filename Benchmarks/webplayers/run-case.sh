@@ -9,7 +9,9 @@
 #   CASE_DIR    emptied, then filled: meta.json, requests.jsonl (shaper), timeline.jsonl (the page),
 #               chromium.log, simulate.json; the comparison (compare.py's JSON line) is printed on stdout.
 # Environment: BUFPROBE (the binary, required), WEBPLAYERS_LIB (the player builds, required), LIMIT (the
-# session's bound in seconds, default 100).
+# session's bound in seconds, default 100), CHROMIUM_LOCK (a file: when set, the real run waits for an
+# exclusive flock on it, so that runs started by several people on one machine take turns), RESIM=1 (keep
+# CASE_DIR's recorded real run and only rerun simulate and the comparison: for a model change).
 # Chromium is started headless (--headless=new, autoplay muted) with a fresh profile and killed with its
 # process group when the page reports or the bound passes; the shaper serves on 127.0.0.1 only.
 set -euo pipefail
@@ -36,6 +38,19 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+if [[ ${RESIM:-0} == 1 ]]; then
+  [[ -s "$dir/timeline.jsonl" && -s "$dir/requests.jsonl" ]] || { echo "run-case.sh: RESIM=1 but $dir holds no recorded run" >&2; exit 2; }
+  python3 - "$dir/meta.json" "$*" <<'PY'
+import json, sys
+meta = json.load(open(sys.argv[1])); meta["simulate_args"] = sys.argv[2]
+json.dump(meta, open(sys.argv[1], "w"))
+PY
+  # shellcheck disable=SC2068
+  "$BUFPROBE" simulate "$media/$src" $@ --trace "$trace" --json > "$dir/simulate.json" 2> "$dir/simulate.log" || true
+  python3 "$HERE/compare.py" "$dir"
+  exit 0
+fi
+if [[ -n "${CHROMIUM_LOCK:-}" ]]; then exec 9> "$CHROMIUM_LOCK"; flock 9; fi
 rm -rf "$dir"; mkdir -p "$dir"
 python3 - "$dir/meta.json" "$player" "$(basename "$trace" .txt)" "$src" "$segments" "$*" "$LIMIT" <<'PY'
 import json, sys
