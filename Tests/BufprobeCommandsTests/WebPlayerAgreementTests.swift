@@ -35,14 +35,30 @@ enum WebPlayerHarness {
     /// The clip's length, seconds (6 segments of 2 s): short, so that six cases add under a minute to CI.
     static let clipSeconds = 12
 
-    /// The media, made once per test process into a temporary folder by `make_media.py`.
+    /// The media, made by `make_media.py` once for every test process (the shards run the three suites side
+    /// by side) into `.build/test-cache/webplayers-<clip>s-<the script's FNV-1a hash>`: made in a folder of
+    /// its own, then renamed into place, so a process never reads another's half-made media, and a changed
+    /// script makes new media.
     static let media: Result<URL, HarnessError> = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-webplayers-\(UUID().uuidString)")
+        let maker = script("make_media.py")
+        guard let recipe = try? Data(contentsOf: maker) else { return .failure(HarnessError("cannot read \(maker.path)")) }
+        let hash = recipe.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+        let cache = BufprobeProcess.packageRoot.appendingPathComponent(".build/test-cache")
+        let folder = cache.appendingPathComponent("webplayers-\(clipSeconds)s-\(String(hash, radix: 16))")
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("media.json").path) { return .success(folder) }
+        let making = cache.appendingPathComponent("webplayers-making-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: making) }
         do {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             let result = try BufprobeProcess.run(
                 URL(fileURLWithPath: "/usr/bin/env"),
-                ["python3", script("make_media.py").path, folder.path, String(clipSeconds)], timeout: 300)
+                ["python3", maker.path, making.path, String(clipSeconds)], timeout: 300)
             guard result.status == 0 else { return .failure(HarnessError("make_media.py failed: \(result.stderr)")) }
+            // Another process may have renamed its own media into place first: then that one is used.
+            if (try? FileManager.default.moveItem(at: making, to: folder)) == nil,
+                !FileManager.default.fileExists(atPath: folder.appendingPathComponent("media.json").path) {
+                return .failure(HarnessError("could not move the media into \(folder.path)"))
+            }
             return .success(folder)
         } catch {
             return .failure(HarnessError("make_media.py could not run: \(error)"))
