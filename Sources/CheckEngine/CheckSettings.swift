@@ -12,11 +12,8 @@ package struct CheckSettings: Sendable {
     package static let defaultLiveSample = 30.0
     /// Extra HTTP request headers, `Name: value` each.
     package var headers: [String] = []
-    /// The HTTP `User-Agent`; `nil` sends `defaultUserAgent`.
+    /// The HTTP `User-Agent`; `nil` sends `BufprobeVersion.userAgent`.
     package var userAgent: String?
-    /// The `User-Agent` every request bufprobe makes carries unless told otherwise: it names bufprobe and
-    /// its version, so a server's logs can tell a synthetic viewer (FFmpeg's own would be `Lavf/59...`).
-    package static let defaultUserAgent = "bufprobe/\(BufprobeVersion.string)"
     /// Opt-in CMCD (CTA-5004) data sent with the requests, `nil` for none.
     package var cmcd: CMCD?
     /// `--live-start`: where a live HLS playlist is started.
@@ -136,14 +133,14 @@ package struct CheckSettings: Sendable {
     }
 
     /// The libavformat options for opening: `headers` (with CMCD's session keys in header mode) and
-    /// `user_agent` (`defaultUserAgent` unless set). No `timeout`/`rw_timeout`: the
+    /// `user_agent` (`BufprobeVersion.userAgent` unless set). No `timeout`/`rw_timeout`: the
     /// interrupt callback bounds every wait instead (with HLS those options hang or turn a stalled
     /// segment into a silent end of file).
     package var formatOptions: [String: String] {
         var options: [String: String] = [:]
         let all = headers + (cmcd?.sessionHeaders ?? [])
         if !all.isEmpty { options["headers"] = all.map { $0 + "\r\n" }.joined() }
-        options["user_agent"] = userAgent ?? Self.defaultUserAgent
+        options["user_agent"] = userAgent ?? BufprobeVersion.userAgent
         return options
     }
 

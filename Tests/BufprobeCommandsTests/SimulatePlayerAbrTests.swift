@@ -2,6 +2,7 @@ import BufprobeCommands
 import Foundation
 import Testing
 import TestSupport
+import SimulateEngine
 
 /// `simulate --player hlsjs` runs hls.js's own ABR over a ladder without `--abr`, and the user's flags
 /// override it. The ladder is `writeLadder`'s: 2M, 500k, 1M listed in that order, 2 s segments.
