@@ -58,8 +58,8 @@ package struct CheckSettings: Sendable {
     /// `/probe` parameters, `StreamCheck.Options`) builds its check from. `policy` defaults to the
     /// `player`'s, else `BufferPolicy.default`.
     /// - Throws: `Invalid` for a value no check can use: a timeout, sample or startup limit not above 0, a
-    ///   header without `:`, a segment count outside 1...`VariantProber.maxSegments`, an unusable policy or
-    ///   threshold.
+    ///   header that is not `Name: value` (`isHeader`), a segment count outside
+    ///   1...`VariantProber.maxSegments`, an unusable policy or threshold.
     package init(
         timeout: Seconds = Seconds(10), duration: Seconds? = nil, policy: BufferPolicy? = nil,
         player: PlayerPreset? = nil, thresholds: VerdictThresholds = .default, headers: [String] = [],
@@ -71,7 +71,7 @@ package struct CheckSettings: Sendable {
         for (value, seconds) in [(Invalid.Value.timeout, timeout), (.maxStartup, Seconds(thresholds.maxStartup)), (.duration, duration)] {
             if let seconds, !(seconds.value > 0) { throw .notAboveZero(value, seconds) }
         }
-        if let header = headers.first(where: { !$0.contains(":") }) { throw .header(header) }
+        if let header = headers.first(where: { !Self.isHeader($0) }) { throw .header(header) }
         guard (1...VariantProber.maxSegments).contains(allVariantsSegments) else { throw .segments(allVariantsSegments) }
         let policy = policy ?? player?.policy ?? .default
         do { try policy.validate() } catch { throw .policy(error) }
@@ -93,6 +93,13 @@ package struct CheckSettings: Sendable {
         self.recordsTrace = recordsTrace
         self.lowLatency = lowLatency
         self.requestPolicy = requestPolicy
+    }
+
+    /// Whether `header` is a request header as `Name: value`: a name, then a colon. The one rule for every
+    /// header a user gives (`check --header`, `StreamCheck.Options`, `serve`'s module `headers`).
+    package static func isHeader(_ header: String) -> Bool {
+        guard let colon = header.firstIndex(of: ":") else { return false }
+        return colon != header.startIndex
     }
 
     /// A value `init(timeout:...)` refuses; `sentence(naming:)` says it with the front end's name for it.
