@@ -74,11 +74,21 @@ let package = Package(
             dependencies: ["MediaIO", "PlaybackModel", "ProgressLine", .product(name: "Logging", package: "swift-log")],
             swiftSettings: upcoming
         ),
+        // How the engines open and read an input, and the rules they share about it: naming the input
+        // (`InputKind`), refusing what is not media (`InputCheck`, `URLCheck`), the sentences of FFmpeg's and
+        // the interrupter's errors, packets into the model's, reading on a thread of its own (`BlockingThread`,
+        // `PacketWorker`), an MP4's index at the end, missing codec parameters and truncation. Shared by
+        // check, probe and simulate, so no engine imports another for them.
+        .target(
+            name: "InputReading",
+            dependencies: ["BufprobeOutput", "MediaIO", "PlaybackModel"],
+            swiftSettings: upcoming
+        ),
         // `check`'s engine: the pure check machine, its driver (MediaInput, a thread, a clock) and the report.
         .target(
             name: "CheckEngine",
             dependencies: [
-                "BufprobeOutput", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "InputReading", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -87,16 +97,27 @@ let package = Package(
         // report, and its library face (`MediaProbe`).
         .target(
             name: "ProbeEngine",
-            dependencies: ["BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel"],
+            dependencies: ["BufprobeOutput", "InputReading", "MediaIO", "PlaybackModel"],
+            swiftSettings: upcoming
+        ),
+        // `simulate`'s engine: the media read into units (file, HLS, DASH, synthetic), the plan merged from
+        // the options and a script, the network and traces, the session run in virtual time, and the report
+        // with its text, JSON and SVG plot; its library face is `NetworkSimulation`.
+        .target(
+            name: "SimulateEngine",
+            dependencies: [
+                "BufprobeOutput", "InputReading", "MediaIO", "PlaybackModel", "ProgressLine",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: upcoming
         ),
         .target(
             name: "BufprobeCommands",
             dependencies: [
-                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "ProbeEngine", "ProgressLine",
+                "SimulateEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: upcoming
         ),
@@ -105,7 +126,7 @@ let package = Package(
         .target(
             name: "BufprobeServe",
             dependencies: [
-                "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "ProgressLine",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -124,7 +145,7 @@ let package = Package(
         .target(
             name: "Bufprobe",
             dependencies: [
-                "BufprobeCommands", "CheckEngine", "PlaybackModel", "ProbeEngine",
+                "CheckEngine", "PlaybackModel", "ProbeEngine", "SimulateEngine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -134,7 +155,8 @@ let package = Package(
         .executableTarget(
             name: "BufprobeCLI",
             dependencies: [
-                "BufprobeCommands", "BufprobeOutput", "BufprobeServe", "CheckEngine", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeCommands", "BufprobeOutput", "BufprobeServe", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel",
+                "ProgressLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -173,7 +195,8 @@ let package = Package(
         ),
         .testTarget(name: "ProgressLineTests", dependencies: ["ProgressLine", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
-            name: "CheckEngineTests", dependencies: ["BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
+            name: "CheckEngineTests",
+            dependencies: ["BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [
@@ -185,8 +208,8 @@ let package = Package(
         .testTarget(
             name: "BufprobeCommandsTests",
             dependencies: [
-                "Bufprobe", "BufprobeCommands", "BufprobeOutput", "CheckEngine", "MediaIO", "PlaybackModel", "ProbeEngine",
-                "TestSupport", "BufprobeCLI",
+                "Bufprobe", "BufprobeCommands", "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel",
+                "ProbeEngine", "SimulateEngine", "TestSupport", "BufprobeCLI",
             ],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],

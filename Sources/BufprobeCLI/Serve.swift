@@ -12,6 +12,7 @@ import PlaybackModel
 import ProgressLine
 import ServiceLifecycle
 import BufprobeOutput
+import InputReading
 
 /// `bufprobe serve`: a Prometheus exporter in the blackbox-exporter pattern. Prometheus scrapes
 /// `/probe?target=URL`, the exporter runs one `check` of the target and answers its metrics; it keeps no

@@ -43,10 +43,14 @@ package enum JSONOutput {
         return String(out)
     }
 
-    /// A decoder matching `string(_:)`, for tests and tools that read bufprobe's JSON back.
+    /// A decoder matching `string(_:)`, for tests and tools that read bufprobe's JSON back: snake_case keys,
+    /// and the words the encoder writes for numbers JSON has none for ("inf", "-inf", "nan": a player
+    /// preset's whole back buffer is "inf").
     package static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }
 

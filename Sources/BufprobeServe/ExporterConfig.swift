@@ -121,7 +121,7 @@ package struct ExporterConfig: Sendable {
             case "user_agent": module.userAgent = try headerValue(string(value, key), key)
             case "headers":
                 for header in try strings(value, key) {
-                    guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
+                    guard CheckSettings.isHeader(header) else {
                         throw ExporterConfigError("headers takes 'Name: value' strings, got '\(header.prefix(64))'.")
                     }
                     module.headers.append(try headerValue(header, key))

@@ -41,7 +41,7 @@ package enum ExporterPages {
         var settingsLines = [
             "budget: \(budget)s", "timeout: \(settings.timeout)s",
             "duration: \(settings.duration.map { "\($0)s" } ?? "all of the budget")", "variant: \(report.settings.variant)",
-            "all_variants: \(settings.allVariants)", "user_agent: \(settings.userAgent ?? CheckSettings.defaultUserAgent)",
+            "all_variants: \(settings.allVariants)", "user_agent: \(settings.userAgent ?? BufprobeVersion.userAgent)",
             "headers: \(settings.headers.count)",
         ]
         if let cmcd = settings.cmcd { settingsLines.append("cmcd: \(cmcd.mode.rawValue) sid=\(cmcd.sessionID)") }

@@ -1,5 +1,6 @@
 import CheckEngine
 package import MediaIO
+import InputReading
 
 /// Which targets `serve` probes, so that it is not an open proxy, nor a way to read the server's files:
 /// - A network URL (`http`, `https`, `hls+http`, `rtmp`, `srt`...) is probed when no `--allow-target`

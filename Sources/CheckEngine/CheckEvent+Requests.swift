@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import InputReading
 
 extension CheckEvent.Requests {
     /// What the check's resource gate `gate` refused or skipped by now, as the machine takes it: `opening`

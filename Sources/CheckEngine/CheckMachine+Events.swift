@@ -2,6 +2,7 @@ import BufprobeOutput
 package import MediaIO
 import PlaybackModel
 import Logging
+import InputReading
 
 extension CheckMachine {
     /// Takes one observation made at `at` (seconds since the check began) and returns what the driver does

@@ -1,6 +1,7 @@
 import BufprobeOutput
 import MediaIO
 import PlaybackModel
+import InputReading
 
 // The report, built from the machine's rules as the end events arrive: `.ended` (what the player
 // experienced), `.variantsValidated`, `.closed` (a live DASH input's requests, the verdict).

@@ -1,5 +1,6 @@
 import MediaIO
 package import PlaybackModel
+import InputReading
 
 /// `check`'s rules as a pure machine in the shape of `Player`: events and `now` (seconds since the check
 /// began) in, one action out. It owns the `PlaybackSession` and decides when to read, how long to wait,

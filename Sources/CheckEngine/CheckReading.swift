@@ -1,5 +1,6 @@
 package import MediaIO
 import PlaybackModel
+import InputReading
 
 /// What `CheckSession` knows about the input it is receiving: the variant and streams it plays, and the
 /// byte counters and pacing of its reads (the figures are `CheckMachine`'s). Lives on the reading thread only.

@@ -1,5 +1,6 @@
 package import Logging
 import MediaIO
+import InputReading
 
 /// The one way bufprobe runs a check, for `check` and `serve` alike: FFmpeg's log parsed by bufprobe's sink
 /// (each check's session hands its own thread's events to its machine's `FFmpegLines`, which its failure

@@ -1,6 +1,7 @@
 package import MediaIO
 package import PlaybackModel
 import BufprobeOutput
+package import InputReading
 
 /// The one-sentence reasons for a failed check. FFmpeg's error code alone is often too vague (a skipped
 /// HLS segment, a 503 reported as "5XX", a body cut short reported as a plain end of file), so the lines

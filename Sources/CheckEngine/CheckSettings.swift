@@ -12,11 +12,8 @@ package struct CheckSettings: Sendable {
     package static let defaultLiveSample = 30.0
     /// Extra HTTP request headers, `Name: value` each.
     package var headers: [String] = []
-    /// The HTTP `User-Agent`; `nil` sends `defaultUserAgent`.
+    /// The HTTP `User-Agent`; `nil` sends `BufprobeVersion.userAgent`.
     package var userAgent: String?
-    /// The `User-Agent` every request bufprobe makes carries unless told otherwise: it names bufprobe and
-    /// its version, so a server's logs can tell a synthetic viewer (FFmpeg's own would be `Lavf/59...`).
-    package static let defaultUserAgent = "bufprobe/\(BufprobeVersion.string)"
     /// Opt-in CMCD (CTA-5004) data sent with the requests, `nil` for none.
     package var cmcd: CMCD?
     /// `--live-start`: where a live HLS playlist is started.
@@ -61,8 +58,8 @@ package struct CheckSettings: Sendable {
     /// `/probe` parameters, `StreamCheck.Options`) builds its check from. `policy` defaults to the
     /// `player`'s, else `BufferPolicy.default`.
     /// - Throws: `Invalid` for a value no check can use: a timeout, sample or startup limit not above 0, a
-    ///   header without `:`, a segment count outside 1...`VariantProber.maxSegments`, an unusable policy or
-    ///   threshold.
+    ///   header that is not `Name: value` (`isHeader`), a segment count outside
+    ///   1...`VariantProber.maxSegments`, an unusable policy or threshold.
     package init(
         timeout: Seconds = Seconds(10), duration: Seconds? = nil, policy: BufferPolicy? = nil,
         player: PlayerPreset? = nil, thresholds: VerdictThresholds = .default, headers: [String] = [],
@@ -74,7 +71,7 @@ package struct CheckSettings: Sendable {
         for (value, seconds) in [(Invalid.Value.timeout, timeout), (.maxStartup, Seconds(thresholds.maxStartup)), (.duration, duration)] {
             if let seconds, !(seconds.value > 0) { throw .notAboveZero(value, seconds) }
         }
-        if let header = headers.first(where: { !$0.contains(":") }) { throw .header(header) }
+        if let header = headers.first(where: { !Self.isHeader($0) }) { throw .header(header) }
         guard (1...VariantProber.maxSegments).contains(allVariantsSegments) else { throw .segments(allVariantsSegments) }
         let policy = policy ?? player?.policy ?? .default
         do { try policy.validate() } catch { throw .policy(error) }
@@ -96,6 +93,13 @@ package struct CheckSettings: Sendable {
         self.recordsTrace = recordsTrace
         self.lowLatency = lowLatency
         self.requestPolicy = requestPolicy
+    }
+
+    /// Whether `header` is a request header as `Name: value`: a name, then a colon. The one rule for every
+    /// header a user gives (`check --header`, `StreamCheck.Options`, `serve`'s module `headers`).
+    package static func isHeader(_ header: String) -> Bool {
+        guard let colon = header.firstIndex(of: ":") else { return false }
+        return colon != header.startIndex
     }
 
     /// A value `init(timeout:...)` refuses; `sentence(naming:)` says it with the front end's name for it.
@@ -136,14 +140,14 @@ package struct CheckSettings: Sendable {
     }
 
     /// The libavformat options for opening: `headers` (with CMCD's session keys in header mode) and
-    /// `user_agent` (`defaultUserAgent` unless set). No `timeout`/`rw_timeout`: the
+    /// `user_agent` (`BufprobeVersion.userAgent` unless set). No `timeout`/`rw_timeout`: the
     /// interrupt callback bounds every wait instead (with HLS those options hang or turn a stalled
     /// segment into a silent end of file).
     package var formatOptions: [String: String] {
         var options: [String: String] = [:]
         let all = headers + (cmcd?.sessionHeaders ?? [])
         if !all.isEmpty { options["headers"] = all.map { $0 + "\r\n" }.joined() }
-        options["user_agent"] = userAgent ?? Self.defaultUserAgent
+        options["user_agent"] = userAgent ?? BufprobeVersion.userAgent
         return options
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import InputReading
 
 // A live DASH input's reads: the manifest and its clock, read before FFmpeg opens it, and FFmpeg's own
 // requests, handed to the machine as events (its rules: `CheckMachine+Live.swift`).

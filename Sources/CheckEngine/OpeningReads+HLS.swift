@@ -1,6 +1,7 @@
 import Foundation
 import MediaIO
 import BufprobeOutput
+import InputReading
 
 extension OpeningReads {
     /// What the reads before opening give FFmpeg's open.

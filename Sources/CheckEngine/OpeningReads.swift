@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import InputReading
 
 /// The reads bufprobe makes for a check before and as FFmpeg opens the input (`CheckSession`'s I/O before
 /// receiving): the request policy's admission, an HLS playlist read first (where live starts, the LL-HLS

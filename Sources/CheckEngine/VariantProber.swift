@@ -2,6 +2,7 @@ import Foundation
 package import MediaIO
 import Synchronization
 import BufprobeOutput
+import InputReading
 
 /// `check --all-variants`: loads an HLS master playlist and, for each of its variants, the media playlist,
 /// the first segment (with its `#EXT-X-MAP` init section) opened with libavformat from memory, and the sizes

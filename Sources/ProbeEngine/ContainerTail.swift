@@ -1,5 +1,4 @@
 import Foundation
-import CheckEngine
 
 /// Checks a local file's last bytes against what its container declares, where libavformat ends a cut
 /// file like a complete one: the last Ogg page's declared length, the last MPEG audio frame's length (from

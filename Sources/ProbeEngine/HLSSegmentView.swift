@@ -1,7 +1,7 @@
 import Foundation
 import MediaIO
 import PlaybackModel
-import CheckEngine
+import InputReading
 
 /// The segmented view of an HLS input: for each media playlist (each variant of a master playlist, or the
 /// input itself), every segment's duration, size and bit rate against the declared `BANDWIDTH`, and the

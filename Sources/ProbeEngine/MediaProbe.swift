@@ -2,8 +2,8 @@
 // same reader and report the command does, so the typed figures and the `json` document are the command's
 // own; nothing here restates a rule.
 import MediaIO
-import CheckEngine
 import BufprobeOutput
+import InputReading
 
 /// Probing a media file from Swift: what `bufprobe probe` does for one input.
 ///
@@ -47,7 +47,7 @@ public enum MediaProbe {
         var reader = ProbeReader(source: path)
         let scheme = path.prefix { $0 != ":" }.lowercased()
         if scheme.hasSuffix("http") || scheme.hasSuffix("https") {
-            reader.options["user_agent"] = CheckSettings.defaultUserAgent
+            reader.options["user_agent"] = BufprobeVersion.userAgent
         }
         reader.interrupter = Interrupter(timeout: .bounded(seconds: timeout), parent: parent, input: path)
         reader.timeout = timeout

@@ -1,6 +1,6 @@
 package import MediaIO
 package import PlaybackModel
-import CheckEngine
+package import InputReading
 
 /// Everything `probe` computes from the packets, in read order: per-stream tallies, loaded ranges and
 /// the buffering diagnostics. ProbeReader's reading thread hands packets over in batches

@@ -1,8 +1,8 @@
 import Foundation
 import MediaIO
 package import PlaybackModel
-import CheckEngine
 import BufprobeOutput
+import InputReading
 
 /// The buffering diagnostics of `probe`, gathered during ProbeReader's single pass over the packets:
 /// what connection a progressive download needs, fast start, interleaving, the bit-rate profile and, on

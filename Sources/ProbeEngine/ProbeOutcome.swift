@@ -1,4 +1,3 @@
-import CheckEngine
 /// How reading one input ended, and the exit code it maps to (documented in `--help` and the README).
 package enum ProbeOutcome: Int32, Sendable, Comparable {
     /// Read to the end.

@@ -1,7 +1,7 @@
 import Foundation
 package import PlaybackModel
 import BufprobeOutput
-import CheckEngine
+import InputReading
 
 /// Writes the `--plot` file for one probed input.
 package enum ProbePlotFile {

@@ -1,8 +1,8 @@
 import Foundation
 package import MediaIO
 package import PlaybackModel
-import CheckEngine
 import BufprobeOutput
+import InputReading
 
 /// Reads one input from the first packet to the last and turns what it saw into a `ProbeReport`:
 /// the loop every `probe` shares, with truncation detection that does not trust libavformat's EOF.

@@ -1,6 +1,5 @@
 package import MediaIO
 import PlaybackModel
-import CheckEngine
 
 /// What the packets of one stream add up to while a file is read: counts, bytes, span, keyframe
 /// spacing (`GOPStats`), decode-order problems and the peak 1 s bit rate. Constant memory per stream.

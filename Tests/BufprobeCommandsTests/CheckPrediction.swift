@@ -1,5 +1,6 @@
 import MediaIO
 import PlaybackModel
+import InputReading
 
 /// A sample's packets in the order libavformat returns them, with the byte each one ends at, and what
 /// the model's `PlaybackSession` predicts for a given delivery of those bytes: the reference the end-to-end check

@@ -4,6 +4,7 @@ import MediaIO
 import PlaybackModel
 import ProgressLine
 import Testing
+import InputReading
 
 /// The small parsers and rules `check` is built from.
 @Suite("check: option parsing, variant choice, FFmpeg log facts")

@@ -6,6 +6,7 @@ import Foundation
 import PlaybackModel
 import Testing
 import TestSupport
+@testable import SimulateEngine
 
 /// Every duration and rate option of every command (and every script field) reads the one grammar.
 @Suite("Command-line units")

@@ -3,6 +3,7 @@ import BufprobeCommands
 import Foundation
 import Testing
 import TestSupport
+import InputReading
 
 @Suite("Inputs: which protocols a command-line input may use")
 struct InputProtocolTests {

@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 @testable import BufprobeOutput
 import ProbeEngine
+import SimulateEngine
 
 /// `JSONOutput.string` (bufprobe's own `JSONWriter`) against Foundation's `JSONEncoder` with the same
 /// settings: the two must write the same bytes for every value.

@@ -5,6 +5,7 @@ import PlaybackModel
 import Testing
 import TestSupport
 import BufprobeOutput
+@testable import SimulateEngine
 
 /// A moov-at-end MP4 played for real: `bufprobe check` reads it from nginx with `limit_rate` (libavformat
 /// fetches it by range requests: the head, the index at the tail, the media), and `bufprobe simulate`

@@ -4,6 +4,7 @@ import PlaybackModel
 import Testing
 import TestSupport
 import ProbeEngine
+import SimulateEngine
 
 /// The fields of `probe --json` the facade types, decoded from the binary's own output.
 private struct ProbeFields: Decodable {

@@ -4,6 +4,7 @@ import PlaybackModel
 import Testing
 import TestSupport
 import BufprobeOutput
+import SimulateEngine
 
 /// A local HLS ladder of CBR variants in 2 s segments whose sizes come from `#EXT-X-BYTERANGE` (the
 /// segment file need not exist: simulate measures a ranged segment by its range), listed highest first.

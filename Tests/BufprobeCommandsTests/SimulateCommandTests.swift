@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 import BufprobeOutput
+import SimulateEngine
 
 /// Runs `bufprobe simulate` with `arguments` and decodes its `--json` report.
 private func simulate(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {

@@ -4,6 +4,7 @@ import MediaIO
 import Testing
 import TestSupport
 import BufprobeOutput
+import SimulateEngine
 
 /// Runs `bufprobe simulate ... --json` and decodes the report.
 private func simulate(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {

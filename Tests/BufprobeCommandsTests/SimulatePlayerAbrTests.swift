@@ -1,7 +1,9 @@
 import BufprobeCommands
+import BufprobeOutput
 import Foundation
 import Testing
 import TestSupport
+import SimulateEngine
 
 /// `simulate --player hlsjs` runs hls.js's own ABR over a ladder without `--abr`, and the user's flags
 /// override it. The ladder is `writeLadder`'s: 2M, 500k, 1M listed in that order, 2 s segments.
@@ -63,10 +65,21 @@ import TestSupport
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("the other ABR options need --abr RULE"), "\(refused.stderr)")
     }
+
+    @Test("a --player hlsjs report decodes as SimulateReport: its whole back buffer, written \"inf\", reads back as infinity and the report writes the same document again")
+    func hlsjsReportDecodes() throws {
+        let run = try BufprobeProcess.run([
+            "simulate", "--bitrate", "1Mbit", "--duration", "10s", "--bandwidth", "2Mbit", "--player", "hlsjs", "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""back_buffer" : "inf""#))
+        let report = try JSONOutput.decoder().decode(SimulateReport.self, from: Data(run.stdout.utf8))
+        #expect(report.policy.backBuffer == .infinity)
+        #expect(try JSONOutput.string(report) + "\n" == run.stdout)
+    }
 }
 
-/// Runs `bufprobe simulate ... --json` and reads the report as JSON objects (a preset's infinite back
-/// buffer is written "inf", which `SimulateReport`'s decoder does not read).
+/// Runs `bufprobe simulate ... --json` and reads the report as JSON objects.
 private func simulateJSON(_ arguments: [String]) throws -> (BufprobeProcess.Result, [String: Any]?) {
     let result = try BufprobeProcess.run(["simulate"] + arguments + ["--json"])
     return (result, try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -2,6 +2,7 @@
 @testable import CheckEngine
 import PlaybackModel
 import Testing
+@testable import SimulateEngine
 
 @Suite("Simulation scripts")
 struct SimulateScriptTests {

@@ -4,6 +4,7 @@ import BufprobeOutput
 import Foundation
 import Testing
 import TestSupport
+import SimulateEngine
 
 /// Runs `bufprobe simulate ... --json` and decodes the report.
 private func simulate(_ arguments: [String]) throws -> (BufprobeProcess.Result, SimulateReport?) {

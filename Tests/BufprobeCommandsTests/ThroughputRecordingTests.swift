@@ -4,6 +4,7 @@ import Foundation
 import PlaybackModel
 import Testing
 import TestSupport
+import SimulateEngine
 
 /// `check --record-trace`'s recording and its three formats, on byte counts whose trace is known.
 @Suite("ThroughputRecording")

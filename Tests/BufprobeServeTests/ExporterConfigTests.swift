@@ -88,6 +88,7 @@ struct ExporterConfigTests {
         ("modules:\n  a:\n    allow_targets: ['(']\n", "module a: allow_targets:"),
         ("modules:\n  a:\n    headers: [\"X: a\\r\\nEvil: 1\"]\n", "module a: headers must not contain control characters"),
         ("modules:\n  a:\n    headers: [\"no colon\"]\n", "module a: headers takes 'Name: value'"),
+        ("modules:\n  a:\n    headers: [\": nameless\"]\n", "module a: headers takes 'Name: value'"),
         ("modules:\n  a:\n    policy: {start_threshold: 5s, resume_threshold: 1s}\n", "module a: policy:"),
         ("modules:\n  a:\n    cmcd: {content_id: x}\n", "module a: cmcd needs a mode"),
         ("modules:\n  a:\n    cmcd: {mode: carrier-pigeon}\n", "module a: cmcd.mode takes query or headers"),

@@ -28,6 +28,9 @@ struct CheckSettingsTests {
         #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(timeout: Seconds(0)) }?.hasPrefix("--timeout must be more than 0 seconds") == true)
         #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(duration: Seconds(-1)) }?.hasPrefix("--duration must be more than 0 seconds") == true)
         #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(headers: ["no colon"]) } == "--header takes 'Name: value', got 'no colon'.")
+        // A colon with no name before it is no header either: the rule `serve`'s module headers share.
+        #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(headers: [": value"]) } == "--header takes 'Name: value', got ': value'.")
+        #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(headers: ["X-Token: a"]) } == nil)
         #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(allVariantsSegments: 0) }?.hasPrefix("--all-variants-segments must be between 1 and") == true)
         #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(thresholds: VerdictThresholds(maxStartup: 0)) }?.hasPrefix("--maxStartup must be more than 0 seconds") == true)
         #expect(sentence { () throws(CheckSettings.Invalid) in try CheckSettings(timeout: Seconds(10)) } == nil)

@@ -1,5 +1,6 @@
 @testable import CheckEngine
 import Testing
+import InputReading
 
 /// `TruncationRule`: one margin (0.5 s or 2% of the declared duration) on one basis (the declared span),
 /// for probe's truncation warning and check's early end alike.

@@ -6,6 +6,7 @@ import PlaybackModel
 import ProgressLine
 import CheckEngine
 import BufprobeOutput
+import InputReading
 
 /// `bufprobe check URL...`: receives streams in real time, plays them through the shared player model,
 /// and gives a pass/degraded/fail verdict with an exit code for scripts and CI.

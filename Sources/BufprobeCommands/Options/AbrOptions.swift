@@ -191,12 +191,12 @@ public struct AbrOptions: ParsableArguments {
             window: abrWindow ?? AbrRule.Throughput.default.window)
     }
 
-    /// The rule for a ladder, with `fixedVariant` (ascending index) for `fixed`; without `--abr`, the
-    /// player's own model (`playerModel`, with `--abr-safety` applied) when there is one, else `fixed`.
-    func rule(fixedVariant: Int, playerModel: PlayerAbr? = nil) -> AbrRule {
-        if abr == nil, let playerModel { return .player(playerModel.overriding(safetyFactor: abrSafety)) }
-        switch abr ?? .fixed {
-        case .fixed: return .fixed(variant: fixedVariant)
+    /// The rule `--abr` names, `nil` without it; `fixed`'s variant is a placeholder the plan replaces with
+    /// `--variant`'s (`SimulationOptions.abr`).
+    var rule: AbrRule? {
+        guard let abr else { return nil }
+        switch abr {
+        case .fixed: return .fixed(variant: 0)
         case .throughput: return .throughput(throughput)
         case .bola: return .bola(bola)
         case .dynamic:

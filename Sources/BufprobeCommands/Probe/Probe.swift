@@ -7,6 +7,7 @@ import ProgressLine
 import CheckEngine
 import BufprobeOutput
 import ProbeEngine
+import InputReading
 
 /// `bufprobe probe FILE...`: reads every packet of each input and reports what is in it, its loaded
 /// ranges and gaps, and what looks wrong.
@@ -148,7 +149,7 @@ public struct Probe: AsyncParsableCommand {
             // `-o user_agent=...` wins, and other inputs would report the option unused.
             let scheme = input.prefix { $0 != ":" }.lowercased()
             if scheme.hasSuffix("http") || scheme.hasSuffix("https"), avOptions["user_agent"] == nil {
-                reader.options["user_agent"] = CheckSettings.defaultUserAgent
+                reader.options["user_agent"] = BufprobeVersion.userAgent
             }
             // Every input gets the deadline, local ones too: a local live playlist (no ENDLIST) makes the HLS
             // demuxer wait for reloads that never come, polling only the interrupt callback; a regular file's

@@ -3,8 +3,8 @@ import Foundation
 import MediaIO
 import PlaybackModel
 import ProgressLine
-import CheckEngine
 import BufprobeOutput
+import SimulateEngine
 
 /// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
 /// state machine `check` uses, and reports startup delay, stalls and QoE.
@@ -194,7 +194,7 @@ public struct Simulate: AsyncParsableCommand {
         if variant != nil, let rule = abrOptions.abr, rule != .fixed {
             throw ValidationError("--variant chooses the variant of --abr fixed; --abr \(rule.rawValue) chooses its own.")
         }
-        try abrOptions.validateRule(hasPlayerModel: playerModel != nil)
+        try abrOptions.validateRule(hasPlayerModel: engineOptions.playerModel != nil)
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
             throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
@@ -217,9 +217,9 @@ public struct Simulate: AsyncParsableCommand {
             try runBatch(traceDir)
             return
         }
-        let plan = try makePlan(self)
+        let plan = try makePlan(engineOptions)
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
-        var engine = makeEngine(plan)
+        var engine = plan.makeEngine()
         let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
         if let factor {
             var keyboard: SimulationKeyboard?
@@ -230,24 +230,13 @@ public struct Simulate: AsyncParsableCommand {
                 keyboard = raw
             }
             defer { keyboard?.restore() }
-            try await play(&engine, speed: factor, title: title(of: plan.source), keyboard: keyboard)
+            try await play(&engine, speed: factor, title: plan.title, keyboard: keyboard)
         } else {
             engine.run()
         }
-        let report = makeReport(plan, engine)
+        let report = plan.report(of: engine)
         if let plot {
-            var sampled = makeEngine(plan)
-            let average = plan.source.media.duration > 0
-                ? Double(plan.source.media.totalBytes) * 8 / plan.source.media.duration : 0
-            let ladder = plan.source.ladder
-            let samples = SimulationPlot.sample(&sampled) { engine in
-                guard let ladder, ladder.variants.indices.contains(engine.currentVariant) else { return average }
-                return ladder.variants[engine.currentVariant].bitRate
-            }
-            let svg = SimulationPlot.svg(
-                samples: samples, stalls: sampled.session.report.stalls,
-                title: title(of: plan.source),
-                rateLabel: ladder == nil ? "media bit rate" : "variant fetched")
+            let svg = plan.plot()
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
             } catch {
@@ -264,7 +253,7 @@ public struct Simulate: AsyncParsableCommand {
     }
 
     /// The plan for `options`, or the error's sentence and exit code.
-    private func makePlan(_ options: Simulate) throws -> SimulationPlan {
+    private func makePlan(_ options: SimulationOptions) throws -> SimulationPlan {
         do {
             return try SimulationPlan(options: options)
         } catch {
@@ -272,24 +261,6 @@ public struct Simulate: AsyncParsableCommand {
             Diagnostics.error(error.sentence)
             throw ExitCode(error.exitCode)
         }
-    }
-
-    /// The report of a finished `engine`, with the `abr` object for a ladder.
-    func makeReport(_ plan: SimulationPlan, _ engine: SimulationEngine) -> SimulateReport {
-        var report = SimulateReport(
-            result: engine.result, source: plan.source, network: plan.networkEcho, policy: plan.policy,
-            player: policyOptions.player)
-        report.addTracks(of: engine, audio: plan.source.audioDescription)
-        if let rule = plan.rule,
-            let summary = AbrSummary(
-                engine: engine, switchWeight: abrOptions.qoeSwitchWeight ?? 1, stallWeight: abrOptions.qoeStallWeight)
-        {
-            report.abr = SimulateReport.Abr(
-                rule: rule, summary: summary, abandon: abrOptions.abandon || engine.abandonsByItself,
-                abandoned: engine.abandonedRequests,
-                bolaBufferTarget: engine.bolaBufferTarget)
-        }
-        return report
     }
 
     /// `--trace-dir`: the same simulation over every trace file in `directory`, one row each and totals.
@@ -311,13 +282,12 @@ public struct Simulate: AsyncParsableCommand {
         }
         var rows: [SimulateBatchReport.Row] = []
         for trace in traces {
-            var options = self
-            options.traceDir = nil
+            var options = engineOptions
             options.trace = trace
             let plan = try makePlan(options)
-            var engine = makeEngine(plan)
+            var engine = plan.makeEngine()
             engine.run()
-            rows.append(SimulateBatchReport.Row(trace: trace, report: makeReport(plan, engine)))
+            rows.append(SimulateBatchReport.Row(trace: trace, report: plan.report(of: engine)))
         }
         let batch = SimulateBatchReport(traceDir: directory, traces: rows)
         if json {

@@ -1,9 +1,7 @@
 import Foundation
 import MediaIO
 import PlaybackModel
-import CheckEngine
 import BufprobeOutput
-import ProbeEngine
 
 extension SimulationSource {
     /// A local DASH manifest: its video representations (audio ones when it has no video) as variants,

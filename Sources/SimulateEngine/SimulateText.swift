@@ -1,15 +1,14 @@
 import Foundation
 import PlaybackModel
-import CheckEngine
 import BufprobeOutput
 
 /// The text form of a simulation, for people (the JSON form is for scripts).
-enum SimulateText {
+package enum SimulateText {
     /// The timeline's column header.
     static let header = "      time   position  event\n"
 
     /// The whole report: settings, timeline, and the summary.
-    static func render(_ report: SimulateReport) -> String {
+    package static func render(_ report: SimulateReport) -> String {
         var text = ""
         let source = report.source
         text += "media    \(source.description) (\(source.kind), \(TextFormat.seconds(source.duration)), "

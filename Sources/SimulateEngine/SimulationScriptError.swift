@@ -1,4 +1,3 @@
-import CheckEngine
 /// A mistake in a simulation script: one sentence naming the file, the line and the field.
 package struct SimulationScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The script's path (or `-` for standard input).

@@ -1,26 +1,38 @@
 import Foundation
-import PlaybackModel
-import CheckEngine
+package import PlaybackModel
+import InputReading
 
 /// Everything a simulation needs, merged from the script and the command line (the command line wins),
 /// with the media loaded and every value checked.
-struct SimulationPlan {
+package struct SimulationPlan {
     /// A reason the simulation cannot run: one sentence and the exit code (2 media, 64 usage or script).
-    struct Failure: Error {
-        var sentence: String
-        var exitCode: Int32
+    package struct Failure: Error {
+        /// One sentence naming the input, the option or the script line.
+        package var sentence: String
+        /// 2 when the media cannot be read, 64 for a mistake in the options or the script.
+        package var exitCode: Int32
     }
 
-    var source: SimulationSource
-    var network: NetworkModel
-    var networkEcho: SimulateReport.Network
-    var policy: BufferPolicy
-    var steps: [SimulationStep]
-    var autoplay: Bool
+    /// What was asked.
+    package var options: SimulationOptions
+    /// The media loaded.
+    package var source: SimulationSource
+    /// The network: a constant rate or a trace, with its latency.
+    package var network: NetworkModel
+    /// The network as the report states it.
+    package var networkEcho: SimulateReport.Network
+    /// The player's buffer policy, checked.
+    package var policy: BufferPolicy
+    /// The script's timeline.
+    package var steps: [SimulationStep]
+    /// Whether the session starts playing (a script's `autoplay: false` opens it paused).
+    package var autoplay: Bool
     /// The adaptive rule, with `source.ladder`; `nil` for one variant.
-    var rule: AbrRule?
+    package var rule: AbrRule?
 
-    init(options: Simulate) throws(Failure) {
+    /// Reads the script, merges it under `options`, loads the media and checks every value.
+    package init(options: SimulationOptions) throws(Failure) {
+        self.options = options
         var script = SimulationScript()
         if let path = options.script {
             let data: Data
@@ -54,8 +66,8 @@ struct SimulationPlan {
         // `--player`'s own ABR makes any master playlist or manifest adaptive; `--abr` requires one.
         let mediaPath = options.media ?? script.media.map(resolve)
         let playerAdaptive = options.playerModel != nil && mediaPath.map(SimulationSource.offersVariants) == true
-        let adaptive = options.abrOptions.abr != nil || playerAdaptive
-        let downloadMode = options.download?.mode ?? .ranges
+        let adaptive = options.abr != nil || playerAdaptive
+        let downloadMode = options.download ?? .ranges
         if adaptive, options.media == nil, script.media == nil {
             throw Failure(
                 sentence: "--abr needs a local HLS master playlist or DASH manifest as the media, not synthetic media.",
@@ -127,13 +139,13 @@ struct SimulationPlan {
                 sentence: "The trace \(tracePath ?? "") gives each request its own latency (latency_ms), so --latency (or the script's network latency) cannot apply: drop one of them.",
                 exitCode: 64)
         }
-        let constrained = options.policyOptions.constrained || (script.constrained ?? false)
+        let constrained = options.constrained || (script.constrained ?? false)
         networkEcho = SimulateReport.Network(
             bandwidth: tracePath == nil ? (bandwidth ?? script.bandwidth) : nil, trace: tracePath,
             latency: latency, constrained: constrained)
 
         // Policy.
-        var scriptPolicy = options.policyOptions.player?.policy(for: source.manifestHints) ?? options.policyOptions.basePolicy
+        var scriptPolicy = options.player?.policy(for: source.manifestHints) ?? .default
         if let value = script.startThreshold { scriptPolicy.startThreshold = value }
         if let value = script.resumeThreshold {
             scriptPolicy.resumeThreshold = value
@@ -141,7 +153,7 @@ struct SimulationPlan {
         }
         if let value = script.maxBuffer { scriptPolicy.forwardTarget = value }
         if let value = script.backBuffer { scriptPolicy.backBuffer = value }
-        let policy = options.policyOptions.policy(over: scriptPolicy, constrained: constrained)
+        let policy = options.policy(over: scriptPolicy, constrained: constrained)
         do {
             try policy.validate()
         } catch {
@@ -167,7 +179,7 @@ struct SimulationPlan {
                     sentence: "\(source.description) has \(ladder.variants.count) variants (0 to \(ladder.variants.count - 1)); --variant \(label) is not one of them.",
                     exitCode: 64)
             }
-            rule = options.abrOptions.rule(fixedVariant: index, playerModel: options.playerModel)
+            rule = options.rule(fixedVariant: index)
         }
         steps = script.timeline.map(\.step)
         autoplay = script.autoplay ?? true

@@ -1,5 +1,4 @@
 package import PlaybackModel
-package import ProgressLine
 
 extension PlaybackStateWord {
     /// The word the live line shows for the player's state: the one mapping for every command, exhaustive

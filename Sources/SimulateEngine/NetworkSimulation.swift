@@ -3,7 +3,7 @@
 // command's own; nothing here restates a rule.
 public import PlaybackModel
 import BufprobeOutput
-import CheckEngine
+import InputReading
 
 /// Playing media over a simulated network from Swift: what `bufprobe simulate` does, in virtual time.
 ///
@@ -38,18 +38,24 @@ public enum NetworkSimulation {
     private static func run(
         _ media: String, bandwidth: Double, latency: Double, policy: BufferPolicy
     ) -> Result<SimulationSummary, SimulationError> {
-        // The command parsed from the words a shell would pass: the same checks and sentences as the
-        // binary. A Double's description reads back as the same Double; the bandwidth is in bits per second
-        // by the parameter's type, so it is written with its unit (the command refuses a unit-less 500).
-        let command: Simulate
+        // The values read as the command reads its words, with the same grammar and checks. A Double's
+        // description reads back as the same Double; the bandwidth is in bits per second by the parameter's
+        // type, so it is written with its unit (the command refuses a unit-less 500).
+        var options = SimulationOptions()
+        options.media = media
         do {
-            command = try Simulate.parse([media, "--bandwidth", "\(bandwidth)bit", "--latency", "\(latency)"])
+            options.bandwidth = try BitRate(parsingAsMeant: "\(bandwidth)bit", zero: BitRate.zeroBandwidth)
         } catch {
-            return .failure(SimulationError(description: Simulate.message(for: error)))
+            return .failure(SimulationError(description: "bandwidth: \(error)"))
+        }
+        do {
+            options.latency = try Seconds(parsing: "\(latency)")
+        } catch {
+            return .failure(SimulationError(description: "latency: \(error)"))
         }
         var plan: SimulationPlan
         do {
-            plan = try SimulationPlan(options: command)
+            plan = try SimulationPlan(options: options)
         } catch {
             return .failure(SimulationError(description: error.sentence))
         }
@@ -59,9 +65,9 @@ public enum NetworkSimulation {
             return .failure(SimulationError(description: "The buffer policy is not usable: \(error)"))
         }
         plan.policy = policy
-        var engine = command.makeEngine(plan)
+        var engine = plan.makeEngine()
         engine.run()
-        let report = command.makeReport(plan, engine)
+        let report = plan.report(of: engine)
         let json = (try? JSONOutput.string(report)) ?? ""
         return .success(SimulationSummary(report, qoe: engine.result.report, json: json + "\n"))
     }

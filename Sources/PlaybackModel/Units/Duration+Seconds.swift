@@ -1,5 +1,3 @@
-import PlaybackModel
-
 extension Duration {
     /// The duration in seconds as a `Double`.
     package var seconds: Double {

@@ -19,6 +19,12 @@ package struct SimulateBatchReport: Sendable, Codable, Hashable {
         package var trace: String
         /// The same document `simulate --trace FILE --json` writes.
         package var report: SimulateReport
+
+        /// The row of `trace`'s run.
+        package init(trace: String, report: SimulateReport) {
+            self.trace = trace
+            self.report = report
+        }
     }
 
     /// Totals and means over the traces.

@@ -1,5 +1,4 @@
 package import MediaIO
-import CheckEngine
 
 /// Where a progressive MP4/MOV's index (`moov`) lies when it follows the media: the input of
 /// `DownloadLayout.progressive(indexAtEnd:mode:)`, found the same way for `probe` and `simulate`.

@@ -1,9 +1,8 @@
 import Foundation
 import MediaIO
 package import PlaybackModel
-import CheckEngine
 import BufprobeOutput
-import ProbeEngine
+import InputReading
 
 /// The media to simulate, loaded into the plain values the engine takes: a file's packets read through
 /// MediaIO, an HLS rendition's segment sizes from disk, or synthetic packets.

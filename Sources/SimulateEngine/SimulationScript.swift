@@ -1,5 +1,4 @@
 package import PlaybackModel
-import CheckEngine
 
 /// A simulation script as written in YAML (or JSON): the media, the network, the buffer policy and the
 /// timeline of what happens. Every field is optional; command-line options override the script's.

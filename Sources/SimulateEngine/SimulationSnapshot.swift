@@ -1,14 +1,14 @@
-import PlaybackModel
-import ProgressLine
-import CheckEngine
+package import PlaybackModel
+package import ProgressLine
 
 /// What the live line shows of a running simulation: the player's state, playhead, loaded ranges and
 /// buffer, the simulated bandwidth, and markers for the stalls and seeks so far. Times are relative to
 /// the playable start (the session's `presented...` values), so the bar runs from 0 to the duration; the
 /// events' positions already are. With a ladder (`--abr`) the bar is segmented: each loaded segment in its
 /// variant's look, the segment being fetched in the look of its variant, and the legend naming that variant.
-enum SimulationSnapshot {
-    static func make(_ engine: SimulationEngine, title: String, speed: Double) -> ProgressSnapshot {
+package enum SimulationSnapshot {
+    /// The live line's snapshot of `engine` now, titled `title`, at `speed` times real time.
+    package static func make(_ engine: SimulationEngine, title: String, speed: Double) -> ProgressSnapshot {
         let session = engine.session
         var markers: [ProgressMarker] = []
         for event in engine.events {

@@ -1,6 +1,6 @@
 import MediaIO
 import PlaybackModel
-import ProbeEngine
+import InputReading
 
 /// A file's packets turned into simulation units as they are read, on a `PacketWorker`'s thread beside
 /// the demuxer (`SimulationSource.load`): the units and where the packets lie in the file's bytes.

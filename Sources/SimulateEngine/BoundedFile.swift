@@ -1,5 +1,4 @@
 import Foundation
-import CheckEngine
 
 /// Reads a small local file that describes a simulation (a script, a trace) with a cap on its size, so a
 /// huge file, `/dev/zero` or an endless FIFO writer is refused instead of read into memory.

@@ -1,6 +1,5 @@
 import PlaybackModel
 import Yams
-import CheckEngine
 
 extension SimulationScript {
     /// The action keys a timeline step may carry (exactly one per step).

@@ -1,5 +1,4 @@
 package import PlaybackModel
-import BufprobeOutput
 
 extension QoEReport.Stall {
     /// The stall with its times rounded to the microsecond, as every JSON report writes them; `check`

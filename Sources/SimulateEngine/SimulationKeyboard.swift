@@ -4,15 +4,14 @@ import Glibc
 import Musl
 #elseif canImport(Darwin)
 import Darwin
-import CheckEngine
 #endif
 
 /// The keys of `simulate --interactive`: the terminal on stdin in raw mode (no echo, no line buffering,
 /// Ctrl-C still a signal), read without blocking longer than the caller allows, plus xterm mouse
 /// reporting (SGR 1006 encoding) so a click on the bar seeks there, like the seed's slider.
-final class SimulationKeyboard: Sendable {
+package final class SimulationKeyboard: Sendable {
     /// What a key asks for.
-    enum Key: Equatable {
+    package enum Key: Equatable {
         /// Left arrow: back 10 s.
         case back
         /// Right arrow: forward 10 s.
@@ -33,7 +32,7 @@ final class SimulationKeyboard: Sendable {
     private let raw: termios
 
     /// Puts stdin in raw mode; `nil` when stdin is not a terminal.
-    init?() {
+    package init?() {
         guard isatty(STDIN_FILENO) == 1 else { return nil }
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
@@ -50,14 +49,14 @@ final class SimulationKeyboard: Sendable {
     }
 
     /// Raw mode and mouse reporting again, after `restore()` (the process was continued after Ctrl-Z).
-    func enterRawMode() {
+    package func enterRawMode() {
         var settings = raw
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
         Self.writeToTerminal(Self.mouseOn)
     }
 
     /// Gives the terminal back its settings; safe to repeat (Ctrl-C, SIGTERM and Ctrl-Z call it).
-    func restore() {
+    package func restore() {
         Self.writeToTerminal(Self.mouseOff)
         var original = saved
         tcsetattr(STDIN_FILENO, TCSANOW, &original)
@@ -71,7 +70,7 @@ final class SimulationKeyboard: Sendable {
     }
 
     /// The keys pressed within `milliseconds`, in order (empty when none).
-    func keys(waitingAtMost milliseconds: Int32) -> [Key] {
+    package func keys(waitingAtMost milliseconds: Int32) -> [Key] {
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, milliseconds) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 64)

@@ -1,6 +1,6 @@
 import MediaIO
 import PlaybackModel
-import CheckEngine
+import InputReading
 
 /// The separate audio track players fetch beside the video: a DASH audio adaptation set, an HLS
 /// `EXT-X-MEDIA` audio rendition. Muxed audio (inside the video's segments) has none.

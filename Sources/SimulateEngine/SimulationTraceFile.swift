@@ -1,6 +1,5 @@
 import Foundation
 package import PlaybackModel
-import CheckEngine
 
 /// Reads a bandwidth trace file in either research format: Sabre's JSON list of
 /// `{"duration_ms", "bandwidth_kbps", "latency_ms"}` objects (detected by a leading `[`), or the

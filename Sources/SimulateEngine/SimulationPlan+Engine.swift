@@ -1,0 +1,68 @@
+import Foundation
+import MediaIO
+package import PlaybackModel
+import InputReading
+
+/// How a plan becomes a running engine and a report.
+extension SimulationPlan {
+    /// The live line's and the plot's title: the media file's name (a description's rates hold slashes,
+    /// and the line's legend shows a ladder's rates), or the synthetic description.
+    package var title: String {
+        guard source.kind != "synthetic" else { return source.description }
+        let path = source.description.components(separatedBy: " (").first ?? source.description
+        return InputKind.title(of: path)
+    }
+
+    /// A fresh engine: over the ladder with a rule (`--abr` or a player's own ABR), else the one variant;
+    /// with the player preset's video-underflow grace and audio schedule when a separate audio track is
+    /// fetched.
+    package func makeEngine() -> SimulationEngine {
+        let audio = options.audioTrack ? source.audio : nil
+        var engine: SimulationEngine
+        if let ladder = source.ladder, let rule {
+            engine = SimulationEngine(
+                ladder: ladder, rule: rule, network: network, policy: policy, steps: steps,
+                autoplay: autoplay, abandon: options.abandon, audio: audio)
+        } else {
+            engine = SimulationEngine(
+                media: source.media, network: network, policy: policy, steps: steps,
+                autoplay: autoplay, audio: audio)
+        }
+        engine.videoUnderflowGrace = options.player?.videoUnderflowGrace ?? 0
+        if let lead = options.player?.audioLeadOverVideo {
+            engine.scheduleAudio(leadOverVideo: lead, shortfall: source.manifestHints?.audioFrame ?? 0)
+        }
+        return engine
+    }
+
+    /// The report of a finished `engine`, with the `abr` object for a ladder.
+    package func report(of engine: SimulationEngine) -> SimulateReport {
+        var report = SimulateReport(
+            result: engine.result, source: source, network: networkEcho, policy: policy, player: options.player)
+        report.addTracks(of: engine, audio: source.audioDescription)
+        if let rule,
+            let summary = AbrSummary(
+                engine: engine, switchWeight: options.qoeSwitchWeight ?? 1, stallWeight: options.qoeStallWeight)
+        {
+            report.abr = SimulateReport.Abr(
+                rule: rule, summary: summary, abandon: options.abandon || engine.abandonsByItself,
+                abandoned: engine.abandonedRequests,
+                bolaBufferTarget: engine.bolaBufferTarget)
+        }
+        return report
+    }
+
+    /// The session drawn as SVG (`SimulationPlot`): a fresh engine run to the end, sampled as it goes.
+    package func plot() -> String {
+        var sampled = makeEngine()
+        let average = source.media.duration > 0 ? Double(source.media.totalBytes) * 8 / source.media.duration : 0
+        let ladder = source.ladder
+        let samples = SimulationPlot.sample(&sampled) { engine in
+            guard let ladder, ladder.variants.indices.contains(engine.currentVariant) else { return average }
+            return ladder.variants[engine.currentVariant].bitRate
+        }
+        return SimulationPlot.svg(
+            samples: samples, stalls: sampled.session.report.stalls, title: title,
+            rateLabel: ladder == nil ? "media bit rate" : "variant fetched")
+    }
+}
