@@ -221,15 +221,14 @@ let package = Package(
 
 // The libFuzzer target of the probe path (Fuzz/README.md). It exists only when BUFPROBE_FUZZ is set, as
 // Fuzz/run-fuzz.sh does: it calls libFuzzer's driver, so it links only with `-sanitize=fuzzer`, which a
-// plain `swift build` or `swift test` does not pass. It depends on probe's engine only (no command module,
-// no argument parser), so that CI's sanitized build compiles only what the fuzzed path runs.
+// plain `swift build` or `swift test` does not pass.
 if Context.environment["BUFPROBE_FUZZ"] != nil {
     package.targets += [
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(
             name: "bufprobe-fuzz",
             dependencies: [
-                "BufprobeOutput", "CLibFuzzer", "MediaIO", "ProbeEngine", "ProgressLine",
+                "BufprobeCommands", "BufprobeOutput", "CheckEngine", "CLibFuzzer", "MediaIO", "ProbeEngine", "ProgressLine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Fuzz/Sources",
