@@ -216,6 +216,10 @@ public struct PlaybackSession: Sendable {
         deliveredPlayableEnd = -.infinity
     }
 
+    /// Hands back an actions array the caller is done with, for the player's next event to reuse
+    /// (`Player.recycle(_:)`).
+    public mutating func recycle(_ actions: [PlayerAction]) { player.recycle(actions) }
+
     /// No more data will arrive.
     public mutating func endOfStream(now: Double) -> [PlayerAction] {
         note(player.endOfStream(now: now))

@@ -6,10 +6,19 @@ extension Player {
     mutating func event(
         _ now: Double, _ change: (inout Player, inout [PlayerAction]) -> Void
     ) -> [PlayerAction] {
-        var actions: [PlayerAction] = []
+        var actions = freshActions()
         advance(to: now, into: &actions)
         change(&self, &actions)
         settle(refillDue: false, into: &actions)
+        return actions
+    }
+
+    /// An empty actions array on the storage `recycle(_:)` handed back, if any (a new one when the caller
+    /// still holds that storage).
+    mutating func freshActions() -> [PlayerAction] {
+        var actions: [PlayerAction] = []
+        swap(&actions, &spareActions)
+        actions.removeAll(keepingCapacity: true)
         return actions
     }
 

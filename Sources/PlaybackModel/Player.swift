@@ -66,6 +66,9 @@ public struct Player: Sendable {
     var outboxStart = 0
     /// The QoE figures so far, ongoing stalls and seeks not yet counted up to `clock`.
     var accounting = QoEReport()
+    /// The storage of the actions array a driver handed back (`recycle(_:)`): the next event writes into
+    /// it, so a per-packet driver does not allocate an array for every event.
+    var spareActions: [PlayerAction] = []
 
     /// Creates a player for media of `duration` starting at media time `mediaStart`, created at clock time
     /// `now`, in `loading`. Call `advance(to:)` (or any event) to get the first `startLoading`.
@@ -152,10 +155,14 @@ public struct Player: Sendable {
     /// Moves the clock to `now`: the playhead advances while playing, and stalls, the end and loading
     /// changes happen at the exact clock time they fall on.
     public mutating func advance(to now: Double) -> [PlayerAction] {
-        var actions: [PlayerAction] = []
+        var actions = freshActions()
         advance(to: now, into: &actions)
         return actions
     }
+
+    /// Hands back an actions array the caller is done with: the next event writes its actions into the same
+    /// storage instead of a new array. Optional; it only saves an allocation per event.
+    public mutating func recycle(_ actions: [PlayerAction]) { spareActions = actions }
 
     /// Data for `range` arrived (media time); data behind the playhead is accepted and evicted by the
     /// back-buffer rule.

@@ -156,7 +156,8 @@ public struct TimeRanges: Sendable, Hashable {
     /// start at `t`. Used to evict data behind the playhead.
     public mutating func removeAll(before t: Double) {
         let firstKept = boundary { $0.end > t }
-        ranges.removeSubrange(0..<firstKept)
+        // A player with no back buffer calls this at every step with nothing to drop but a range's head.
+        if firstKept > 0 { ranges.removeSubrange(0..<firstKept) }
         if let first = ranges.first, first.start < t { ranges[0].start = t }
     }
 

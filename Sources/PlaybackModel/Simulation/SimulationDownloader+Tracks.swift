@@ -14,15 +14,13 @@ extension SimulationDownloader {
     /// Whether the request in flight has bytes flowing at `now` (sent, and past its latency): it then
     /// takes a share of the link.
     func isFlowing(at now: Double) -> Bool {
-        if case .fetching(let fetch) = state { return fetch.flowStart <= now }
-        return false
+        state == .fetching && fetch.flowStart <= now
     }
 
     /// Session time at which the request in flight starts to take a share of the link, when that is after
     /// `now`; `infinity` otherwise.
     func flowStart(after now: Double) -> Double {
-        if case .fetching(let fetch) = state, fetch.flowStart > now { return fetch.flowStart }
-        return .infinity
+        state == .fetching && fetch.flowStart > now ? fetch.flowStart : .infinity
     }
 
     /// Media time where the next segment starts (the end of this track's contiguous data); `infinity`
@@ -37,10 +35,9 @@ extension SimulationDownloader {
     /// bytes flow, gets `1 / share` of the bandwidth and its completion is worked out again. Nothing changes
     /// when its share is already that (a single track never calls this with anything but 1).
     mutating func share(_ share: Double, at now: Double) {
-        guard case .fetching(var fetch) = state, fetch.flowStart <= now, fetch.flow.share != share else { return }
+        guard state == .fetching, fetch.flowStart <= now, fetch.flow.share != share else { return }
         fetch.flow = fetch.sample.reshared(at: now, share: share)
-        scheduleCompletion(of: &fetch, at: now)
-        state = .fetching(fetch)
+        scheduleCompletion(at: now)
     }
 
     /// A segment handed over while another track decides what loads next: the connection is free.

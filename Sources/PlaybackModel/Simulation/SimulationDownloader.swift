@@ -2,9 +2,11 @@
 /// arrives, and the bytes received. It knows nothing of the player; the engine tells it to start, stop and
 /// move, and hands the units it completes to the session (the download rules are on `SimulationEngine`).
 ///
-/// Each request's data lives in its state's payload (`State.fetching`); the time its unit completes is
-/// worked out when the request is made or moves on to its next unit, so every question the engine asks of
-/// it (`completionTime`, `abandonCheckTime`) is a plain read.
+/// The request in flight's data is one stored value (`fetch`), valid while the state is `fetching` or
+/// `delivering` and changed in place: a packet of a progressive file moves it on without copying it out of
+/// an enum payload and back (two transfers, each holding the network by reference, per copy). The time its
+/// unit completes is worked out when the request is made or moves on to its next unit, so every question
+/// the engine asks of it (`completionTime`, `abandonCheckTime`) is a plain read.
 struct SimulationDownloader: Sendable {
     /// What the connection is doing.
     enum State: Sendable {
@@ -14,11 +16,11 @@ struct SimulationDownloader: Sendable {
         /// A progressive file's connection is open with loading stopped: resuming costs no new latency and
         /// goes on from `deliveredEnd`.
         case open
-        /// A request is in flight.
-        case fetching(Fetch)
-        /// The unit the request was bringing arrived and is being handed to the player; then the request
-        /// goes on to the next unit (progressive) or the next segment's request goes out (segmented).
-        case delivering(Fetch)
+        /// A request is in flight (`fetch`).
+        case fetching
+        /// The unit the request (`fetch`) was bringing arrived and is being handed to the player; then the
+        /// request goes on to the next unit (progressive) or the next segment's request goes out (segmented).
+        case delivering
     }
 
     /// One request in flight.
@@ -76,22 +78,14 @@ struct SimulationDownloader: Sendable {
     private var indexArrived = false
 
     /// What the connection is doing (set by this type's methods only, some in its extensions).
-    var state: State = .idle {
-        didSet {
-            // The engine asks for these at every event: plain reads, not a copy of the request's payload.
-            if case .fetching(let fetch) = state {
-                completionTime = fetch.completion
-                abandonCheckTime = fetch.abandonCheck
-            } else {
-                completionTime = .infinity
-                abandonCheckTime = .infinity
-            }
-        }
-    }
+    var state: State = .idle
+    /// The request in flight (or whose unit is being handed over): meaningful only while `state` is
+    /// `fetching` or `delivering`, and changed in place.
+    var fetch: Fetch
     /// Session time at which the unit in flight arrives; `infinity` with none in flight.
-    private(set) var completionTime = Double.infinity
+    var completionTime: Double { state == .fetching ? fetch.completion : .infinity }
     /// Session time of the next abandonment check of the segment in flight; `infinity` for none.
-    private(set) var abandonCheckTime = Double.infinity
+    var abandonCheckTime: Double { state == .fetching ? fetch.abandonCheck : .infinity }
     /// The variant whose segments are requested (ascending ladder index; 0 without a ladder).
     var variant = 0
     /// The unit being or next to be downloaded; `media.unitCount` once all are in.
@@ -122,7 +116,12 @@ struct SimulationDownloader: Sendable {
     ) {
         self.media = media
         self.track = track
-        self.network = NetworkModel.Shared(network)
+        let shared = NetworkModel.Shared(network)
+        self.network = shared
+        let none = NetworkModel.Transfer(shared: shared, start: 0)
+        fetch = Fetch(
+            purpose: .media(origin: 0), flow: none, sample: none, completion: .infinity, sentAt: 0, firstByteAt: 0,
+            abandonCheck: .infinity, flowStart: 0)
         self.variantUnits = variantUnits
         self.initializationBytes = initializationBytes
         initialized = initializationBytes.map { $0 <= 0 }
@@ -170,11 +169,11 @@ struct SimulationDownloader: Sendable {
             return
         }
         let transfer = NetworkModel.Transfer(shared: network, start: now)
-        var fetch = Fetch(
+        fetch = Fetch(
             purpose: .media(origin: deliveredEnd), flow: transfer, sample: transfer, completion: .infinity,
             sentAt: now, firstByteAt: now, abandonCheck: .infinity, flowStart: now)
-        scheduleCompletion(of: &fetch, at: now)
-        state = .fetching(fetch)
+        scheduleCompletion(at: now)
+        state = .fetching
     }
 
     /// Drops the request in flight (the bytes that came count) and makes playing from `position` start at
@@ -212,11 +211,7 @@ struct SimulationDownloader: Sendable {
     /// Loading stops: the bytes of the unit in flight stay; a progressive connection idles open, a segment
     /// request ends, and so does a range request for the head or index (it is sent again whole).
     mutating func stop(at now: Double) {
-        let fetch: Fetch
-        switch state {
-        case .fetching(let current), .delivering(let current): fetch = current
-        case .idle, .open: return
-        }
+        guard isLoading else { return }
         var inPrelude = false
         if case .prelude = fetch.purpose { inPrelude = true }
         noteAbandonedBytes(at: now)
@@ -235,14 +230,12 @@ struct SimulationDownloader: Sendable {
     /// `nextCheck`; `nil`, with no further check, when no media request above the lowest variant is in
     /// flight.
     mutating func abandonmentProgress(at now: Double, nextCheck: Double) -> Progress? {
-        guard case .fetching(var fetch) = state, case .media(let origin) = fetch.purpose else { return nil }
+        guard state == .fetching, case .media(let origin) = fetch.purpose else { return nil }
         guard variant > 0, !variantUnits.isEmpty, nextUnit < media.unitCount else {
             fetch.abandonCheck = .infinity
-            state = .fetching(fetch)
             return nil
         }
         fetch.abandonCheck = nextCheck
-        state = .fetching(fetch)
         return Progress(
             arrivedBits: fetch.sample.bits(deliveredBy: now), elapsed: now - fetch.firstByteAt,
             requestBits: Double(unit(nextUnit).byteEnd - origin) * 8, latency: fetch.firstByteAt - fetch.sentAt)
@@ -252,7 +245,7 @@ struct SimulationDownloader: Sendable {
 
     /// The unit (or prelude) in flight has arrived, at `now` (its `completionTime`).
     mutating func complete(at now: Double) -> Arrival? {
-        guard case .fetching(let fetch) = state else { return nil }
+        guard state == .fetching else { return nil }
         if case .prelude(let bytes) = fetch.purpose {
             book(bytes, at: now)
             closeEntry(abandoned: false)
@@ -278,7 +271,7 @@ struct SimulationDownloader: Sendable {
         deliveredEnd = max(deliveredEnd, needed)
         if media.layout == .segmented { closeEntry(abandoned: false) }
         if needed >= media.indexByteEnd { indexArrived = true }
-        state = .delivering(fetch)
+        state = .delivering
         return .unit(
             index: index, unit: arrived, bytes: needed - arrived.byteStart, transfer: now - fetch.firstByteAt,
             latency: fetch.firstByteAt - fetch.sentAt)
@@ -286,10 +279,9 @@ struct SimulationDownloader: Sendable {
 
     /// After a progressive unit was handed over: the request goes on to the next unit, if any.
     mutating func continueAfterDelivery(at now: Double) {
-        guard case .delivering(var fetch) = state, media.layout == .progressive, nextUnit < media.unitCount
-        else { return }
-        scheduleCompletion(of: &fetch, at: now)
-        state = .fetching(fetch)
+        guard state == .delivering, media.layout == .progressive, nextUnit < media.unitCount else { return }
+        scheduleCompletion(at: now)
+        state = .fetching
     }
 
     /// Every unit is in: the connection closes.
@@ -320,11 +312,11 @@ struct SimulationDownloader: Sendable {
         openEntry(kind, segment: nil, at: now)
         let flowStart = now + network.network.requestLatency(at: now)
         let transfer = NetworkModel.Transfer(shared: network, start: flowStart)
-        var fetch = Fetch(
+        fetch = Fetch(
             purpose: .prelude(bytes: bytes), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
             firstByteAt: now, abandonCheck: .infinity, flowStart: flowStart)
-        scheduleCompletion(of: &fetch, at: now)
-        state = .fetching(fetch)
+        scheduleCompletion(at: now)
+        state = .fetching
     }
 
     /// Sends a request for media units from byte `origin`.
@@ -339,15 +331,15 @@ struct SimulationDownloader: Sendable {
         let firstByte = now + network.network.requestLatency(at: now)
         let check = abandonDelay.map { variant > 0 ? firstByte + $0 : .infinity } ?? .infinity
         let transfer = NetworkModel.Transfer(shared: network, start: firstByte)
-        var fetch = Fetch(
+        fetch = Fetch(
             purpose: .media(origin: origin), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
             firstByteAt: firstByte, abandonCheck: check, flowStart: firstByte)
-        scheduleCompletion(of: &fetch, at: now)
-        state = .fetching(fetch)
+        scheduleCompletion(at: now)
+        state = .fetching
     }
 
     /// Works out when `fetch`'s unit (or prelude) arrives, walking its flow on from the last completion.
-    mutating func scheduleCompletion(of fetch: inout Fetch, at now: Double) {
+    mutating func scheduleCompletion(at now: Double) {
         switch fetch.purpose {
         case .prelude(let bytes):
             fetch.sample = fetch.flow
@@ -371,11 +363,7 @@ struct SimulationDownloader: Sendable {
 
     /// Books the bytes of the request in flight that arrived by `now`.
     private mutating func noteAbandonedBytes(at now: Double) {
-        let fetch: Fetch
-        switch state {
-        case .fetching(let current), .delivering(let current): fetch = current
-        case .idle, .open: return
-        }
+        guard isLoading else { return }
         switch fetch.purpose {
         case .prelude(let bytes):
             // Part of a head, an index or an initialization segment is of no use: it is requested again whole.

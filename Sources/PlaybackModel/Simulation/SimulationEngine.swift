@@ -42,8 +42,8 @@
 ///   rendition) is fetched beside a segmented video on its own requests, the two sharing the link
 ///   equally while both transfer; what plays is the time both tracks hold.
 ///
-/// The engine composes three machines, a script queue, a downloader (per-state data in its states'
-/// payloads) and, over a ladder, the variant selection (the rule and abandonment): it routes the player's
+/// The engine composes three machines, a script queue, a downloader (its state, and the request in flight
+/// held apart from it) and, over a ladder, the variant selection (the rule and abandonment): it routes the player's
 /// actions to the downloader, the downloader's arrivals to the session, and records the timeline.
 public struct SimulationEngine: Sendable {
     /// The media being downloaded.
@@ -266,6 +266,7 @@ public struct SimulationEngine: Sendable {
             case .failed: record(.stuck, value: nil)
             }
         }
+        session.recycle(actions)
     }
 
     /// Adds an event; `position` is a media time, shown from the playable start like every time a user sees.
