@@ -46,6 +46,9 @@ public struct BufferPolicy: Sendable, Hashable {
     /// empty). A player that pauses itself on a low buffer sets it: Shaka 3.1 at 0.5 s. Not applied when
     /// the data ahead reaches the end of the media or the stream ended.
     public var stallLevel = 0.0
+    /// The player's own stall watchdog, which seeks the playhead on after a while stalled with data
+    /// ahead (`nil` by default: the stall lasts until the resume threshold is met). hls.js's: `StallNudge`.
+    public var stallNudge: StallNudge?
 
     /// The forward target a constrained ("Low Data Mode", data saver) network uses by default, 15 s: enough
     /// to ride out a few seconds of bad network without downloading what a viewer may never watch.
