@@ -105,7 +105,8 @@ public struct BufferPolicy: Sendable, Hashable {
 
     /// Throws the first rule this policy breaks: every value finite and not negative (the back buffer may
     /// be infinite; the stall level too), resume at least start, forward target at least resume, a positive prediction horizon,
-    /// and a doubling resume threshold's cap finite, and at least the resume threshold.
+    /// and a doubling resume threshold's cap finite, and at least the resume threshold; a stall nudge's
+    /// values finite and not negative.
     public func validate() throws(BufferPolicyError) {
         let values: [(BufferPolicyError.Setting, Double)] = [
             (.startThreshold, startThreshold), (.resumeThreshold, resumeThreshold),
@@ -114,6 +115,12 @@ public struct BufferPolicy: Sendable, Hashable {
         for (setting, value) in values {
             if value.isNaN || value < 0 { throw .negative(setting, value) }
             if value.isInfinite, setting != .backBuffer { throw .notFinite(setting) }
+        }
+        if let nudge = stallNudge {
+            for value in [nudge.period, nudge.minimumAhead, nudge.offset, Double(nudge.maxNudges ?? 0)] {
+                if value.isNaN || value < 0 { throw .negative(.stallNudge, value) }
+                if value.isInfinite { throw .notFinite(.stallNudge) }
+            }
         }
         if resumeThreshold < startThreshold {
             throw .resumeBelowStart(resume: resumeThreshold, start: startThreshold)

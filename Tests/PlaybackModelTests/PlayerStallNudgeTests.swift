@@ -83,8 +83,13 @@ struct PlayerStallNudgeTests {
         return false
     }
 
-    @Test("kept in JSON only when set")
+    @Test("kept in JSON only when set, and validated like the other settings")
     func encoded() throws {
+        var broken = PlayerPreset.hlsjs.policy
+        broken.stallNudge?.period = -1
+        #expect(throws: BufferPolicyError.negative(.stallNudge, -1)) { try broken.validate() }
+        broken.stallNudge = StallNudge(period: 2, minimumAhead: .infinity, offset: 0.1)
+        #expect(throws: BufferPolicyError.notFinite(.stallNudge)) { try broken.validate() }
         let json = String(decoding: try JSONEncoder().encode(PlayerPreset.hlsjs.policy), as: UTF8.self)
         #expect(json.contains("\"stall_nudge\":{"))
         #expect(json.contains("\"minimum_ahead\":0.1"))
