@@ -24,6 +24,19 @@
     return r;
   }
   function ranges(tr) { const r = []; for (let i = 0; i < tr.length; i++) r.push([tr.start(i), tr.end(i)]); return r; }
+  // Each SourceBuffer's own ranges (video.buffered is their intersection), for the samples: the page keeps
+  // the ones the player adds.
+  const sourceBuffers = [];
+  if (window.MediaSource) {
+    const add = MediaSource.prototype.addSourceBuffer;
+    MediaSource.prototype.addSourceBuffer = function (type) {
+      const sb = add.call(this, type); sourceBuffers.push({ type, sb }); return sb;
+    };
+  }
+  function sourceRanges() {
+    return sourceBuffers.map((s) => { try { return { type: s.type, buffered: ranges(s.sb.buffered) }; }
+      catch (e) { return { type: s.type, buffered: null }; } });
+  }
 
   function post(final, reason) {
     const body = JSON.stringify({ player: name, src, final, reason: reason || null, ua: navigator.userAgent,
@@ -48,12 +61,13 @@
     'waiting', 'stalled', 'pause', 'seeking', 'seeked', 'ratechange', 'ended', 'error']) {
     video.addEventListener(e, () => log('video.' + e, {
       currentTime: video.currentTime, readyState: video.readyState, playbackRate: video.playbackRate,
-      error: video.error ? { code: video.error.code, message: video.error.message } : undefined }));
+      error: video.error ? { code: video.error.code, message: video.error.message } : undefined,
+      source_buffers: e === 'waiting' || e === 'playing' ? sourceRanges() : undefined }));
   }
   video.addEventListener('ended', () => setTimeout(() => finish('ended'), 300));
   setInterval(() => samples.push({ t: Date.now(), currentTime: video.currentTime, paused: video.paused,
     readyState: video.readyState, playbackRate: video.playbackRate, buffered: ranges(video.buffered),
-    width: video.videoWidth, height: video.videoHeight }), 250);
+    width: video.videoWidth, height: video.videoHeight, source_buffers: sourceRanges() }), 250);
   setTimeout(() => finish('limit'), limit * 1000);
 
   function load(url) {

@@ -1,6 +1,6 @@
 // JSON/YAML shape for scripts and reports: snake_case keys, every key optional on input (a script may give
 // only `forward_target: 15`), `keep_up` as "threshold" or "predictive" with an optional
-// `keep_up_horizon`, a doubling resume threshold as its `resume_cap` (absent: fixed), an infinite back buffer as the word "all" because JSON has no infinity, and `stall_level` only when above 0.
+// `keep_up_horizon`, a doubling resume threshold as its `resume_cap` (absent: fixed), an infinite back buffer as the word "all" because JSON has no infinity, `stall_level` only when above 0, and `stall_nudge` only when set.
 extension BufferPolicy: Codable {
     private enum CodingKeys: String, CodingKey {
         case startThreshold = "start_threshold"
@@ -11,6 +11,7 @@ extension BufferPolicy: Codable {
         case keepUpHorizon = "keep_up_horizon"
         case resumeCap = "resume_cap"
         case stallLevel = "stall_level"
+        case stallNudge = "stall_nudge"
     }
 
     /// Decodes a policy; missing keys take the defaults. The result is not validated: call `validate()`.
@@ -48,6 +49,7 @@ extension BufferPolicy: Codable {
             resumeGrowth = .doubling(cap: cap)
         }
         stallLevel = try container.decodeIfPresent(Double.self, forKey: .stallLevel) ?? 0
+        stallNudge = try container.decodeIfPresent(StallNudge.self, forKey: .stallNudge)
     }
 
     /// Encodes the policy with snake_case keys.
@@ -72,5 +74,6 @@ extension BufferPolicy: Codable {
             try container.encode(cap, forKey: .resumeCap)
         }
         if stallLevel > 0 { try container.encode(stallLevel, forKey: .stallLevel) }
+        try container.encodeIfPresent(stallNudge, forKey: .stallNudge)
     }
 }

@@ -46,6 +46,9 @@ public struct BufferPolicy: Sendable, Hashable {
     /// empty). A player that pauses itself on a low buffer sets it: Shaka 3.1 at 0.5 s. Not applied when
     /// the data ahead reaches the end of the media or the stream ended.
     public var stallLevel = 0.0
+    /// The player's own stall watchdog, which seeks the playhead on after a while stalled with data
+    /// ahead (`nil` by default: the stall lasts until the resume threshold is met). hls.js's: `StallNudge`.
+    public var stallNudge: StallNudge?
 
     /// The forward target a constrained ("Low Data Mode", data saver) network uses by default, 15 s: enough
     /// to ride out a few seconds of bad network without downloading what a viewer may never watch.
@@ -102,7 +105,8 @@ public struct BufferPolicy: Sendable, Hashable {
 
     /// Throws the first rule this policy breaks: every value finite and not negative (the back buffer may
     /// be infinite; the stall level too), resume at least start, forward target at least resume, a positive prediction horizon,
-    /// and a doubling resume threshold's cap finite, and at least the resume threshold.
+    /// and a doubling resume threshold's cap finite, and at least the resume threshold; a stall nudge's
+    /// values finite and not negative.
     public func validate() throws(BufferPolicyError) {
         let values: [(BufferPolicyError.Setting, Double)] = [
             (.startThreshold, startThreshold), (.resumeThreshold, resumeThreshold),
@@ -111,6 +115,12 @@ public struct BufferPolicy: Sendable, Hashable {
         for (setting, value) in values {
             if value.isNaN || value < 0 { throw .negative(setting, value) }
             if value.isInfinite, setting != .backBuffer { throw .notFinite(setting) }
+        }
+        if let nudge = stallNudge {
+            for value in [nudge.period, nudge.minimumAhead, nudge.offset, Double(nudge.maxNudges ?? 0)] {
+                if value.isNaN || value < 0 { throw .negative(.stallNudge, value) }
+                if value.isInfinite { throw .notFinite(.stallNudge) }
+            }
         }
         if resumeThreshold < startThreshold {
             throw .resumeBelowStart(resume: resumeThreshold, start: startThreshold)

@@ -14,6 +14,8 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
         case resumeCap = "resume threshold cap"
         /// `BufferPolicy.stallLevel`.
         case stallLevel = "stall level"
+        /// A value of `BufferPolicy.stallNudge` (its period, minimum ahead, offset or nudge count).
+        case stallNudge = "stall nudge"
     }
 
     /// A setting is negative or NaN.

@@ -32,6 +32,11 @@ extension Player {
             var refillDue = false
             let tick = nextTick
             if let tick, tick < end { end = tick }
+            var nudgeDue = false
+            if let nudge = nudgeDeadline, nudge <= end {
+                end = nudge
+                nudgeDue = true
+            }
             if case .playing = state {
                 let limitTime = clock + (playLimit - item.currentTime) / item.rate
                 if limitTime <= end {
@@ -49,7 +54,7 @@ extension Player {
             let wasPlaying = state == .playing(since: state.since)
             accrue(until: end, hitsLimit: hitsLimit)
             // Outside playing, time passing changes no buffer fact, so there is nothing to settle.
-            if wasPlaying || refillDue { settle(refillDue: refillDue, into: &actions) }
+            if wasPlaying || refillDue || nudgeDue { settle(refillDue: refillDue, into: &actions) }
             if let tick, tick <= clock {
                 if !state.isTerminal { record(.periodic) }
                 nextTickIndex += 1
@@ -133,6 +138,10 @@ extension Player {
             if buffer.isAtEnd {
                 endStall(into: &actions)
                 end(into: &actions)
+            } else if let nudge = nudgeDeadline, nudge <= clock {
+                // The watchdog's poll runs as the data is appended, before the browser resumes by itself.
+                endStall(into: &actions)
+                self.nudge(buffer, into: &actions)
             } else if buffer.isLikelyToKeepUp || buffer.isFull
                 || (isEndOfStream && buffer.bufferedAhead > 0)
             {
@@ -142,6 +151,7 @@ extension Player {
                 endStall(into: &actions)
                 _ = skipGap(into: &actions)
                 transition(to: .playing(since: clock), into: &actions)
+
             } else if isEndOfStream {
                 endStall(into: &actions)
                 if skipGap(into: &actions) {
@@ -192,6 +202,32 @@ extension Player {
         accounting.stalls[accounting.stalls.count - 1].duration = duration
         item.isRebuffering = false
         emit(.stallEnded(position: position, duration: duration), into: &actions)
+    }
+
+    /// When the policy's stall nudge is due: while stalled with more than its minimum buffered ahead,
+    /// `period` after the stall began; `nil` otherwise.
+    var nudgeDeadline: Double? {
+        guard case .stalled(_, let since) = state, let nudge = item.policy.stallNudge,
+            item.status.bufferedAhead > nudge.minimumAhead
+        else { return nil }
+        return since + nudge.period
+    }
+
+    /// The player's watchdog seeks the playhead on (within the data ahead) and plays: a seek, so the
+    /// resume threshold starts over; or, after its last nudge, playback fails.
+    private mutating func nudge(_ buffer: PlaybackItem.Status, into actions: inout [PlayerAction]) {
+        guard let watchdog = item.policy.stallNudge else { return }
+        if let most = watchdog.maxNudges, nudges >= most {
+            accounting.failure = watchdog.failure
+            emit(.failed(reason: watchdog.failure), into: &actions)
+            transition(to: .failed(reason: watchdog.failure, since: clock), into: &actions)
+            return
+        }
+        let offset = watchdog.offset * Double(nudges + 1)
+        nudges += 1
+        item.currentTime = Self.clamp(item.currentTime + Swift.min(offset, buffer.bufferedAhead), in: item)
+        item.stallsSinceSeek = 0
+        transition(to: .playing(since: clock), into: &actions)
     }
 
     private mutating func end(into actions: inout [PlayerAction]) {

@@ -69,6 +69,8 @@ public struct Player: Sendable {
     /// The storage of the actions array a driver handed back (`recycle(_:)`): the next event writes into
     /// it, so a per-packet driver does not allocate an array for every event.
     var spareActions: [PlayerAction] = []
+    /// The stall nudges so far (`BufferPolicy.stallNudge`; like hls.js's count, never reset).
+    var nudges = 0
 
     /// Creates a player for media of `duration` starting at media time `mediaStart`, created at clock time
     /// `now`, in `loading`. Call `advance(to:)` (or any event) to get the first `startLoading`.
@@ -116,9 +118,11 @@ public struct Player: Sendable {
 
     /// The clock time of the next change that happens with no further input: the playhead reaching the end
     /// of the loaded range holding it or the end of the media (a stall or the end), or, while loading is
-    /// stopped, the buffer falling below the forward target (`startLoading`). `nil` when nothing will
+    /// stopped, the buffer falling below the forward target (`startLoading`); while stalled with data ahead,
+    /// the policy's stall nudge. `nil` when nothing will
     /// change without input. Always later than `clock`. An event-driven simulation can jump straight to it.
     public var nextDeadline: Double? {
+        if let nudge = nudgeDeadline { return nudge > clock ? nudge : clock.nextUp }
         guard case .playing = state else { return nil }
         var deadline = clock + (playLimit - item.currentTime) / item.rate
         if let refill = refillDeadline { deadline = Swift.min(deadline, refill) }

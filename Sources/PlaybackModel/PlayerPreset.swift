@@ -17,8 +17,10 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case media3
     /// hls.js on Chromium: hls.js keeps `maxBufferLength` 30 s ahead and everything behind
     /// (`backBufferLength` Infinity) and has no start or resume threshold of its own, so the browser's
-    /// rule decides: under MSE Chromium starts and resumes once a segment is appended (measured, issue 28),
-    /// not with its progressive renderer's doubling. On `simulate` its own ABR (`HlsjsAbr`) runs too.
+    /// rule decides: under MSE Chromium starts once a segment is appended and doubles its resume threshold
+    /// per stall up to 3 s, as for a progressive file (measured, issue 28); hls.js's stall watchdog seeks
+    /// the playhead on after 2 s stalled with data ahead (`StallNudge.hlsjs`). On `simulate` its own ABR
+    /// (`HlsjsAbr`) runs too.
     case hlsjs
     /// Shaka Player 3.1 on Chromium: holds the playback rate at 0 until `rebufferingGoal` 2 s (or the
     /// MPD's `minBufferTime`, when larger) is buffered, at start and after a stall; `bufferingGoal` 10 s
@@ -91,11 +93,15 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .media3:
             return BufferPolicy(startThreshold: 1, resumeThreshold: 2, forwardTarget: 50, backBuffer: 0)
         case .hlsjs:
-            // Under MSE Chromium resumed as soon as the next segment was appended, every stall (issue 28):
-            // the start threshold again, not doubled.
-            return BufferPolicy(
-                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: Self.chromiumStartingCapacity,
-                forwardTarget: 30, backBuffer: .infinity)
+            // Chromium's doubling decoded-audio queue under MSE too (measured, issue 28: with 2 s segments the
+            // first three stalls since a seek ended as the next segment was appended, the fourth, needing 3 s,
+            // did not), and hls.js's watchdog seeks the playhead on after 2 s stalled with data ahead (a seek:
+            // the doubling starts over).
+            var policy = BufferPolicy(
+                startThreshold: Self.chromiumStartingCapacity, resumeThreshold: chromiumResume,
+                forwardTarget: 30, backBuffer: .infinity, resumeGrowth: chromiumGrowth)
+            policy.stallNudge = .hlsjs
+            return policy
         case .shaka:
             var policy = BufferPolicy(
                 startThreshold: Self.shakaRebufferingGoal, resumeThreshold: Self.shakaRebufferingGoal,
@@ -142,7 +148,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .media3:
             "Media3 DefaultLoadControl (bufferForPlaybackMs 1000, bufferForPlaybackAfterRebufferMs 2000, maxBufferMs 50000, backBufferDurationMs 0)"
         case .hlsjs:
-            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity); no start threshold of its own: Chromium's under MSE (measured: starts and resumes once a segment is appended); ABR: src/controller/abr-controller.ts"
+            "hls.js src/config.ts (maxBufferLength 30, backBufferLength Infinity; highBufferWatchdogPeriod 2, nudgeOffset 0.1: src/controller/gap-controller.ts); no start threshold of its own: Chromium's under MSE (measured: starts once a segment is appended, resume threshold doubled per stall to 3 s); ABR: src/controller/abr-controller.ts"
         case .shaka:
             "Shaka 3.1 lib/util/player_configuration.js 117-119 (rebufferingGoal 2, bufferingGoal 10, bufferBehind 30); lib/player.js 1847-1849 (max with the MPD's minBufferTime), 2543-2555 (stalls at 0.5 s ahead)"
         case .dashjs:
@@ -161,6 +167,7 @@ extension PlayerPreset {
             var values = "start \(seconds(p.startThreshold)), resume \(seconds(p.resumeThreshold))"
             if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
             if p.stallLevel > 0 { values += ", stalls at \(seconds(p.stallLevel)) ahead" }
+            if let nudge = p.stallNudge { values += ", seeks \(seconds(nudge.offset)) on after \(seconds(nudge.period)) stalled" }
             if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
             values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
             let abr = preset.abr.map { model in

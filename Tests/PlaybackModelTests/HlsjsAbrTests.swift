@@ -10,9 +10,11 @@ import Testing
         PlayerAbrContext(bitRates: ladder, firstListed: firstListed, segmentDuration: 2, buffer: buffer)
     }
 
-    /// A model that has loaded one segment at `variant` measuring `bitsPerSecond` over 1 s, no latency.
+    /// A model that has loaded one segment at `variant` measuring `bitsPerSecond` over 1 s, no latency, no
+    /// parse time (the samples the link's).
     func measured(_ bitsPerSecond: Double, at variant: Int) -> HlsjsAbr {
         var model = HlsjsAbr()
+        model.parseTimes = (0, 0)
         _ = model.choose(context(buffer: 0))
         model.recordDownload(
             PlayerAbrDownload(variant: variant, bytes: Int64(bitsPerSecond / 8), latency: 0, transfer: 1))
@@ -45,6 +47,30 @@ import Testing
         let fast = (1_000_000 + 2_000_000 * a) / (1 + a)
         #expect(abs(model.estimate(context(buffer: 0)) - fast) < 1)
         #expect(fast > 1_442_000 && fast < 1_443_000)
+    }
+
+    @Test("sample: up to the end of parsing, the first segment's parse time (the transmuxer's start) above the later ones'")
+    func parseTimeInSample() {
+        var model = HlsjsAbr()
+        model.parseTimes = (first: 0.1, later: 0.01)
+        _ = model.choose(context(buffer: 0))
+        // 375 000 B in 0.9 s of transfer + 0.1 s of parsing: 3 Mbit/s, not the link's 3.33.
+        model.recordDownload(PlayerAbrDownload(variant: 0, bytes: 375_000, latency: 0, transfer: 0.9))
+        #expect(abs(model.estimate(context(buffer: 0)) - 3_000_000) < 1)
+        // The second segment at the same rate: 0.99 s + 0.01 s, 3 Mbit/s too (0.1 s would make it 2.73).
+        model.recordDownload(PlayerAbrDownload(variant: 0, bytes: 375_000, latency: 0, transfer: 0.99))
+        #expect(abs(model.estimate(context(buffer: 0)) - 3_000_000) < 1)
+        // So on the webplayers ladder after one 364k segment at 3 Mbit/s over 0.283 s, the 72 ms first parse
+        // gives 2.39 Mbit/s: 0.7 x 2.43 < 2064k, 864k next; without it, 0.7 x 3M >= 2064k, 2064k next.
+        var parsed = HlsjsAbr()
+        _ = parsed.choose(context(buffer: 0))
+        parsed.recordDownload(PlayerAbrDownload(variant: 0, bytes: 106_220, latency: 0, transfer: 0.283_253))
+        #expect(parsed.choose(context(buffer: 2)).variant == 1)
+        var linkOnly = HlsjsAbr()
+        linkOnly.parseTimes = (0, 0)
+        _ = linkOnly.choose(context(buffer: 0))
+        linkOnly.recordDownload(PlayerAbrDownload(variant: 0, bytes: 106_220, latency: 0, transfer: 0.283_253))
+        #expect(linkOnly.choose(context(buffer: 2)).variant == 2)
     }
 
     @Test("switch: up only within 0.7 of the estimate, down or level within 0.95, and a fetch shorter than the buffer")

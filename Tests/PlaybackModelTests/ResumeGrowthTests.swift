@@ -62,18 +62,18 @@ struct ResumeGrowthTests {
         #expect(!String(decoding: try JSONEncoder().encode(BufferPolicy.default), as: UTF8.self).contains("resume_cap"))
     }
 
-    @Test("every preset is a valid policy; media3 is bufprobe's default; Chromium grows to its 3 s; hls.js and dash.js (MSE) resume at their start threshold; Shaka waits for its 2 s rebuffering goal")
+    @Test("every preset is a valid policy; media3 is bufprobe's default; Chromium and hls.js on it grow to its 3 s; dash.js (MSE) resumes at its start threshold; Shaka waits for its 2 s rebuffering goal")
     func presets() throws {
         for preset in PlayerPreset.allCases { try preset.policy.validate() }
         #expect(PlayerPreset.media3.policy == .default)
-        for preset in [PlayerPreset.chromium] {
+        for preset in [PlayerPreset.chromium, .hlsjs] {
             #expect(preset.policy.startThreshold == 0.2)
             #expect(preset.policy.resumeGrowth == .doubling(cap: 3))
             #expect(preset.policy.resumeThreshold(afterStall: 1) == 0.4)
         }
-        #expect(PlayerPreset.hlsjs.policy.startThreshold == 0.2)
-        #expect(PlayerPreset.hlsjs.policy.resumeGrowth == .fixed)
-        #expect(PlayerPreset.hlsjs.policy.resumeThreshold(afterStall: 5) == 0.2)
+        #expect(PlayerPreset.hlsjs.policy.resumeThreshold(afterStall: 4) == 3)
+        #expect(PlayerPreset.hlsjs.policy.stallNudge == StallNudge(period: 2.1, minimumAhead: 0.1, offset: 0.1, maxNudges: 3))
+        #expect(PlayerPreset.chromium.policy.stallNudge == nil && PlayerPreset.dashjs.policy.stallNudge == nil)
         #expect(PlayerPreset.shaka.policy.startThreshold == 2 && PlayerPreset.shaka.policy.resumeThreshold == 2)
         #expect(PlayerPreset.shaka.policy.resumeGrowth == .fixed && PlayerPreset.shaka.policy.forwardTarget == 10)
         #expect(PlayerPreset.dashjs.policy.startThreshold == 0.2 && PlayerPreset.dashjs.policy.resumeThreshold == 0.2)

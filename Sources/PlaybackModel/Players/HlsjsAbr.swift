@@ -16,9 +16,12 @@ import Darwin
 /// - Estimator (`ewma-bandwidth-estimator.ts`, `ewma.ts`): two EWMAs of bits per second weighted by the
 ///   seconds a sample took, half-lives 3 s and 9 s (`abrEwmaFastVoD`, `abrEwmaSlowVoD`, `config.ts`
 ///   377-378), bias-corrected, the estimate the lower of the two; a sample is a segment's bytes over the
-///   time from its request to its end less the shorter of its time to first byte and the TTFB estimate,
-///   at least 50 ms (`abr-controller.ts` 392-400). The TTFB estimate is an EWMA (half-life 9) of
-///   `max(ttfb, 5 ms)` weighted `sqrt(2) exp(-s^2 / 2)`, 100 ms before any sample.
+///   time from its request to the end of its parsing less the shorter of its time to first byte and the
+///   TTFB estimate, at least 50 ms (`abr-controller.ts` 392-400: `stats.parsing.end`, set when the
+///   transmuxer hands the segment back, `base-stream-controller.ts` 856-874). The parse time is not in
+///   the media: it is Chromium's, measured in the harness's timelines (`parseTimes`). The TTFB estimate
+///   is an EWMA (half-life 9) of `max(ttfb, 5 ms)` weighted `sqrt(2) exp(-s^2 / 2)`, 100 ms before any
+///   sample.
 /// - Switch (`getNextABRAutoLevel` 501-592, `findBestLevel` 600-800): from the highest variant down, the
 ///   first whose declared bit rate is at most the estimate times 0.95 (`abrBandWidthFactor`) or, above
 ///   the last loaded variant, 0.7 (`abrBandWidthUpFactor`, `config.ts` 381-382), and whose segment fetch at
@@ -44,6 +47,13 @@ public struct HlsjsAbr: PlayerAbrModel {
     public var maxStarvationDelay = 4.0
     /// The abandonment check's period, seconds (`abr-controller.ts` 138, `setInterval(..., 100)`).
     public static let checkInterval = 0.1
+    /// Seconds from a segment's last byte to the end of its parsing (transmuxing TS to MP4 in hls.js's
+    /// worker), which each bandwidth sample includes: the first segment's, whose transmuxer and worker
+    /// are made when it arrives (`stream-controller.ts` 721-728), and every later one's. Measured, not
+    /// hls.js's constants: the medians of `parsed - loading[2]` in the `hls.fragBuffered` records of
+    /// `Benchmarks/webplayers.sh`'s hls.js runs in headless Chromium on a shared 2-core machine
+    /// (Benchmarks/README.md, "hls.js's parse time in its samples"). 0 leaves the samples the link's.
+    public var parseTimes = (first: 0.072, later: 0.0044)
     /// `EwmaBandWidthEstimator`'s defaults: TTFB before any sample (ms), the least sample (ms), the
     /// weight that makes an estimate (`ewma-bandwidth-estimator.ts` 24-28).
     static let defaultTTFB = 100.0, minimumDelay = 50.0, minimumWeight = 0.001
@@ -57,6 +67,8 @@ public struct HlsjsAbr: PlayerAbrModel {
     private var currentDuration = 0.0
     /// The variant of the last request (`hls.loadLevel`).
     private var loadLevel: Int?
+    /// Whether a segment was parsed yet (the transmuxer exists).
+    private var parsedOne = false
 
     /// hls.js's defaults.
     public init() {}
@@ -71,6 +83,7 @@ public struct HlsjsAbr: PlayerAbrModel {
             "abr_ewma_fast_vod": Self.fastHalfLife, "abr_ewma_slow_vod": Self.slowHalfLife,
             "abr_band_width_factor": bandwidthFactor, "abr_band_width_up_factor": bandwidthUpFactor,
             "max_starvation_delay": maxStarvationDelay, "abandon_check_interval": Self.checkInterval,
+            "parse_time_first": parseTimes.first, "parse_time": parseTimes.later,
         ]
     }
 
@@ -79,6 +92,7 @@ public struct HlsjsAbr: PlayerAbrModel {
         [
             "first choice: the highest BANDWIDTH <= 500 kbit/s (abrEwmaDefaultEstimate; the first listed variant's when higher, up to 5 Mbit/s)",
             "estimator: the lower of two EWMAs of segment throughput, half-lives 3 s and 9 s (abrEwmaFastVoD, abrEwmaSlowVoD)",
+            "sample: request to parsed, with Chromium's measured transmux time (\(ms(parseTimes.first)) the first segment, \(ms(parseTimes.later)) later ones)",
             "switch: the highest BANDWIDTH <= \(bandwidthFactor) x estimate (\(bandwidthUpFactor) above the last variant) fetched before the buffer runs dry, else within min(segment, 4 s) more",
             "abandon: checked every 100 ms after half a segment with < 2 segments buffered; dropped for a lower variant that arrives sooner",
         ]
@@ -128,13 +142,15 @@ public struct HlsjsAbr: PlayerAbrModel {
     }
 
     /// `onFragLoaded` and `onFragBuffered` (abr-controller.ts 337-407): a TTFB sample and a bandwidth
-    /// sample; the variant becomes the base of up-switches.
+    /// sample up to the end of the segment's parsing; the variant becomes the base of up-switches.
     public mutating func recordDownload(_ download: PlayerAbrDownload) {
         // An abandoned request was sampled when it was dropped (`_abandonRulesCheck` 304-313).
         guard !download.abandoned, download.bytes > 0 else { return }
         let ttfbMs = download.latency * 1000
         sampleTTFB(ttfbMs)
-        let processing = ttfbMs + download.transfer * 1000 - min(ttfbMs, ttfbEstimate)
+        let parseMs = (parsedOne ? parseTimes.later : parseTimes.first) * 1000
+        parsedOne = true
+        let processing = ttfbMs + download.transfer * 1000 + parseMs - min(ttfbMs, ttfbEstimate)
         sample(milliseconds: processing, bytes: Double(download.bytes))
         lastLoaded = download.variant
     }
@@ -225,6 +241,7 @@ public struct HlsjsAbr: PlayerAbrModel {
         ttfb.sample(weight: 2.0.squareRoot() * exp(-seconds * seconds / 2), value: max(milliseconds, 5))
     }
 
+    private func ms(_ seconds: Double) -> String { "\(Int((seconds * 1000).rounded())) ms" }
     private func rate(_ bitsPerSecond: Double) -> String { BitRate(bitsPerSecond: bitsPerSecond.rounded()).description }
     private func seconds(_ value: Double) -> String { Seconds((value * 1000).rounded() / 1000).description }
 }
