@@ -25,10 +25,11 @@ extension SimulationDownloader {
         return .infinity
     }
 
-    /// Media time where the next segment starts (the end of this track's contiguous data); `infinity`
-    /// once every segment is in.
+    /// Media time where the next segment starts (the end of this track's contiguous data, replaced
+    /// segments apart); `infinity` once every segment is in.
     mutating func frontier() -> Double {
-        nextUnit < media.unitCount ? unit(nextUnit).start : .infinity
+        let end = max(nextUnit, deliveredUnitEnd)
+        return end < media.unitCount ? unit(end).start : .infinity
     }
 
     // MARK: Link sharing

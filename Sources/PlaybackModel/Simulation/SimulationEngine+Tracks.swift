@@ -34,6 +34,19 @@ extension SimulationEngine {
         handle(session.lend(grace, now: clock))
     }
 
+    /// The buffer ahead the ABR rule sees. A player model over a separate audio track reads the video's own
+    /// (its source buffer's `buffered`, as dash.js's rules read `dashMetrics.getCurrentBufferLevel` of the
+    /// video: `streaming/rules/abr/InsufficientBufferRule.js` 100, `AbandonRequestsRule.js` 74,
+    /// `BolaRule.js` 489, `controllers/AbrController.js` 896, and the video's `BufferController.js` 904-917
+    /// for the ThroughputRule, at af3cef0), without the audio Chromium plays on past the video's end (the
+    /// underflow grace); every other case reads the player's buffer ahead.
+    var abrBufferedAhead: Double {
+        guard let track = audioTrack, selection?.isPlayerModel == true else { return session.player.item.bufferedAhead }
+        let playhead = session.player.currentTime
+        guard let video = track.videoRanges.range(containing: playhead) else { return 0 }
+        return max(0, video.end - playhead)
+    }
+
     /// Every request sent so far, by the time it was sent (video before audio at the same time).
     public var requestLog: [SimulationRequest] {
         let video = downloader.log
