@@ -22,7 +22,7 @@ extension Simulate {
     }
 
     /// A fresh engine for `plan`: over the ladder with `--abr` (or a player's own ABR), else the one variant;
-    /// with the `--player` preset's video-underflow grace and audio schedule when a separate audio track is fetched.
+    /// with the `--player` preset's video-underflow grace and audio schedule (lead or run-ahead) when a separate audio track is fetched.
     func makeEngine(_ plan: SimulationPlan) -> SimulationEngine {
         let audio = noAudioTrack ? nil : plan.source.audio
         var engine: SimulationEngine
@@ -39,6 +39,7 @@ extension Simulate {
         if let lead = policyOptions.player?.audioLeadOverVideo {
             engine.scheduleAudio(leadOverVideo: lead, shortfall: plan.source.manifestHints?.audioFrame ?? 0)
         }
+        if let segments = policyOptions.player?.audioRunAheadSegments { engine.limitAudioRunAhead(segments: segments) }
         return engine
     }
 }

@@ -19,6 +19,13 @@ extension SimulationEngine {
         audioTrack?.bufferedShortfall = max(0, shortfall)
     }
 
+    /// Limits the audio to `segments` x the longest video segment past the end of the video's data, as
+    /// Shaka does (`SimulationAudioTrack`'s run-ahead rule). Only with a separate audio track.
+    public mutating func limitAudioRunAhead(segments: Double) {
+        let longest = ladder?.durations.max() ?? media.duration / Double(max(media.unitCount, 1))
+        audioTrack?.runAhead = max(0, segments) * longest
+    }
+
     /// Lends the player the grace past the end of the video it plays from, while it plays and the audio
     /// runs on past that end: up to `videoUnderflowGrace` after it, cut at the end of the audio there (lent
     /// again as more audio arrives, the 3 s still counted from the video's end).
@@ -96,6 +103,7 @@ extension SimulationEngine {
     /// While the player loads: the track whose data ends first requests its next segment, and the other
     /// one too while its own buffer ahead is below the forward target.
     mutating func loadTracks() {
+        audioTrack?.recheckTime = .infinity
         guard session.player.isLoading else { return }
         let playhead = session.player.currentTime
         let target = policy.forwardTarget
@@ -107,14 +115,21 @@ extension SimulationEngine {
             chooseVariant()
             downloader.requestSegment(at: clock)
         }
-        audioTrack?.recheckTime = .infinity
         guard var track = audioTrack, !track.downloader.isLoading, audioFrontier.isFinite else { return }
+        // Held back by the run-ahead limit, the audio looks again only when its timer fires.
+        if track.runAhead != nil, clock < track.waitsUntil {
+            audioTrack?.recheckTime = track.waitsUntil
+            return
+        }
         let nextDuration = track.downloader.unit(track.downloader.nextUnit).duration
         if track.mayLoad(
             audioFrontier: audioFrontier, videoFrontier: videoFrontier, playhead: playhead, target: target,
             nextDuration: nextDuration)
         {
             audioTrack?.downloader.requestSegment(at: clock)
+        } else if track.runAhead != nil {
+            audioTrack?.waitsUntil = clock + SimulationAudioTrack.runAheadRetry
+            audioTrack?.recheckTime = clock + SimulationAudioTrack.runAheadRetry
         } else if track.leadOverVideo != nil {
             audioTrack?.recheckTime = clock + SimulationAudioTrack.recheckInterval
         }
