@@ -15,7 +15,9 @@ session starts when play is pressed):
   the time limit) counts, up to the last event.
 - per-segment variant: from the shaper's log, the last complete request of each video segment (HLS
   `vI_NNN.ts`; DASH `chunk-R-NNNNN.m4s`, representations 0-2 video, 3 audio).
-Simulated per-segment variants: the first variant, then each ABR switch's `to` from its `segment` on.
+Simulated per-segment variants: the first variant, then each ABR switch's `to` from its `segment` on; when
+simulate replaced buffered segments (`replacement` requests: dash.js's fast switch), the last complete video
+request of each segment in its `request_log`, as for the real run.
 """
 import json
 import os
@@ -102,6 +104,15 @@ def simulated_figures(case, meta):
             if w["segment"] <= k:
                 v = w["to"]
         variants.append(v)
+    log = s.get("request_log") or []
+    if any(r.get("kind") == "replacement" for r in log):
+        # A fast switch fetched buffered segments again: as for the real run, the last complete request of
+        # each video segment (switches alone no longer follow segment order).
+        for r in sorted(log, key=lambda r: r.get("end") or 0):
+            k = r.get("segment")
+            if r.get("track") == "video" and r.get("kind") in ("segment", "replacement") and not r.get("abandoned") \
+                    and k is not None and 0 <= k < len(variants):
+                variants[k] = r["variant"]
     return {"startup": s.get("startup_delay"), "stall_count": s.get("stall_count"),
             "stall_time": round(s.get("stall_time") or 0, 3),
             "stalls": [[round(x["start"], 3), round(x["duration"], 3)] for x in s.get("stalls", [])],

@@ -137,6 +137,12 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     /// `_shouldBuffer` 233-247). `nil` for the others (up to the forward target).
     public var audioLeadOverVideo: Double? { self == .dashjs ? 1 : nil }
 
+    /// How many segment durations a separate audio track may run ahead of the video's appended data:
+    /// Shaka 3.1's `MAX_RUN_AHEAD_SEGMENTS_` 1 (`lib/media/streaming_engine.js` 2061) x the presentation's
+    /// `maxSegmentDuration`, its stream waiting and looking again 1 s later (`update_`, 1020-1043).
+    /// `nil` for the others.
+    public var audioRunAheadSegments: Double? { self == .shaka ? 1 : nil }
+
     /// Where the values come from, in one line (the "Player presets" table of `docs/model.md` cites each
     /// value at its source; `--help` gives the values only).
     public var source: String {

@@ -6,11 +6,12 @@ extension SimulateReport {
     package struct Request: Sendable, Codable, Hashable {
         /// `video` or `audio`.
         package var track: String
-        /// `segment`, `initialization`, `file` (a progressive file's media), `file_head` or `file_index`.
+        /// `segment`, `replacement` (a buffered segment fetched again at a higher variant), `initialization`,
+        /// `file` (a progressive file's media), `file_head` or `file_index`.
         package var kind: String
         /// The ascending ladder index of the variant (`--abr`); `null` without a ladder.
         @NullEncoded package var variant: Int?
-        /// The segment's index (0 = first) for `segment`; `null` otherwise.
+        /// The segment's index (0 = first) for `segment` and `replacement`; `null` otherwise.
         @NullEncoded package var segment: Int?
         /// Session seconds it was sent.
         package var start: Double
@@ -41,6 +42,7 @@ extension SimulateReport {
     private static func kindName(_ kind: SimulationRequest.Kind) -> String {
         switch kind {
         case .segment: "segment"
+        case .replacement: "replacement"
         case .initialization: "initialization"
         case .file: "file"
         case .fileHead: "file_head"

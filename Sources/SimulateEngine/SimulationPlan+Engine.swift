@@ -14,8 +14,8 @@ extension SimulationPlan {
     }
 
     /// A fresh engine: over the ladder with a rule (`--abr` or a player's own ABR), else the one variant;
-    /// with the player preset's video-underflow grace and audio schedule when a separate audio track is
-    /// fetched.
+    /// with the player preset's video-underflow grace and audio schedule (lead or run-ahead) when a separate
+    /// audio track is fetched.
     package func makeEngine() -> SimulationEngine {
         let audio = options.audioTrack ? source.audio : nil
         var engine: SimulationEngine
@@ -32,6 +32,7 @@ extension SimulationPlan {
         if let lead = options.player?.audioLeadOverVideo {
             engine.scheduleAudio(leadOverVideo: lead, shortfall: source.manifestHints?.audioFrame ?? 0)
         }
+        if let segments = options.player?.audioRunAheadSegments { engine.limitAudioRunAhead(segments: segments) }
         return engine
     }
 

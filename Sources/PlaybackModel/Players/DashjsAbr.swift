@@ -38,9 +38,11 @@ import Darwin
 ///   segment durations: the highest variant at most that rate, if its whole segment is smaller than what
 ///   is left.
 ///
-/// Not modelled: BOLA's placeholder buffer and its delays (BOLA is on only above 18 s buffered), the fast
-/// switch's replacement of buffered segments, and the 30 s buffer target at the top variant (the preset's
-/// forward target is 18 s); docs/model.md says what they change.
+/// - Fast switch (`fastSwitchLevel`): an up-switch replaces buffered segments from the playhead's on.
+///
+/// Not modelled: BOLA's placeholder buffer and its delays (BOLA is on only above 18 s buffered), and the
+/// 30 s buffer target at the top variant (the preset's forward target is 18 s); docs/model.md says what
+/// they change.
 public struct DashjsAbr: PlayerAbrModel {
     /// `DEFAULT_VIDEO_BITRATE`, kbit/s (`AbrController.js` 46).
     public static let defaultVideoBitrate = 1000.0
@@ -105,11 +107,27 @@ public struct DashjsAbr: PlayerAbrModel {
             "estimator: the lower of two EWMAs of segment throughput weighted 0.0015 per ms, half-lives 3 and 8 (2 s and 5.3 s of transfer)",
             "switch: the lowest of ThroughputRule (\(safetyFactor) x estimate; BolaRule instead from 18 s buffered to below 9 s), InsufficientBufferRule (0.7 x estimate x buffer / segment) and SwitchHistoryRule",
             "abandon: from 500 ms into a download with <= 18 s buffered, when it would take 1.8 segment durations; no up-switch for 10 s after",
+            "fast switch: after an up-switch, buffered segments from the one holding the playhead on are fetched again at the new variant",
         ]
     }
 
     /// dash.js judges its first request too (it starts at 1000 kbit/s, not the lowest variant).
     public var judgesFirstRequest: Bool { true }
+
+    /// The fast switch, on by default (`fastSwitchEnabled` null, `core/Settings.js` 1198, and no low-latency
+    /// mode: `streaming/models/MediaPlayerModel.js` 267-273): after an up-switch the next request is for the
+    /// segment at the playhead + `safeBufferLevel` (`streaming/StreamProcessor.js` 934-966, 968-978), when
+    /// the executed request there (`models/FragmentModel.js` 221-234) was of a lower bandwidth and the buffer
+    /// holds at least that much; the ones after it follow at the new variant, replacing the buffered ones.
+    /// `safeBufferLevel` is `1.5 x fragmentDuration` (line 937), but the new representation comes from the
+    /// AbrController's list (`AbrController.js` 279-300: `DashAdapter.getVoRepresentations`, a
+    /// `new Representation()` per call, `dash/models/DashManifestModel.js` 794) whose `fragmentDuration` is
+    /// never set past the constructor's `null` (`dash/vo/Representation.js` 55; only the
+    /// RepresentationController's own copies get it, `RepresentationController.js` 177), and `isNaN(null)`
+    /// is false, so the level is `1.5 x null` = 0: the segment holding the playhead. Measured in the
+    /// harness: at 5 Mbit/s segment 1 was fetched again at 1878k with 2 s buffered (a 3 s level would not
+    /// allow it), and at 2.5 Mbit/s the replacement began with the segment holding the playhead (12.33 s).
+    public var fastSwitchLevel: Double? { 0 }
 
     /// A download is judged at every XHR progress event, which browsers fire every 50 ms (XMLHttpRequest
     /// standard, "fire a progress event ... every 50ms"); the rule acts once 500 ms have passed.

@@ -158,6 +158,10 @@ public struct AbrController: Sendable {
     /// Whether a player model judges the session's first request too (`PlayerAbrModel.judgesFirstRequest`).
     public var playerJudgesFirstRequest: Bool { player?.judgesFirstRequest ?? false }
 
+    /// A player model's fast-switch level in segment durations (`PlayerAbrModel.fastSwitchLevel`); `nil`
+    /// for the other rules or a model that never replaces buffered segments.
+    public var playerFastSwitchLevel: Double? { player?.fastSwitchLevel }
+
     /// A player model's judgement of the segment in flight (`PlayerAbrModel.abandonment`); `nil` for the
     /// other rules.
     public mutating func playerAbandonment(_ progress: PlayerAbrProgress) -> AbrDecision? {

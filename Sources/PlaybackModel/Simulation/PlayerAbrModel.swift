@@ -17,12 +17,17 @@ public protocol PlayerAbrModel: Sendable {
     var parameters: [String: Double] { get }
     /// One line per part (first choice, estimator, switch rule, abandonment) for `--help`, values only.
     var helpLines: [String] { get }
-    /// Seconds between two looks at a segment in flight above the lowest variant (the first one that long
-    /// after its first byte); `nil`: the player never abandons a download.
     /// Whether the abandonment rule judges the session's first request too (dash.js does: it starts above
     /// the lowest variant); by default the first request, sent with nothing buffered, is never checked.
     var judgesFirstRequest: Bool { get }
+    /// Seconds between two looks at a segment in flight above the lowest variant (the first one that long
+    /// after its first byte); `nil`: the player never abandons a download.
     var abandonCheckInterval: Double? { get }
+    /// A fast switch (dash.js): after an up-switch, with at least this many segment durations buffered
+    /// ahead, the next request goes back to the buffered segment holding the playhead plus that much, when
+    /// its copy is of a lower variant, and replaces it and the ones after it at the new variant; `nil` (the
+    /// default): a new variant starts after the buffered segments.
+    var fastSwitchLevel: Double? { get }
 
     /// The variant (ascending index) of the next segment request, with the reason in words.
     mutating func choose(_ context: PlayerAbrContext) -> AbrDecision
@@ -38,11 +43,14 @@ public protocol PlayerAbrModel: Sendable {
 }
 
 extension PlayerAbrModel {
-    /// No abandonment unless the model has a rule for it.
     /// The first request is not judged unless the model says so.
     public var judgesFirstRequest: Bool { false }
 
+    /// No abandonment unless the model has a rule for it.
     public var abandonCheckInterval: Double? { nil }
+
+    /// No replacement of buffered segments unless the model says so.
+    public var fastSwitchLevel: Double? { nil }
 
     /// No abandonment unless the model has a rule for it.
     public mutating func abandonment(_ progress: PlayerAbrProgress) -> AbrDecision? { nil }

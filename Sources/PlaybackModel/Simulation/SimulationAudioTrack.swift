@@ -26,6 +26,12 @@
 ///   has arrived, as in the source buffers, not what is in flight. Held back, it looks again every
 ///   `recheckInterval` (dash.js's `scheduling.defaultTimeout`, 500 ms, `src/core/Settings.js` 1248) and at
 ///   every arrival: past the video's end, during the grace, the audio's level falls while the video's stays 0.
+/// - A run-ahead limit (`runAhead`, Shaka 3.1's; `nil` by default): instead of the rule above, the audio
+///   requests its next segment only while the end of its data is less than `runAhead` seconds past the
+///   video's (`update_`'s "do not let any one stream get far ahead of any other", comparing the ends of
+///   the segments appended, `lib/media/streaming_engine.js` 1020-1043) and its buffer ahead is below the
+///   forward target; held back, it looks again only `runAheadRetry` later (its update timer, line 1042),
+///   not when a video segment arrives.
 struct SimulationAudioTrack: Sendable {
     /// The audio's requests.
     var downloader: SimulationDownloader
@@ -45,6 +51,12 @@ struct SimulationAudioTrack: Sendable {
     var recheckTime = Double.infinity
     /// dash.js's schedule timer, seconds.
     static let recheckInterval = 0.5
+    /// The run-ahead limit, seconds (`nil`: none).
+    var runAhead: Double?
+    /// Shaka's retry after waiting for the other stream (`update_` returns 1), seconds.
+    static let runAheadRetry = 1.0
+    /// Session time before which a held-back audio does not look again (the run-ahead's timer).
+    var waitsUntil = -Double.infinity
 
     /// A track of `media` (segmented, one rendition) on `network`.
     init(media: SimulationMedia, network: NetworkModel) {
@@ -59,6 +71,7 @@ struct SimulationAudioTrack: Sendable {
     func mayLoad(audioFrontier: Double, videoFrontier: Double, playhead: Double, target: Double, nextDuration: Double)
         -> Bool
     {
+        if let runAhead { return audioFrontier < videoFrontier + runAhead && audioFrontier - playhead < target }
         guard let lead = leadOverVideo else { return audioFrontier <= videoFrontier || audioFrontier - playhead < target }
         let audioLevel = max(0, audioFrontier - playhead - bufferedShortfall)
         return audioLevel < max(videoRanges.bufferedAhead(from: playhead) + lead, nextDuration)

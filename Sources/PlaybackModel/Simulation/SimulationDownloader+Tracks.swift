@@ -23,10 +23,11 @@ extension SimulationDownloader {
         state == .fetching && fetch.flowStart > now ? fetch.flowStart : .infinity
     }
 
-    /// Media time where the next segment starts (the end of this track's contiguous data); `infinity`
-    /// once every segment is in.
+    /// Media time where the next segment starts (the end of this track's contiguous data, replaced
+    /// segments apart); `infinity` once every segment is in.
     mutating func frontier() -> Double {
-        nextUnit < media.unitCount ? unit(nextUnit).start : .infinity
+        let end = max(nextUnit, deliveredUnitEnd)
+        return end < media.unitCount ? unit(end).start : .infinity
     }
 
     // MARK: Link sharing

@@ -46,8 +46,7 @@ struct SimulationDownloader: Sendable {
         var sentAt: Double, firstByteAt: Double
         /// Session time of the next abandonment check (`infinity`: none).
         var abandonCheck: Double
-        /// Session time its bytes may start to flow (after the request's latency): from then on it shares
-        /// the link.
+        /// Session time its bytes may start to flow (after the latency): from then on it shares the link.
         var flowStart: Double
     }
 
@@ -90,12 +89,13 @@ struct SimulationDownloader: Sendable {
     var variant = 0
     /// The unit being or next to be downloaded; `media.unitCount` once all are in.
     private(set) var nextUnit = 0
+    /// The end of the units delivered in this sequence: below it, a request replaces a buffered copy.
+    private(set) var deliveredUnitEnd = 0
     /// Where the current sequence of units started, in media time (a seek's target).
     private var sequenceStart: Double
     /// The byte every unit up to `nextUnit` has arrived to, counted from the resource's start.
     private var deliveredEnd: Int64 = 0
-    /// Bytes received so far (every request, including bytes of abandoned requests that arrived; booked
-    /// by `book(_:at:)` only).
+    /// Bytes received so far (abandoned requests' bytes that arrived too; booked by `book(_:at:)` only).
     var bytesReceived: Int64 = 0
     /// Requests sent so far.
     private(set) var requests = 0
@@ -105,8 +105,7 @@ struct SimulationDownloader: Sendable {
     /// The entry of `entries` of the request whose bytes are arriving (or whose progressive connection
     /// idles open), if any.
     var openEntry: Int?
-    /// The open request's bytes so far and the time its latest byte arrived: two plain stores per packet
-    /// of a progressive file, written into `entries` when it closes.
+    /// The open request's bytes and its latest byte's time (two stores per packet), into `entries` at close.
     var openBytes: Int64 = 0, openEnd: Double?
 
     /// A downloader of `media` (or, with `variantUnits`, of the ladder's variants) over `network`.
@@ -153,7 +152,7 @@ struct SimulationDownloader: Sendable {
         guard nextUnit < media.unitCount else { return false }
         let frontier: Double
         switch media.layout {
-        case .segmented: frontier = unit(nextUnit).start
+        case .segmented: frontier = self.frontier()
         case .progressive: frontier = max(sequenceStart, deliveredPlayableEnd)
         }
         return abs(position - frontier) <= TimeRanges.defaultTolerance
@@ -182,9 +181,13 @@ struct SimulationDownloader: Sendable {
         if isLoading { noteAbandonedBytes(at: now) }
         closeEntry(abandoned: true)
         nextUnit = unit
+        deliveredUnitEnd = unit
         sequenceStart = position
         state = .idle
     }
+
+    /// The next request goes back to delivered segment `unit` to replace its copy (none in flight).
+    mutating func replace(from unit: Int) { nextUnit = min(unit, nextUnit) }
 
     /// Sends the request for `nextUnit` after a `move`; returns the unit's first byte.
     mutating func requestFromNextUnit(at now: Double) -> Int64 {
@@ -267,6 +270,7 @@ struct SimulationDownloader: Sendable {
         let arrived = unit(index)
         let needed = neededEnd(for: arrived)
         nextUnit += 1
+        deliveredUnitEnd = max(deliveredUnitEnd, nextUnit)
         book(max(needed - deliveredEnd, 0), at: now)
         deliveredEnd = max(deliveredEnd, needed)
         if media.layout == .segmented { closeEntry(abandoned: false) }
@@ -323,7 +327,7 @@ struct SimulationDownloader: Sendable {
     private mutating func sendRequest(from origin: Int64, at now: Double) {
         requests += 1
         if media.layout == .segmented {
-            openEntry(.segment, segment: nextUnit, at: now)
+            openEntry(nextUnit < deliveredUnitEnd ? .replacement : .segment, segment: nextUnit, at: now)
         } else {
             openEntry(.file, segment: nil, at: now)
         }

@@ -19,6 +19,13 @@ extension SimulationEngine {
         audioTrack?.bufferedShortfall = max(0, shortfall)
     }
 
+    /// Limits the audio to `segments` x the longest video segment past the end of the video's data, as
+    /// Shaka does (`SimulationAudioTrack`'s run-ahead rule). Only with a separate audio track.
+    public mutating func limitAudioRunAhead(segments: Double) {
+        let longest = ladder?.durations.max() ?? media.duration / Double(max(media.unitCount, 1))
+        audioTrack?.runAhead = max(0, segments) * longest
+    }
+
     /// Lends the player the grace past the end of the video it plays from, while it plays and the audio
     /// runs on past that end: up to `videoUnderflowGrace` after it, cut at the end of the audio there (lent
     /// again as more audio arrives, the 3 s still counted from the video's end).
@@ -32,6 +39,19 @@ extension SimulationEngine {
         let grace = TimeRange(start: anchor, end: min(anchor + track.underflowGrace, audio.end))
         if let held = session.player.item.loadedTimeRanges.range(containing: grace.start), held.end >= grace.end { return }
         handle(session.lend(grace, now: clock))
+    }
+
+    /// The buffer ahead the ABR rule sees. A player model over a separate audio track reads the video's own
+    /// (its source buffer's `buffered`, as dash.js's rules read `dashMetrics.getCurrentBufferLevel` of the
+    /// video: `streaming/rules/abr/InsufficientBufferRule.js` 100, `AbandonRequestsRule.js` 74,
+    /// `BolaRule.js` 489, `controllers/AbrController.js` 896, and the video's `BufferController.js` 904-917
+    /// for the ThroughputRule, at af3cef0), without the audio Chromium plays on past the video's end (the
+    /// underflow grace); every other case reads the player's buffer ahead.
+    var abrBufferedAhead: Double {
+        guard let track = audioTrack, selection?.isPlayerModel == true else { return session.player.item.bufferedAhead }
+        let playhead = session.player.currentTime
+        guard let video = track.videoRanges.range(containing: playhead) else { return 0 }
+        return max(0, video.end - playhead)
     }
 
     /// Every request sent so far, by the time it was sent (video before audio at the same time).
@@ -83,6 +103,7 @@ extension SimulationEngine {
     /// While the player loads: the track whose data ends first requests its next segment, and the other
     /// one too while its own buffer ahead is below the forward target.
     mutating func loadTracks() {
+        audioTrack?.recheckTime = .infinity
         guard session.player.isLoading else { return }
         let playhead = session.player.currentTime
         let target = policy.forwardTarget
@@ -94,14 +115,21 @@ extension SimulationEngine {
             chooseVariant()
             downloader.requestSegment(at: clock)
         }
-        audioTrack?.recheckTime = .infinity
         guard var track = audioTrack, !track.downloader.isLoading, audioFrontier.isFinite else { return }
+        // Held back by the run-ahead limit, the audio looks again only when its timer fires.
+        if track.runAhead != nil, clock < track.waitsUntil {
+            audioTrack?.recheckTime = track.waitsUntil
+            return
+        }
         let nextDuration = track.downloader.unit(track.downloader.nextUnit).duration
         if track.mayLoad(
             audioFrontier: audioFrontier, videoFrontier: videoFrontier, playhead: playhead, target: target,
             nextDuration: nextDuration)
         {
             audioTrack?.downloader.requestSegment(at: clock)
+        } else if track.runAhead != nil {
+            audioTrack?.waitsUntil = clock + SimulationAudioTrack.runAheadRetry
+            audioTrack?.recheckTime = clock + SimulationAudioTrack.runAheadRetry
         } else if track.leadOverVideo != nil {
             audioTrack?.recheckTime = clock + SimulationAudioTrack.recheckInterval
         }

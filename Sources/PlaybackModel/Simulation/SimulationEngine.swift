@@ -32,8 +32,7 @@
 ///   and bytes), right before the first segment fetched at that variant, and kept for the session: never
 ///   again for its later segments, after a seek, or when the rule comes back to the variant. One that is
 ///   stopped half-way is requested again whole.
-/// - Eviction behind the playhead is the player's back-buffer rule; the engine only never re-adds evicted
-///   time from the packets it already holds.
+/// - Eviction behind the playhead is the player's back-buffer rule; packets held never re-add evicted time.
 /// - End of stream is announced when the last unit arrives and the loaded data does not reach the end of
 ///   the media by itself (a hole, or streams ending at slightly different times), so the player can skip
 ///   the hole or end; otherwise seeks after the download can still ask for evicted data again.
@@ -114,8 +113,8 @@ public struct SimulationEngine: Sendable {
 
     /// Prepares a session over an adaptive ladder: each segment request goes out at the variant `rule`
     /// picks then (with the buffer level at that moment, and the throughput of earlier segments over their
-    /// transfers, first byte to last, with their request latencies apart); a
-    /// segment in flight keeps its variant (no abandonment, no replacement of buffered segments).
+    /// transfers, first byte to last, with their request latencies apart); a segment in flight keeps its
+    /// variant (no abandonment; buffered segments are replaced only by a player model's fast switch).
     ///
     /// With `abandon`, a segment above the lowest variant is checked every 0.5 s from its first byte: when
     /// the bytes left, at the rate this request has had so far, would take longer than the buffer ahead,
@@ -307,12 +306,18 @@ public struct SimulationEngine: Sendable {
         record(.request, value: Double(origin))
     }
 
-    /// Asks the rule for the variant of the next segment, before its request goes out.
+    /// Asks the rule for the variant of the next segment, before its request goes out; after an up-switch,
+    /// a player's fast switch may send it back to a buffered segment (`VariantSelection.fastSwitchSegment`).
     mutating func chooseVariant() {
-        let (buffer, segment, count, now) = (session.player.item.bufferedAhead, downloader.nextUnit, media.unitCount, clock)
+        let (buffer, segment, count, now) = (abrBufferedAhead, downloader.nextUnit, media.unitCount, clock)
         guard let choice = selection?.choose(buffer: buffer, segment: segment, segmentCount: count, at: now) else { return }
         if choice.switched { record(.variantSwitch, value: ladder?.variants[choice.variant].bitRate) }
         downloader.variant = choice.variant
+        guard choice.switched, let replaced = selection?.fastSwitchSegment(
+            playhead: session.player.currentTime, buffer: buffer, deliveredEnd: downloader.deliveredUnitEnd)
+        else { return }
+        selection?.noteReplacement(from: replaced)
+        downloader.replace(from: replaced)
     }
 
     /// Drops the segment in flight for a lower variant when, at this request's rate so far, its bytes left
@@ -324,11 +329,10 @@ public struct SimulationEngine: Sendable {
             let progress = downloader.abandonmentProgress(at: clock, nextCheck: clock + interval),
             progress.elapsed > 0
         else { return }
-        let segment = downloader.nextUnit
-        let from = downloader.variant
+        let (segment, from, buffer) = (downloader.nextUnit, downloader.variant, abrBufferedAhead)
         guard
             let abandonment = selection?.abandonment(
-                of: progress, variant: from, segment: segment, buffer: session.player.item.bufferedAhead,
+                of: progress, variant: from, segment: segment, buffer: buffer,
                 playing: !session.player.state.isPaused, at: clock)
         else { return }
         downloader.abandon(at: clock)

@@ -16,6 +16,9 @@ public struct SimulationRequest: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// One media segment (HLS, DASH).
         case segment
+        /// A media segment fetched again at a higher variant to replace its buffered copy (dash.js's fast
+        /// switch, `PlayerAbrModel.fastSwitchLevel`).
+        case replacement
         /// A variant's initialization segment (`#EXT-X-MAP`, DASH `Initialization`).
         case initialization
         /// A progressive file's media, from a byte on (one request carries many packets).
@@ -32,7 +35,7 @@ public struct SimulationRequest: Sendable, Hashable {
     public var kind: Kind
     /// The ascending ladder index of the variant (`--abr`); `nil` without a ladder (one rendition).
     public var variant: Int?
-    /// The segment's index (0 = first) for `segment`; `nil` for every other kind.
+    /// The segment's index (0 = first) for `segment` and `replacement`; `nil` for every other kind.
     public var segment: Int?
     /// Session time it was sent, seconds.
     public var start: Double

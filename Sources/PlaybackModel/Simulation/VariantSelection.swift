@@ -49,6 +49,12 @@ struct VariantSelection: Sendable {
         deliveredPerVariant = Array(repeating: (0, 0), count: ladder.variants.count)
     }
 
+    /// Whether the rule is a player's own model (`AbrRule.player`).
+    var isPlayerModel: Bool {
+        if case .player = controller.rule { return true }
+        return false
+    }
+
     /// The rule's variant for the request of `segment` (of `segmentCount`) at session time `time`, with
     /// `buffer` seconds ahead; `switched` when it differs from the previous request's.
     mutating func choose(buffer: Double, segment: Int, segmentCount: Int, at time: Double) -> (
@@ -63,6 +69,32 @@ struct VariantSelection: Sendable {
         }
         lastVariant = chosen
         return (chosen, switched)
+    }
+
+    /// The delivered segment a fast switch goes back to (`PlayerAbrModel.fastSwitchLevel`; dash.js's
+    /// `_prepareForFastQualitySwitch`, `streaming/StreamProcessor.js` 934-966 at af3cef0): right after the
+    /// rule switched up, with the playhead at media time `playhead` and `buffer` seconds ahead, the segment
+    /// (below `deliveredEnd`) holding the playhead plus the level's seconds, when its copy is of a lower
+    /// variant and at least those seconds are buffered; `nil` otherwise (the new variant follows the buffer).
+    func fastSwitchSegment(playhead: Double, buffer: Double, deliveredEnd: Int) -> Int? {
+        guard let level = controller.playerFastSwitchLevel, let last = switches.last, last.to > last.from,
+            last.to == lastVariant
+        else { return nil }
+        let ahead = level * ladder.segmentDuration
+        let target = playhead + ahead
+        let units = variantUnits[last.to]
+        guard buffer >= ahead,
+            let segment = units.indices.last(where: { units[$0].start <= target && target < units[$0].start + units[$0].duration }),
+            segment < min(deliveredEnd, last.segment), deliveredVariants.indices.contains(segment),
+            deliveredVariants[segment] >= 0, deliveredVariants[segment] < last.to
+        else { return nil }
+        return segment
+    }
+
+    /// The last switch's request went back to `segment` (a fast switch): it is the first at the new variant.
+    mutating func noteReplacement(from segment: Int) {
+        guard !switches.isEmpty else { return }
+        switches[switches.count - 1].segment = segment
     }
 
     /// Seconds between abandonment checks of a segment in flight (and from its first byte to the first
