@@ -19,13 +19,7 @@ RUNS=${RUNS:-3}
 out="$here/out/abr"
 mkdir -p "$out"
 
-bufprobe=${BUFPROBE:-}
-if [[ -z "$bufprobe" ]]; then
-  echo "== building bufprobe (release)" >&2
-  swift build -c release --package-path "$root" --product bufprobe >&2
-  bufprobe="$root/.build/release/bufprobe"
-fi
-[[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
+bufprobe=$(release_bufprobe "$root")
 
 # The ladders (2 h and 10 s) and the trace, made once.
 python3 - "$out" <<'PY'

@@ -1,5 +1,15 @@
 # Shared by the benchmark scripts (sourced, not run): timing and the generated test media.
 
+# The bufprobe binary to measure, printed: $BUFPROBE when set, else a release build of the checkout at $1
+# (built here, its output on stderr). Fails without GNU time as /usr/bin/time, which every script needs.
+release_bufprobe() {
+  [[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; return 1; }
+  if [[ -n "${BUFPROBE:-}" ]]; then echo "$BUFPROBE"; return 0; fi
+  echo "== building bufprobe (release)" >&2
+  swift build -c release --package-path "$1" --product bufprobe >&2
+  echo "$1/.build/release/bufprobe"
+}
+
 # Median CPU time (user + system, steadier than wall time on a shared machine) and median wall time, in
 # seconds, of RUNS runs of the command given as arguments; prints "cpu wall".
 median_time() {

@@ -22,15 +22,7 @@ root=$(cd "$here/.." && pwd)
 RUNS=${RUNS:-3}
 BITRATE=${BITRATE:-3Mbit}
 
-bufprobe=${BUFPROBE:-}
-if [[ -z "$bufprobe" ]]; then
-  echo "== building bufprobe (release)" >&2
-  swift build -c release --package-path "$root" --product bufprobe >&2
-  bufprobe="$root/.build/release/bufprobe"
-fi
-
-
-[[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
+bufprobe=$(release_bufprobe "$root")
 read -r base base_wall <<<"$(median_time "$bufprobe" simulate --bitrate "$BITRATE" --duration 1s --bandwidth 10Mbit --json)"
 echo "process start-up (1 s of media): cpu $base s, wall $base_wall s"
 printf '%-10s %9s %9s %9s %9s %10s %7s %9s\n' bandwidth "2h cpu" "2h wall" "1h cpu" "1h wall" linearity stalls startup

@@ -19,17 +19,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+. "$here/common.sh"
 ROUNDS=${ROUNDS:-7}
 HYPERFINE_RUNS=${HYPERFINE_RUNS:-10}
 BANDWIDTH=${BANDWIDTH:-3Mbit}
 
-bufprobe=${BUFPROBE:-}
-if [[ -z "$bufprobe" ]]; then
-  echo "== building bufprobe (release)" >&2
-  swift build -c release --package-path "$root" --product bufprobe >&2
-  bufprobe="$root/.build/release/bufprobe"
-fi
-[[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time is required (apt-get install time)" >&2; exit 1; }
+bufprobe=$(release_bufprobe "$root")
 
 out="$here/out"
 mkdir -p "$out"
