@@ -185,7 +185,7 @@ public struct DashjsAbr: PlayerAbrModel {
         var next = current
         if lowest.variant != current, context.time >= heldUntil || lowest.variant < current { next = lowest.variant }
         self.current = next
-        let estimateText = estimate.map { "\(Int($0)) kbit/s" } ?? "none"
+        let estimateText = estimate.map { "\(wholeNumber($0)) kbit/s" } ?? "none"
         return AbrDecision(variant: next, reason: "dash.js \(lowest.rule) (estimate \(estimateText))")
     }
 
@@ -262,7 +262,7 @@ public struct DashjsAbr: PlayerAbrModel {
         history.removeAll()
         current = target
         return AbrDecision(
-            variant: target, reason: "dash.js abandon: \(Int(kilobits)) kbit/s would take \(Int(seconds * 10) / 10) s")
+            variant: target, reason: "dash.js abandon: \(wholeNumber(kilobits)) kbit/s would take \(wholeNumber(seconds)) s")
     }
 
     public func overriding(safetyFactor: Double?) -> DashjsAbr {

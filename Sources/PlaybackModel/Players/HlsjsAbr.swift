@@ -241,7 +241,7 @@ public struct HlsjsAbr: PlayerAbrModel {
         ttfb.sample(weight: 2.0.squareRoot() * exp(-seconds * seconds / 2), value: max(milliseconds, 5))
     }
 
-    private func ms(_ seconds: Double) -> String { "\(Int((seconds * 1000).rounded())) ms" }
+    private func ms(_ seconds: Double) -> String { "\(wholeNumber((seconds * 1000).rounded())) ms" }
     private func rate(_ bitsPerSecond: Double) -> String { BitRate(bitsPerSecond: bitsPerSecond.rounded()).description }
     private func seconds(_ value: Double) -> String { Seconds((value * 1000).rounded() / 1000).description }
 }

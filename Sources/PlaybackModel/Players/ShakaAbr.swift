@@ -73,7 +73,7 @@ public struct ShakaAbr: PlayerAbrModel {
         [
             "first choice: by the default estimate, 1.5 Mbit/s (Chromium's navigator.connection.downlink; Shaka's own 1 Mbit/s without it)",
             "estimator: the lower of two EWMAs (half-lives 2 s and 5 s) of 100 ms progress samples, each under 16 kB dropped; the default until 128 kB sampled",
-            "switch: the last variant with BANDWIDTH / \(downgradeTarget) <= estimate <= next BANDWIDTH / \(upgradeTarget), at the first good estimate, then at most every \(Int(switchInterval)) s; no abandonment",
+            "switch: the last variant with BANDWIDTH / \(downgradeTarget) <= estimate <= next BANDWIDTH / \(upgradeTarget), at the first good estimate, then at most every \(wholeNumber(switchInterval)) s; no abandonment",
         ]
     }
 
@@ -95,12 +95,12 @@ public struct ShakaAbr: PlayerAbrModel {
     }
 
     public mutating func choose(_ context: PlayerAbrContext) -> AbrDecision {
-        if let chosen { return AbrDecision(variant: chosen, reason: "shaka: \(Int(estimate / 1000)) kbit/s estimate") }
+        if let chosen { return AbrDecision(variant: chosen, reason: "shaka: \(wholeNumber(estimate / 1000)) kbit/s estimate") }
         bitRates = context.bitRates
         let first = variant(for: estimate, in: bitRates)
         chosen = first
         lastTimeChosen = context.time
-        return AbrDecision(variant: first, reason: "shaka: default estimate \(Int(estimate / 1000)) kbit/s")
+        return AbrDecision(variant: first, reason: "shaka: default estimate \(wholeNumber(estimate / 1000)) kbit/s")
     }
 
     /// `segmentDownloaded` for one progress sample of `bytes` over `seconds`, ending at session time `time`.
