@@ -57,6 +57,11 @@ public final class InterruptHandler: Sendable {
         let handler = InterruptHandler(
             line: line, grace: grace, onInterrupt: onInterrupt, claim: Termination.claim,
             exit: { status in Termination.exitNow(status) })
+        // On Linux a source is registered (its signalfd made, libdispatch's own action set in place of
+        // SIG_IGN) on Dispatch's manager thread some time after `resume()`; an ignored signal in that window
+        // is discarded, so a Ctrl-C just as the live line first draws would be lost. `install` returns
+        // only once every source is registered (or after a second, if Dispatch never says so).
+        let registered = DispatchSemaphore(value: 0)
         handler.sources.withLock { boxes in
             let queue = DispatchQueue(label: "bufprobe.interrupt")
             for number in signals {
@@ -64,10 +69,13 @@ public final class InterruptHandler: Sendable {
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 // A strong reference on purpose: a dropped handler must not leave the signals ignored.
                 source.setEventHandler { handler.handle(signal: number) }
+                source.setRegistrationHandler { registered.signal() }
                 source.resume()
                 boxes.append(DispatchSignalBox(source: source))
             }
         }
+        let deadline = DispatchTime.now() + .seconds(1)
+        for _ in signals where registered.wait(timeout: deadline) == .timedOut { break }
         return handler
     }
 
