@@ -15,9 +15,12 @@ session starts when play is pressed):
   the time limit) counts, up to the last event.
 - per-segment variant: from the shaper's log, the last complete request of each video segment (HLS
   `vI_NNN.ts`; DASH `chunk-R-NNNNN.m4s`, representations 0-2 video, 3 audio).
-Simulated per-segment variants: the first variant, then each ABR switch's `to` from its `segment` on; when
-simulate replaced buffered segments (`replacement` requests: dash.js's fast switch), the last complete video
-request of each segment in its `request_log`, as for the real run.
+Simulated per-segment variants: as for the real run, the last complete video request of each segment in
+simulate's `request_log` (a fast switch's `replacement` included); from a report without a request log, the
+first variant, then each ABR switch's `to` from its `segment` on.
+The variant share counts the segments either one fetched: when both sessions stopped early (hls.js's fatal
+stall, which simulate models), the segments neither fetched are left out, not counted as misses. Both must
+also agree on whether playback reached the end.
 """
 import json
 import os
@@ -104,10 +107,12 @@ def simulated_figures(case, meta):
             if w["segment"] <= k:
                 v = w["to"]
         variants.append(v)
-    log = s.get("request_log") or []
-    if any(r.get("kind") == "replacement" for r in log):
-        # A fast switch fetched buffered segments again: as for the real run, the last complete request of
-        # each video segment (switches alone no longer follow segment order).
+    log = s.get("request_log")
+    if log is not None:
+        # What simulate fetched, by the same rule as the real run: the last complete video request of each
+        # segment (a fast switch's `replacement` included); a segment never fetched (the session ended
+        # first, as after hls.js's fatal stall) has no variant.
+        variants = [None] * meta["segments"]
         for r in sorted(log, key=lambda r: r.get("end") or 0):
             k = r.get("segment")
             if r.get("track") == "video" and r.get("kind") in ("segment", "replacement") and not r.get("abandoned") \
@@ -130,8 +135,12 @@ def verdict(real, sim):
         failed.append("startup")
     if abs(real["stall_time"] - sim["stall_time"]) > max(1.0, 0.25 * real["stall_time"]):
         failed.append("stall time")
-    same = sum(1 for a, b in zip(real["variants"], sim["variants"]) if a is not None and a == b)
-    share = same / len(real["variants"]) if real["variants"] else 0
+    if bool(real.get("ended")) != bool(sim.get("ended")):
+        failed.append("ended")
+    # Over the segments either one fetched: a segment both left unfetched (both sessions stopped before
+    # it) is neither a match nor a miss.
+    pairs = [(a, b) for a, b in zip(real["variants"], sim["variants"]) if a is not None or b is not None]
+    share = sum(1 for a, b in pairs if a == b) / len(pairs) if pairs else 0
     if share < 0.9:
         failed.append("variants")
     return {"agree": not failed, "failed": failed, "same_variant_share": round(share, 3)}

@@ -253,6 +253,10 @@ public struct SimulationEngine: Sendable {
             switch action {
             case .startLoading(let from): startLoading(from: from)
             case .stopLoading:
+                // Beside a separate audio track, an MSE player does not cancel the segment requests in
+                // flight when its buffer reaches the goal (or the end, which the lent underflow grace can
+                // reach before the video's last segment is in): they complete, and no new one goes out.
+                guard audioTrack == nil || media.layout != .segmented || session.player.state.isTerminal else { break }
                 downloader.stop(at: clock)
                 audioTrack?.downloader.stop(at: clock)
             case .started(let delay): record(.startup, value: delay)
