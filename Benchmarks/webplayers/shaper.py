@@ -14,7 +14,9 @@ The link is a token bucket of --depth seconds (default 20 ms): each chunk of --c
 link from max(now - depth, when the link is next free) for bits / rate(t) seconds, integrating the trace's
 steps, and is written when its reservation ends. Without the depth every chunk would lose the event loop's
 wake-up delay (about 1 ms, 8 % of a 4 kB chunk at 2.5 Mbit/s); with it a busy link delivers the trace's
-rate, and an idle one bursts at most 20 ms worth. Connections waiting for the link take turns chunk by chunk. The trace is
+rate. A response's first chunk is reserved from now, never from the past: an idle link gives no burst
+(with a 20 ms burst, a 0.6 s segment at 3 Mbit/s arrived at 3.1 Mbit/s, and hls.js switched up on it
+where simulate, given exactly 3 Mbit/s, did not). Connections waiting for the link take turns chunk by chunk. The trace is
 the file format `bufprobe simulate --trace` reads: "seconds Mbit/s" per line, each row's rate holding until
 the next row's time, the last row lasting as long as the one before it (1 s when alone), looped; its clock
 starts at the first /media request, as simulate's starts when play is pressed. No latency is added.
@@ -91,7 +93,10 @@ class Link:
         for i in range(0, len(data), chunk):
             piece = data[i:i + chunk]
             now = time.time() - self.t0
-            begin = max(now - self.depth, self.free, 0.0)
+            # A response's first chunk starts no earlier than now: an idle link gives no burst, so a
+            # request's bytes take exactly bits / rate, as simulate's do. Its later chunks may start up to
+            # `depth` in the past, making up for the event loop's wake-up delay.
+            begin = max(now if i == 0 else now - self.depth, self.free, 0.0)
             end = self.finish(begin, len(piece) * 8)
             self.free = end
             delay = end - (time.time() - self.t0)

@@ -82,7 +82,9 @@ package enum Verdict {
         if let failure = m.failure { return (.fail, failure) }
         let source = m.source
         guard m.qoe.started else {
-            return (.degraded, "\(source) did not start: \(TextFormat.seconds(m.startThreshold)) of media never arrived in the \(TextFormat.seconds(m.sampledDuration)) sampled.")
+            // What the origin failed to serve is most often why: said after the figure.
+            let causes = originProblems(m)
+            return (.degraded, "\(source) did not start: \(TextFormat.seconds(m.startThreshold)) of media never arrived in the \(TextFormat.seconds(m.sampledDuration)) sampled" + (causes.isEmpty ? "." : "; it " + join(causes) + "."))
         }
         let startup = m.qoe.startupDelay
         var problems: [String] = []
@@ -116,6 +118,26 @@ package enum Verdict {
             problems.append(
                 "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))")
         }
+        problems += originProblems(m)
+        if !problems.isEmpty {
+            return (.degraded, "\(source) " + join(problems) + ".")
+        }
+        let speed = m.realtimeFactor.map { String(format: ", received at %.1fx real time", $0) } ?? ""
+        let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
+        guard m.qoe.stallCount > 0 else {
+            return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")
+        }
+        // Stalls the thresholds allow: said, with the limits they stayed within.
+        let within = [VerdictThresholds.Name.maxStalls, .maxStallTime, .maxRebufferRatio].filter { limits[$0] != nil }
+            .map { limits.named($0) }
+        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and \(stallSummary(m.qoe)), within \(join(within))\(span)\(speed).")
+    }
+
+    /// What the origin failed to serve or keep up: broken variant playlists, refused resources, stale
+    /// playlists, ignored blocking reloads, variants unlike their declaration, live DASH segments listed but
+    /// not served; each a predicate of the source.
+    private static func originProblems(_ m: Measurements) -> [String] {
+        var problems: [String] = []
         // A variant playlist that failed: FFmpeg drops that variant and plays the others, as a player
         // would, but the playlist is broken for every viewer sent to it.
         var named: [String] = []
@@ -155,18 +177,7 @@ package enum Verdict {
             let count = dash.counts[.missingSegment]
             problems.append("did not serve \(count == 1 ? "a segment" : "\(count) segments") its live manifest lists as available (first: \(first))")
         }
-        if !problems.isEmpty {
-            return (.degraded, "\(source) " + join(problems) + ".")
-        }
-        let speed = m.realtimeFactor.map { String(format: ", received at %.1fx real time", $0) } ?? ""
-        let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
-        guard m.qoe.stallCount > 0 else {
-            return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")
-        }
-        // Stalls the thresholds allow: said, with the limits they stayed within.
-        let within = [VerdictThresholds.Name.maxStalls, .maxStallTime, .maxRebufferRatio].filter { limits[$0] != nil }
-            .map { limits.named($0) }
-        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and \(stallSummary(m.qoe)), within \(join(within))\(span)\(speed).")
+        return problems
     }
 
     /// The stalls when they cross `--max-stalls` or `--max-stall-time`, each limit named beside its figure

@@ -25,6 +25,14 @@ struct VerdictTests {
         ("failure wins", measured(stalls: 2) { $0.failure = "x ended early." }, .fail, "x ended early."),
         ("never started", { var m = measured(); m.qoe.started = false; m.sampledDuration = 10; return m }(), .degraded,
             "x did not start: 1.000 s of media never arrived in the 10.000 s sampled."),
+        // What the origin failed to serve is said with it: most often it is why.
+        ("never started, origin broken", {
+            var m = measured { $0.brokenPlaylists = [("http://h/a.m3u8", 404)]; $0.stalePlaylists = [("http://h/live.m3u8", 6.5)] }
+            m.qoe.started = false
+            m.sampledDuration = 8
+            return m
+        }(), .degraded,
+            "x did not start: 1.000 s of media never arrived in the 8.000 s sampled; it lists a variant playlist it cannot serve (http://h/a.m3u8 answered HTTP 404) and has a playlist that stopped updating"),
         ("one stall", measured(stalls: 1), .degraded, "stalled once for 1.000 s in total (first at media time 3.000 s)"),
         ("two stalls", measured(stalls: 2), .degraded, "stalled 2 times"),
         ("slow start", measured(startup: 4), .degraded, "took 4.000 s to start, more than the 3.000 s allowed (--max-startup)"),
