@@ -15,8 +15,8 @@ link from max(now - depth, when the link is next free) for bits / rate(t) second
 steps, and is written when its reservation ends. Without the depth every chunk would lose the event loop's
 wake-up delay (about 1 ms, 8 % of a 4 kB chunk at 2.5 Mbit/s); with it a busy link delivers the trace's
 rate. A response's first chunk is reserved from now, never from the past: an idle link gives no burst
-(with a 20 ms burst, a 0.6 s segment at 3 Mbit/s arrived at 3.1 Mbit/s, and hls.js switched up on it
-where simulate, given exactly 3 Mbit/s, did not). Connections waiting for the link take turns chunk by chunk. The trace is
+(with a 20 ms burst, a 0.6 s segment at 3 Mbit/s arrived at 3.1 Mbit/s). A /media response's headers are
+sent at once, unshaped, before its first chunk's reservation, so the time to first byte is the loopback's. Connections waiting for the link take turns chunk by chunk. The trace is
 the file format `bufprobe simulate --trace` reads: "seconds Mbit/s" per line, each row's rate holding until
 the next row's time, the last row lasting as long as the one before it (1 s when alone), looped; its clock
 starts at the first /media request, as simulate's starts when play is pressed. No latency is added.
@@ -198,6 +198,10 @@ class Server:
         sent = 0
         if method == "GET":
             if root == "media":
+                # The headers go out at once, as a link with no latency sends them: held back with the
+                # first shaped chunk, they reached the player a chunk's time late (11 ms at 3 Mbit/s), a
+                # time to first byte that hls.js leaves out of its bandwidth samples.
+                await writer.drain()
                 self.link.start(start)
                 try:
                     async for n in self.link.send(writer, data, self.args.chunk):
