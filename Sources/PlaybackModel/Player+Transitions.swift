@@ -146,6 +146,11 @@ extension Player {
                 || (isEndOfStream && buffer.bufferedAhead > 0)
             {
                 endStall(into: &actions)
+                // The playhead moves again by itself while the watchdog times the stall: hls.js clears
+                // its nudge count (`gap-controller.ts` 59-75 at 2ca771e: `nudgeRetry = 0` when the
+                // playhead moves with `stalled` set; a nudge's seek clears `stalled` first, so nudged
+                // stalls in a row still add up).
+                nudges = 0
                 transition(to: .playing(since: clock), into: &actions)
             } else if jumpableGap(needing: item.keepUpThreshold) != nil {
                 endStall(into: &actions)

@@ -69,7 +69,8 @@ public struct Player: Sendable {
     /// The storage of the actions array a driver handed back (`recycle(_:)`): the next event writes into
     /// it, so a per-packet driver does not allocate an array for every event.
     var spareActions: [PlayerAction] = []
-    /// The stall nudges so far (`BufferPolicy.stallNudge`; like hls.js's count, never reset).
+    /// The stall nudges in a row (`BufferPolicy.stallNudge`): like hls.js's count, cleared when a stall
+    /// ends by itself, not by a nudge.
     var nudges = 0
 
     /// Creates a player for media of `duration` starting at media time `mediaStart`, created at clock time

@@ -7,10 +7,11 @@
 /// 0.1 s, `nudgeOffset` 0.1 s (`config.ts` 336-338); the stall is timed from the first 100 ms tick that
 /// finds the playhead where the previous tick left it and checked on every tick (`gap-controller.ts`
 /// 47-166, 174-213, `stream-controller.ts` 39, 931-944), so `period` is the watchdog plus one tick. The
-/// nudge count is never reset (it is only cleared while a stall is still being timed, and a nudge clears
-/// the timing, `gap-controller.ts` 66-75, 210): the second nudge moves 0.2 s, the third 0.3 s, and at the
-/// fourth hls.js gives up with a fatal `bufferStalledError` (`nudgeMaxRetry` 3, `config.ts` 339,
-/// `gap-controller.ts` 334-368): playback fails there.
+/// nudge count is cleared only when the playhead moves while a stall is being timed, and a nudge's seek
+/// clears the timing (`gap-controller.ts` 59-75, 210): nudged stalls in a row add up, a stall that ends by
+/// itself (the browser resumed on the data appended) starts the count over. In a row the second nudge
+/// moves 0.2 s, the third 0.3 s, and at the fourth hls.js gives up with a fatal `bufferStalledError`
+/// (`nudgeMaxRetry` 3, `config.ts` 339, `gap-controller.ts` 334-368): playback fails there.
 public struct StallNudge: Sendable, Hashable, Codable {
     /// Seconds stalled before the nudge.
     public var period: Double

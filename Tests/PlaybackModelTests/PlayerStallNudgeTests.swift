@@ -46,7 +46,7 @@ struct PlayerStallNudgeTests {
         #expect(abs(nudged.currentTime - 9.1) < 1e-9)
     }
 
-    @Test("the nudge is a seek: the doubling starts over, and the next nudge moves twice as far")
+    @Test("the nudge is a seek: the doubling starts over, and the next stall ends by itself")
     func startsOver() throws {
         var nudged = player(nudge: .hlsjs)
         playFourStalls(&nudged)
@@ -57,6 +57,25 @@ struct PlayerStallNudgeTests {
         let fifth = try #require(nudged.report.stalls.last)
         #expect(nudged.report.stalls.count == 5 && abs(fifth.duration - 0.1) < 1e-9, "\(nudged.report.stalls)")
         #expect(Self.playing(nudged.state, since: 12.4), "\(nudged.state)")
+    }
+
+    @Test("nudged stalls in a row add up (0.1 s, then 0.2 s); a stall that ends by itself starts the count over (0.1 s again)")
+    func countStartsOver() throws {
+        var nudged = player(nudge: .hlsjs)
+        // Stalled at 2 (t 2), data at 4.5: nudged 0.1 s (to 2.1). Stalled at 4 (t 6.4), data at 9: nudged 0.2 s.
+        _ = nudged.loaded(TimeRange(start: 0, end: 2), now: 0)
+        _ = nudged.loaded(TimeRange(start: 0, end: 4), now: 4.5)
+        #expect(abs(nudged.currentTime - 2.1) < 1e-9)
+        _ = nudged.loaded(TimeRange(start: 0, end: 6), now: 9)
+        #expect(abs(nudged.currentTime - 4.2) < 1e-9, "\(nudged.currentTime)")
+        // Stalled at 6 (t 10.8), 2 s appended 0.1 s later: resumes by itself (0.4 s needed after the seek).
+        _ = nudged.loaded(TimeRange(start: 0, end: 8), now: 10.9)
+        #expect(Self.playing(nudged.state, since: 10.9), "\(nudged.state)")
+        // Stalled at 8 (t 12.9), data at 15.5: the nudge is the first of a new row, 0.1 s (the old count would
+        // have moved 0.3 s).
+        _ = nudged.loaded(TimeRange(start: 0, end: 10), now: 15.5)
+        #expect(abs(nudged.currentTime - 8.1) < 1e-9, "\(nudged.currentTime)")
+        #expect(nudged.report.failure == nil && nudged.report.stalls.count == 4)
     }
 
     @Test("when a nudge is due after the last one allowed, playback fails (hls.js: the fourth, after 3)")
