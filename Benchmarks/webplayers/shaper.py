@@ -13,10 +13,14 @@ and POST /collect, where the page sends its timeline (one JSON document per POST
 The link is a token bucket of --depth seconds (default 20 ms): each chunk of --chunk bytes reserves the
 link from max(now - depth, when the link is next free) for bits / rate(t) seconds, integrating the trace's
 steps, and is written when its reservation ends. Without the depth every chunk would lose the event loop's
-wake-up delay (about 1 ms, 8 % of a 4 kB chunk at 2.5 Mbit/s); with it a busy link delivers the trace's
+wake-up delay (about 1 ms, 22 % of a 1,448-byte chunk at 2.5 Mbit/s); with it a busy link delivers the trace's
 rate. A response's first chunk is reserved from now, never from the past: an idle link gives no burst
 (with a 20 ms burst, a 0.6 s segment at 3 Mbit/s arrived at 3.1 Mbit/s). A /media response's headers are
-sent at once, unshaped, before its first chunk's reservation, so the time to first byte is the loopback's. Connections waiting for the link take turns chunk by chunk. The trace is
+sent at once, unshaped, before its first chunk's reservation, so the time to first byte is the loopback's
+plus the first chunk. A chunk is one TCP segment's payload (1,448 bytes), as a real link delivers: the
+browser reports a response's first byte when its first chunk is in, and hls.js leaves that time out of
+its bandwidth samples (`simulate --player hlsjs` models the same 1,448 bytes); with 4 kB chunks the
+samples read 1.8 % over a 3 Mbit/s link. Connections waiting for the link take turns chunk by chunk. The trace is
 the file format `bufprobe simulate --trace` reads: "seconds Mbit/s" per line, each row's rate holding until
 the next row's time, the last row lasting as long as the one before it (1 s when alone), looped; its clock
 starts at the first /media request, as simulate's starts when play is pressed. No latency is added.
@@ -225,7 +229,7 @@ async def main():
     p.add_argument("--log", required=True, help="request log, JSON lines")
     p.add_argument("--timeline", required=True, help="collected timelines, JSON lines")
     p.add_argument("--port", type=int, default=0)
-    p.add_argument("--chunk", type=int, default=4096, help="bytes per link reservation (default 4096)")
+    p.add_argument("--chunk", type=int, default=1448, help="bytes per link reservation (default 1448, one TCP segment)")
     p.add_argument("--depth", type=float, default=0.02, help="token bucket depth in seconds (default 0.02)")
     args = p.parse_args()
     server = Server(args)

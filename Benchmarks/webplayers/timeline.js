@@ -67,7 +67,13 @@
   video.addEventListener('ended', () => setTimeout(() => finish('ended'), 300));
   setInterval(() => samples.push({ t: Date.now(), currentTime: video.currentTime, paused: video.paused,
     readyState: video.readyState, playbackRate: video.playbackRate, buffered: ranges(video.buffered),
-    width: video.videoWidth, height: video.videoHeight, source_buffers: sourceRanges() }), 250);
+    width: video.videoWidth, height: video.videoHeight, source_buffers: sourceRanges(), frames: frames() }), 250);
+  // Decoded and dropped frames so far: a player that switches down on dropped frames (dash.js's
+  // DroppedFramesRule) is reacting to the machine's CPU, not the link.
+  function frames() {
+    const q = video.getVideoPlaybackQuality ? video.getVideoPlaybackQuality() : null;
+    return q ? { total: q.totalVideoFrames, dropped: q.droppedVideoFrames } : null;
+  }
   setTimeout(() => finish('limit'), limit * 1000);
 
   function load(url) {

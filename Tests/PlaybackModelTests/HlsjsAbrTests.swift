@@ -15,10 +15,32 @@ import Testing
     func measured(_ bitsPerSecond: Double, at variant: Int) -> HlsjsAbr {
         var model = HlsjsAbr()
         model.parseTimes = (0, 0)
+        model.firstReadBytes = 0
         _ = model.choose(context(buffer: 0))
         model.recordDownload(
             PlayerAbrDownload(variant: variant, bytes: Int64(bitsPerSecond / 8), latency: 0, transfer: 1))
         return model
+    }
+
+    @Test("sample: the time to first byte (the latency and the first TCP segment's 1,448 bytes) is left out, as hls.js does")
+    func firstReadLeftOut() {
+        var model = HlsjsAbr()
+        model.parseTimes = (0, 0)
+        #expect(model.firstReadBytes == 1448)
+        _ = model.choose(context(buffer: 0))
+        // 375 000 B over 1 s after 50 ms of latency: the first 1 448 B took 3.86 ms, so hls.js times
+        // 1 - 0.00386 s of the transfer: 3.0116 Mbit/s, not the link's 3.
+        model.recordDownload(PlayerAbrDownload(variant: 0, bytes: 375_000, latency: 0.05, transfer: 1))
+        let expected = 3_000_000 / (1 - 1448.0 / 375_000)
+        #expect(abs(model.estimate(context(buffer: 0)) - expected) < 1, "\(model.estimate(context(buffer: 0)))")
+        #expect(expected > 3_011_000 && expected < 3_012_000)
+        // Without it (0), the sample is the link's.
+        var linkOnly = HlsjsAbr()
+        linkOnly.parseTimes = (0, 0)
+        linkOnly.firstReadBytes = 0
+        _ = linkOnly.choose(context(buffer: 0))
+        linkOnly.recordDownload(PlayerAbrDownload(variant: 0, bytes: 375_000, latency: 0.05, transfer: 1))
+        #expect(abs(linkOnly.estimate(context(buffer: 0)) - 3_000_000) < 1)
     }
 
     @Test("first choice: the highest variant at most the 500 kbit/s default estimate, the first listed one's rate when higher")
@@ -53,6 +75,7 @@ import Testing
     func parseTimeInSample() {
         var model = HlsjsAbr()
         model.parseTimes = (first: 0.1, later: 0.01)
+        model.firstReadBytes = 0
         _ = model.choose(context(buffer: 0))
         // 375 000 B in 0.9 s of transfer + 0.1 s of parsing: 3 Mbit/s, not the link's 3.33.
         model.recordDownload(PlayerAbrDownload(variant: 0, bytes: 375_000, latency: 0, transfer: 0.9))
@@ -63,11 +86,13 @@ import Testing
         // So on the webplayers ladder after one 364k segment at 3 Mbit/s over 0.283 s, the 72 ms first parse
         // gives 2.39 Mbit/s: 0.7 x 2.43 < 2064k, 864k next; without it, 0.7 x 3M >= 2064k, 2064k next.
         var parsed = HlsjsAbr()
+        parsed.firstReadBytes = 0
         _ = parsed.choose(context(buffer: 0))
         parsed.recordDownload(PlayerAbrDownload(variant: 0, bytes: 106_220, latency: 0, transfer: 0.283_253))
         #expect(parsed.choose(context(buffer: 2)).variant == 1)
         var linkOnly = HlsjsAbr()
         linkOnly.parseTimes = (0, 0)
+        linkOnly.firstReadBytes = 0
         _ = linkOnly.choose(context(buffer: 0))
         linkOnly.recordDownload(PlayerAbrDownload(variant: 0, bytes: 106_220, latency: 0, transfer: 0.283_253))
         #expect(linkOnly.choose(context(buffer: 2)).variant == 2)

@@ -54,6 +54,12 @@ public struct HlsjsAbr: PlayerAbrModel {
     /// `Benchmarks/webplayers.sh`'s hls.js runs in headless Chromium on a shared 2-core machine
     /// (Benchmarks/README.md, "hls.js's parse time in its samples"). 0 leaves the samples the link's.
     public var parseTimes = (first: 0.072, later: 0.0044)
+    /// Bytes of a response in before Chromium reports its first byte: one TCP segment's payload (1,448
+    /// bytes: a 1,500-byte MTU less IP and TCP headers with timestamps). hls.js's time to first byte
+    /// (`stats.loading.first`, set at the first progress) includes their time on the link, and its
+    /// bandwidth sample leaves that time out (`abr-controller.ts` 392-400), so a sample is a little above
+    /// the link's rate: 0.6 % for a 0.6 s segment at 3 Mbit/s. 0 reports the first byte as its latency ends.
+    public var firstReadBytes = 1448.0
     /// `EwmaBandWidthEstimator`'s defaults: TTFB before any sample (ms), the least sample (ms), the
     /// weight that makes an estimate (`ewma-bandwidth-estimator.ts` 24-28).
     static let defaultTTFB = 100.0, minimumDelay = 50.0, minimumWeight = 0.001
@@ -83,7 +89,7 @@ public struct HlsjsAbr: PlayerAbrModel {
             "abr_ewma_fast_vod": Self.fastHalfLife, "abr_ewma_slow_vod": Self.slowHalfLife,
             "abr_band_width_factor": bandwidthFactor, "abr_band_width_up_factor": bandwidthUpFactor,
             "max_starvation_delay": maxStarvationDelay, "abandon_check_interval": Self.checkInterval,
-            "parse_time_first": parseTimes.first, "parse_time": parseTimes.later,
+            "parse_time_first": parseTimes.first, "parse_time": parseTimes.later, "first_read_bytes": firstReadBytes,
         ]
     }
 
@@ -92,7 +98,7 @@ public struct HlsjsAbr: PlayerAbrModel {
         [
             "first choice: the highest BANDWIDTH <= 500 kbit/s (abrEwmaDefaultEstimate; the first listed variant's when higher, up to 5 Mbit/s)",
             "estimator: the lower of two EWMAs of segment throughput, half-lives 3 s and 9 s (abrEwmaFastVoD, abrEwmaSlowVoD)",
-            "sample: request to parsed, with Chromium's measured transmux time (\(ms(parseTimes.first)) the first segment, \(ms(parseTimes.later)) later ones)",
+            "sample: request to parsed, with Chromium's measured transmux time (\(ms(parseTimes.first)) the first segment, \(ms(parseTimes.later)) later ones), less the time to first byte (latency and the first \(Int(firstReadBytes)) bytes)",
             "switch: the highest BANDWIDTH <= \(bandwidthFactor) x estimate (\(bandwidthUpFactor) above the last variant) fetched before the buffer runs dry, else within min(segment, 4 s) more",
             "abandon: checked every 100 ms after half a segment with < 2 segments buffered; dropped for a lower variant that arrives sooner",
         ]
@@ -146,11 +152,13 @@ public struct HlsjsAbr: PlayerAbrModel {
     public mutating func recordDownload(_ download: PlayerAbrDownload) {
         // An abandoned request was sampled when it was dropped (`_abandonRulesCheck` 304-313).
         guard !download.abandoned, download.bytes > 0 else { return }
-        let ttfbMs = download.latency * 1000
+        // The first read is the first `firstReadBytes` of the transfer, at its average rate.
+        let firstRead = download.transfer * min(1, firstReadBytes / Double(download.bytes))
+        let ttfbMs = (download.latency + firstRead) * 1000
         sampleTTFB(ttfbMs)
         let parseMs = (parsedOne ? parseTimes.later : parseTimes.first) * 1000
         parsedOne = true
-        let processing = ttfbMs + download.transfer * 1000 + parseMs - min(ttfbMs, ttfbEstimate)
+        let processing = (download.latency + download.transfer) * 1000 + parseMs - min(ttfbMs, ttfbEstimate)
         sample(milliseconds: processing, bytes: Double(download.bytes))
         lastLoaded = download.variant
     }
