@@ -77,9 +77,10 @@ struct FFmpegLogTests {
         await Self.readAll(damaged.path)
         FFmpegLog.install(logger: Logger(label: "ffmpeg-test") { _ in SwiftLogNoOpLogHandler() }, verbose: false)
         #expect(own.messages.contains { $0.contains("Invalid NAL unit size") })
-        // The first read's lines went to its own logger only; the second read's to the installed one.
+        // The first read's lines went to its own logger only; the second read's to the installed one (which is
+        // the process's: a test reading damaged media in parallel may add lines of its own, never fewer).
         #expect(own.messages.count == afterwards)
         let second = installed.messages.filter { $0.contains("Invalid NAL unit size") }.count
-        #expect(second > 0 && second == own.messages.filter { $0.contains("Invalid NAL unit size") }.count)
+        #expect(second > 0 && second >= own.messages.filter { $0.contains("Invalid NAL unit size") }.count)
     }
 }
