@@ -18,6 +18,9 @@ extension SimulationPlan {
     /// audio track is fetched.
     package func makeEngine() -> SimulationEngine {
         let audio = options.audioTrack ? source.audio : nil
+        // A player that loads its manifest over the link first (dash.js) sends no media request before then.
+        var network = network
+        network.requestsHeldUntil = options.player?.startDelay(hints: source.manifestHints, network: network) ?? 0
         var engine: SimulationEngine
         if let ladder = source.ladder, let rule {
             engine = SimulationEngine(

@@ -1,3 +1,4 @@
+import Foundation
 import MediaIO
 import PlaybackModel
 import InputReading
@@ -7,10 +8,14 @@ import InputReading
 extension SimulationSource {
     /// What `manifest` tells a player preset's start rule: its minBufferTime, and the AAC frame of `audio`
     /// (the audio representation a player fetches beside the video, if any).
-    static func manifestHints(_ manifest: DASHManifest, audio: DASHManifest.Representation?) -> PlayerPreset.ManifestHints {
-        PlayerPreset.ManifestHints(
+    static func manifestHints(
+        _ manifest: DASHManifest, audio: DASHManifest.Representation?, path: String
+    ) -> PlayerPreset.ManifestHints {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        return PlayerPreset.ManifestHints(
             minBufferTime: manifest.minBufferTime,
-            audioFrame: PlayerPreset.ManifestHints.aacFrame(codecs: audio?.codecs, samplingRate: audio?.audioSamplingRate))
+            audioFrame: PlayerPreset.ManifestHints.aacFrame(codecs: audio?.codecs, samplingRate: audio?.audioSamplingRate),
+            manifestBytes: size?.int64Value)
     }
 
     /// The audio of a DASH manifest that has video: the first audio adaptation set's first representation

@@ -57,7 +57,7 @@ extension SimulationSource {
                 description: "\(path) representation \(representation.id) (\(BitRate(bitsPerSecond: Double(representation.bandwidth)).description))",
                 kind: "dash", media: .segmented(single, initializationBytes: variants.first?.initializationBytes ?? 0))
         }
-        source.manifestHints = manifestHints(manifest, audio: video.isEmpty ? nil : audio.first)
+        source.manifestHints = manifestHints(manifest, audio: video.isEmpty ? nil : audio.first, path: path)
         if let separateAudio {
             source.audio = separateAudio.0
             source.audioDescription = separateAudio.1

@@ -54,7 +54,7 @@ struct SimulationDownloader: Sendable {
     /// The track whose requests this downloader sends (the request log's `track`).
     let track: SimulationRequest.Track
     /// The network every transfer runs on.
-    private let network: NetworkModel.Shared
+    let network: NetworkModel.Shared
     /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
     private var units: SimulationMedia.UnitReader
     /// Per variant (ascending), its units; empty without a ladder.

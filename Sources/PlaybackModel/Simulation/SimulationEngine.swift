@@ -19,13 +19,11 @@
 ///   a range-request player. The head and index are fetched once; a seek later only sends its own request
 ///   (one cut short by a seek or a stop is fetched again whole).
 /// - When the player stops loading (forward-buffer target reached) the connection stays open and idle, as
-///   Media3's progressive loader blocks on a condition rather than closing: resuming costs no new latency.
-///   (With the player refilling as soon as the buffer dips below the target, a request per resume would
-///   charge a latency per packet.) A paused partial packet keeps the bytes it already has.
+///   Media3's progressive loader blocks on a condition: resuming costs no new latency (a request per resume
+///   would charge a latency per packet). A paused partial packet keeps the bytes it already has.
 /// - A `startLoading(from:)` for a position other than where the current request's data has reached
 ///   (within the 0.1 s merge tolerance) abandons the request and sends a new one, with latency, from the
-///   byte offset of the seek point (`SimulationMedia.restartUnit(for:)`): a seek out of the buffer, or
-///   back into evicted data.
+///   seek point's byte offset (`SimulationMedia.restartUnit(for:)`): a seek out of the buffer or into evicted data.
 /// - Segmented media (HLS, DASH) sends one request per segment, latency each; a segment becomes loaded
 ///   when all of it has arrived; a stopped segment is abandoned and requested again later. A variant's
 ///   initialization segment (`#EXT-X-MAP`, DASH `Initialization`) is requested once, on its own (latency
@@ -36,14 +34,13 @@
 /// - End of stream is announced when the last unit arrives and the loaded data does not reach the end of
 ///   the media by itself (a hole, or streams ending at slightly different times), so the player can skip
 ///   the hole or end; otherwise seeks after the download can still ask for evicted data again.
+/// - A separate audio track (`SimulationAudioTrack`: a DASH audio adaptation set, an HLS audio rendition)
+///   is fetched beside a segmented video on its own requests, sharing the link equally while both
+///   transfer; what plays is the time both tracks hold.
 ///
-/// - A separate audio track (`SimulationAudioTrack`: a DASH audio adaptation set, an HLS audio
-///   rendition) is fetched beside a segmented video on its own requests, the two sharing the link
-///   equally while both transfer; what plays is the time both tracks hold.
-///
-/// The engine composes three machines, a script queue, a downloader (its state, and the request in flight
-/// held apart from it) and, over a ladder, the variant selection (the rule and abandonment): it routes the player's
-/// actions to the downloader, the downloader's arrivals to the session, and records the timeline.
+/// The engine composes a script queue, a downloader (its state, and the request in flight held apart) and,
+/// over a ladder, the variant selection (the rule and abandonment): it routes the player's actions to the
+/// downloader, the downloader's arrivals to the session, and records the timeline.
 public struct SimulationEngine: Sendable {
     /// The media being downloaded.
     public let media: SimulationMedia
@@ -253,9 +250,8 @@ public struct SimulationEngine: Sendable {
             switch action {
             case .startLoading(let from): startLoading(from: from)
             case .stopLoading:
-                // Beside a separate audio track, an MSE player does not cancel the segment requests in
-                // flight when its buffer reaches the goal (or the end, which the lent underflow grace can
-                // reach before the video's last segment is in): they complete, and no new one goes out.
+                // Beside an audio track an MSE player lets segment requests in flight complete (the grace
+                // lent can reach the end before the video's last segment is in); no new one goes out.
                 guard audioTrack == nil || media.layout != .segmented || session.player.state.isTerminal else { break }
                 downloader.stop(at: clock)
                 audioTrack?.downloader.stop(at: clock)
