@@ -341,7 +341,11 @@ extension Player {
 
     /// The policy's stall level, or 0 once the data holding the playhead reaches the end of the media or
     /// the stream ended (the rest then plays out).
-    var stallLevel: Double { stallLevel(loadedEnd: holdingRange?.end ?? item.currentTime) }
+    var stallLevel: Double {
+        // The policy first, as `stallLevel(loadedEnd:)` does: with no stall level, no lookup.
+        guard item.policy.stallLevel > 0, !item.isEndOfStream else { return 0 }
+        return stallLevel(loadedEnd: holdingRange?.end ?? item.currentTime)
+    }
 
     /// `stallLevel`, given the end of the loaded range holding the playhead (the playhead when none does).
     private func stallLevel(loadedEnd end: Double) -> Double {
