@@ -50,7 +50,19 @@ public struct LoadedRangeTracker: Sendable {
 
     /// The time loaded for one stream; empty for a stream never seen.
     public func ranges(forStream stream: Int) -> TimeRanges {
-        streamIndices.firstIndex(of: stream).map { streamStates[$0].ranges } ?? TimeRanges(tolerance: tolerance)
+        guard let slot = streamIndices.firstIndex(of: stream) else { return TimeRanges(tolerance: tolerance) }
+        // Read in place: the array's subscript would copy the whole stream state (two arrays) per call.
+        return streamStates.withUnsafeBufferPointer { $0[slot].ranges }
+    }
+
+    /// The range of `stream` holding `time`, else the first one starting after it; `nil` for neither (or a
+    /// stream never seen). As `ranges(forStream:)` then `range(containing:) ?? firstRange(startingAtOrAfter:)`,
+    /// without copying the ranges: a per-packet driver asks this for every packet.
+    func range(ofStream stream: Int, holdingOrAfter time: Double) -> TimeRange? {
+        guard let slot = streamIndices.firstIndex(of: stream) else { return nil }
+        return streamStates.withUnsafeBufferPointer {
+            $0[slot].ranges.range(containing: time) ?? $0[slot].ranges.firstRange(startingAtOrAfter: time)
+        }
     }
 
     /// The streams that have delivered at least one packet, in ascending order.

@@ -96,8 +96,10 @@ public struct PlaybackItem: Sendable, Hashable {
     }
 
     /// All buffer facts at once; cheaper than reading the flags one by one.
-    var status: Status {
-        let range = loadedTimeRanges.range(containing: currentTime)
+    var status: Status { status(holding: loadedTimeRanges.range(containing: currentTime)) }
+
+    /// `status`, given the loaded range holding the playhead (`nil`: none), for callers that looked it up.
+    func status(holding range: TimeRange?) -> Status {
         let end = mediaEnd ?? .infinity
         let isAtEnd =
             currentTime >= end

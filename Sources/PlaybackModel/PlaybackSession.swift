@@ -136,9 +136,8 @@ public struct PlaybackSession: Sendable {
         let streams = tracker.playableStreams
         guard streams.isEmpty || streams.contains(packet.stream) else { return note(player.advance(to: now)) }
         tracker.add(packet)
-        let own = tracker.ranges(forStream: packet.stream)
         guard let time = packet.pts ?? packet.dts,
-            let grown = own.range(containing: time) ?? own.firstRange(startingAtOrAfter: time)
+            let grown = tracker.range(ofStream: packet.stream, holdingOrAfter: time)
         else { return note(player.advance(to: now)) }
         let played = streams.isEmpty ? tracker.seenStreams : streams
         var otherCount = 0
@@ -185,7 +184,8 @@ public struct PlaybackSession: Sendable {
     /// player was called.
     private mutating func deliver(_ piece: TimeRange, now: Double, into actions: inout [PlayerAction]) -> Bool {
         received.insert(piece)
-        let kept = TimeRange(start: Swift.max(piece.start, player.currentTime - player.policy.backBuffer), end: piece.end)
+        let kept = TimeRange(
+            start: Swift.max(piece.start, player.currentTime - player.item.policy.backBuffer), end: piece.end)
         guard !kept.isEmpty else { return false }
         deliveredPlayableEnd = Swift.max(deliveredPlayableEnd, kept.end)
         let result = player.loaded(kept, now: now)

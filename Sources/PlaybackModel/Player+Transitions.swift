@@ -18,7 +18,8 @@ extension Player {
     mutating func freshActions() -> [PlayerAction] {
         var actions: [PlayerAction] = []
         swap(&actions, &spareActions)
-        actions.removeAll(keepingCapacity: true)
+        // An array handed back empty (most are) needs no clearing call.
+        if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
         return actions
     }
 
@@ -37,13 +38,17 @@ extension Player {
                 end = nudge
                 nudgeDue = true
             }
+            // The play limit, worked out once per stretch: `accrue` plays up to the same one.
+            var limit = item.currentTime
             if case .playing = state {
-                let limitTime = clock + (playLimit - item.currentTime) / item.rate
+                let holding = holdingRange
+                limit = playLimit(holding: holding)
+                let limitTime = clock + (limit - item.currentTime) / item.rate
                 if limitTime <= end {
                     end = limitTime
                     hitsLimit = true
                 }
-                if let refill = refillDeadline, refill <= end {
+                if let refill = refillDeadline(holding: holding), refill <= end {
                     end = refill
                     refillDue = true
                     hitsLimit = hitsLimit && refill == limitTime
@@ -51,8 +56,10 @@ extension Player {
             }
             // A segment that rounds to no time at all would never move the clock.
             if end <= clock { end = Swift.min(target, clock.nextUp) }
-            let wasPlaying = state == .playing(since: state.since)
-            accrue(until: end, hitsLimit: hitsLimit)
+            // As `state == .playing(since: state.since)`, without the enum comparison (a NaN start is never equal).
+            var wasPlaying = false
+            if case .playing(let since) = state { wasPlaying = since == since }
+            accrue(until: end, hitsLimit: hitsLimit, limit: limit)
             // Outside playing, time passing changes no buffer fact, so there is nothing to settle.
             if wasPlaying || refillDue || nudgeDue { settle(refillDue: refillDue, into: &actions) }
             if let tick, tick <= clock {
@@ -62,8 +69,9 @@ extension Player {
         }
     }
 
-    /// Lets `clock` reach `end` in the current state, moving the playhead while playing.
-    private mutating func accrue(until end: Double, hitsLimit: Bool) {
+    /// Lets `clock` reach `end` in the current state, moving the playhead while playing, up to `limit` (the
+    /// `playLimit` of the state as it is).
+    private mutating func accrue(until end: Double, hitsLimit: Bool, limit: Double) {
         let elapsed = end - clock
         switch state {
         case .loading: accounting.startupDelay += elapsed
@@ -73,7 +81,6 @@ extension Player {
         case .ended, .failed: accounting.idleTime += elapsed
         case .playing:
             accounting.playedWallTime += elapsed
-            let limit = playLimit
             let position = hitsLimit ? limit : Swift.min(item.currentTime + elapsed * item.rate, limit)
             accounting.played += position - item.currentTime
             item.currentTime = position
@@ -86,12 +93,10 @@ extension Player {
         isSettled = true
         // Each step changes the state; a handful covers every chain (stalled -> playing -> ended).
         var steps = 0
-        snapPlayheadToNearbyData()
-        var buffer = item.status
+        var buffer = item.status(holding: snapPlayheadToNearbyData())
         while steps < 8, step(buffer, into: &actions) {
             steps += 1
-            snapPlayheadToNearbyData()
-            buffer = item.status
+            buffer = item.status(holding: snapPlayheadToNearbyData())
         }
         // Eviction never touches the range holding the playhead, so `buffer` stays true.
         evictBackBuffer()
@@ -268,14 +273,16 @@ extension Player {
     }
 
     /// A playhead just before a range (by less than the merge tolerance, e.g. a first packet at 0.02 s)
-    /// moves onto it, as players skip such slivers; larger holes are real and wait for data.
-    private mutating func snapPlayheadToNearbyData() {
-        let ranges = item.loadedTimeRanges
-        guard !ranges.contains(item.currentTime),
-            let next = ranges.firstRange(startingAtOrAfter: item.currentTime),
-            next.start - item.currentTime <= ranges.tolerance
-        else { return }
+    /// moves onto it, as players skip such slivers; larger holes are real and wait for data. Returns the
+    /// loaded range holding the playhead afterwards (`nil`: none), which every settle asks next.
+    private mutating func snapPlayheadToNearbyData() -> TimeRange? {
+        // The ranges read in place (no copy of the set): this runs at every settle.
+        if let holding = item.loadedTimeRanges.range(containing: item.currentTime) { return holding }
+        guard let next = item.loadedTimeRanges.firstRange(startingAtOrAfter: item.currentTime),
+            next.start - item.currentTime <= item.loadedTimeRanges.tolerance
+        else { return nil }
         item.currentTime = Self.clamp(next.start, in: item)
+        return holdingRange
     }
 
     private mutating func evictBackBuffer() {
@@ -326,25 +333,40 @@ extension Player {
 
     /// How far the playhead can move without new data: the end of the range holding it, capped at the end
     /// of the media, less the policy's stall level.
-    var playLimit: Double {
-        let end = item.loadedTimeRanges.range(containing: item.currentTime)?.end ?? item.currentTime
-        return Swift.max(item.currentTime, Swift.min(end, item.mediaEnd ?? .infinity) - stallLevel)
+    var playLimit: Double { playLimit(holding: holdingRange) }
+
+    /// `playLimit`, given the loaded range holding the playhead (`holdingRange`).
+    func playLimit(holding: TimeRange?) -> Double {
+        let end = holding?.end ?? item.currentTime
+        return Swift.max(item.currentTime, Swift.min(end, item.mediaEnd ?? .infinity) - stallLevel(loadedEnd: end))
     }
+
+    /// The loaded range holding the playhead, `nil` when none does: the one lookup the queries below share.
+    var holdingRange: TimeRange? { item.loadedTimeRanges.range(containing: item.currentTime) }
 
     /// The policy's stall level, or 0 once the data holding the playhead reaches the end of the media or
     /// the stream ended (the rest then plays out).
     var stallLevel: Double {
+        // The policy first, as `stallLevel(loadedEnd:)` does: with no stall level, no lookup.
+        guard item.policy.stallLevel > 0, !item.isEndOfStream else { return 0 }
+        return stallLevel(loadedEnd: holdingRange?.end ?? item.currentTime)
+    }
+
+    /// `stallLevel`, given the end of the loaded range holding the playhead (the playhead when none does).
+    private func stallLevel(loadedEnd end: Double) -> Double {
         let level = item.policy.stallLevel
         guard level > 0, !item.isEndOfStream else { return 0 }
-        let end = item.loadedTimeRanges.range(containing: item.currentTime)?.end ?? item.currentTime
         if let mediaEnd = item.mediaEnd, end >= mediaEnd - TimeRanges.defaultTolerance { return 0 }
         return level
     }
 
     /// While playing with loading stopped, when `bufferedAhead` falls back to the forward target.
-    var refillDeadline: Double? {
+    var refillDeadline: Double? { refillDeadline(holding: holdingRange) }
+
+    /// `refillDeadline`, given the loaded range holding the playhead (`holdingRange`).
+    func refillDeadline(holding: TimeRange?) -> Double? {
         guard case .playing = state, !isLoading, canLoad else { return nil }
-        let buffer = item.status
+        let buffer = item.status(holding: holding)
         guard !buffer.isLoadedThroughEnd else { return nil }
         let excess = buffer.bufferedAhead - item.policy.forwardTarget
         return excess > 0 ? clock + excess / item.rate : nil

@@ -125,8 +125,9 @@ public struct Player: Sendable {
     public var nextDeadline: Double? {
         if let nudge = nudgeDeadline { return nudge > clock ? nudge : clock.nextUp }
         guard case .playing = state else { return nil }
-        var deadline = clock + (playLimit - item.currentTime) / item.rate
-        if let refill = refillDeadline { deadline = Swift.min(deadline, refill) }
+        let holding = holdingRange
+        var deadline = clock + (playLimit(holding: holding) - item.currentTime) / item.rate
+        if let refill = refillDeadline(holding: holding) { deadline = Swift.min(deadline, refill) }
         return deadline > clock ? deadline : clock.nextUp
     }
 

@@ -244,6 +244,11 @@ public struct NetworkModel: Sendable, Hashable {
         /// The bits delivered (counted from the transfer's start) by session time `time`, which must not be
         /// before the last time this transfer answered about (it walks forward from there).
         public func bits(deliveredBy time: Double) -> Double {
+            // Within the current piece (almost always): the same sum as the walk below's first step, with no
+            // copy of the transfer (a retain and a release of the network).
+            if time <= piece.end || !piece.end.isFinite {
+                return anchorBits + Swift.max(0, time - anchorTime) * (piece.bitsPerSecond / share)
+            }
             var copy = self
             while true {
                 if time <= copy.piece.end || !copy.piece.end.isFinite {

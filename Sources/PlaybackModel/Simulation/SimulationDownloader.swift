@@ -167,10 +167,17 @@ struct SimulationDownloader: Sendable {
             sendProgressiveRequest(from: deliveredEnd, at: now)
             return
         }
+        // Field by field in place (the same values as a new `Fetch`): this runs once per refill, so for every
+        // packet of a long file whose buffer sits at the target.
         let transfer = NetworkModel.Transfer(shared: network, start: now)
-        fetch = Fetch(
-            purpose: .media(origin: deliveredEnd), flow: transfer, sample: transfer, completion: .infinity,
-            sentAt: now, firstByteAt: now, abandonCheck: .infinity, flowStart: now)
+        fetch.purpose = .media(origin: deliveredEnd)
+        fetch.flow = transfer
+        fetch.sample = transfer
+        fetch.completion = .infinity
+        fetch.sentAt = now
+        fetch.firstByteAt = now
+        fetch.abandonCheck = .infinity
+        fetch.flowStart = now
         scheduleCompletion(at: now)
         state = .fetching
     }

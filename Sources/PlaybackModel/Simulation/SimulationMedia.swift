@@ -231,6 +231,8 @@ public struct SimulationMedia: Sendable {
         // Held apart from the enum so that reading a stored unit costs no reference counting.
         private let stored: [Unit]
         private let synthetic: SyntheticMedia?
+        /// Whether `synthetic` is set, tested first so that reading a stored unit copies nothing.
+        private let isSynthetic: Bool
         private var iterator: SyntheticMedia.PacketIterator?
         private var current: (index: Int, unit: Unit)?
 
@@ -239,15 +241,17 @@ public struct SimulationMedia: Sendable {
             case .stored(let units):
                 stored = units
                 synthetic = nil
+                isSynthetic = false
             case .synthetic(let media):
                 stored = []
                 synthetic = media
+                isSynthetic = true
             }
         }
 
         /// Unit `index`, which must be below `unitCount`.
         public mutating func unit(_ index: Int) -> Unit {
-            guard let synthetic else { return stored[index] }
+            guard isSynthetic, let synthetic else { return stored[index] }
             if let current, current.index == index { return current.unit }
             if iterator == nil || (current.map { $0.index > index } ?? false) {
                 iterator = synthetic.makeIterator()
