@@ -98,7 +98,7 @@ public struct HlsjsAbr: PlayerAbrModel {
         [
             "first choice: the highest BANDWIDTH <= 500 kbit/s (abrEwmaDefaultEstimate; the first listed variant's when higher, up to 5 Mbit/s)",
             "estimator: the lower of two EWMAs of segment throughput, half-lives 3 s and 9 s (abrEwmaFastVoD, abrEwmaSlowVoD)",
-            "sample: request to parsed, with Chromium's measured transmux time (\(ms(parseTimes.first)) the first segment, \(ms(parseTimes.later)) later ones), less the time to first byte (latency and the first \(Int(firstReadBytes)) bytes)",
+            "sample: request to parsed, with Chromium's measured transmux time (\(ms(parseTimes.first)) the first segment, \(ms(parseTimes.later)) later ones), less the time to first byte (latency and the first \(wholeNumber(firstReadBytes)) bytes)",
             "switch: the highest BANDWIDTH <= \(bandwidthFactor) x estimate (\(bandwidthUpFactor) above the last variant) fetched before the buffer runs dry, else within min(segment, 4 s) more",
             "abandon: checked every 100 ms after half a segment with < 2 segments buffered; dropped for a lower variant that arrives sooner",
         ]
