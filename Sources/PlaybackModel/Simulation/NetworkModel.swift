@@ -44,8 +44,9 @@ public struct NetworkModel: Sendable, Hashable {
     public private(set) var outages: [TimeRange] = []
     /// Scripted latency changes as (session time, seconds), sorted by time.
     public private(set) var latencyChanges: [LatencyChange] = []
-    /// No request's bytes flow before this session time: a player's own start before its first media request
-    /// (`PlayerPreset.startDelay`: dash.js loads and parses its manifest first). 0, the default: none.
+    /// No request goes out before this session time: a player's own start before its first media request
+    /// (`PlayerPreset.startDelay`: dash.js loads and parses its manifest first); a request asked for earlier
+    /// is sent then and pays its latency from then. 0, the default: none.
     public var requestsHeldUntil = 0.0
 
     /// A network of constant `bitsPerSecond` with `latency` seconds per request.
@@ -96,12 +97,6 @@ public struct NetworkModel: Sendable, Hashable {
 
     /// The latency of a request sent at session time `time`, in seconds.
     public func requestLatency(at time: Double) -> Double {
-        let latency = scheduledLatency(at: time)
-        return time < requestsHeldUntil ? max(latency, requestsHeldUntil - time) : latency
-    }
-
-    /// The latency the script or the trace gives a request sent at `time`.
-    private func scheduledLatency(at time: Double) -> Double {
         if let index = Self.lastIndex(in: latencyChanges, atOrBefore: time, key: { $0.time }) {
             return latencyChanges[index].latency
         }

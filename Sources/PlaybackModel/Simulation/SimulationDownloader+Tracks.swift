@@ -60,11 +60,9 @@ extension SimulationDownloader {
     /// Writes the entry of a request sent at `now`.
     mutating func openEntry(_ kind: SimulationRequest.Kind, segment: Int?, at now: Double) {
         closeEntry(abandoned: false)
-        // A request the player's own start holds back (`NetworkModel.requestsHeldUntil`) goes out then.
-        let start = max(now, network.network.requestsHeldUntil)
         entries.append(
             SimulationRequest(
-                track: track, kind: kind, variant: variantUnits.isEmpty ? nil : variant, segment: segment, start: start))
+                track: track, kind: kind, variant: variantUnits.isEmpty ? nil : variant, segment: segment, start: now))
         openEntry = entries.count - 1
         openBytes = 0
         openEnd = nil

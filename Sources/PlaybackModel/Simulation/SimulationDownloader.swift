@@ -54,7 +54,7 @@ struct SimulationDownloader: Sendable {
     /// The track whose requests this downloader sends (the request log's `track`).
     let track: SimulationRequest.Track
     /// The network every transfer runs on.
-    let network: NetworkModel.Shared
+    private let network: NetworkModel.Shared
     /// The media's units, read one at a time (synthetic media is generated as the download reaches it).
     private var units: SimulationMedia.UnitReader
     /// Per variant (ascending), its units; empty without a ladder.
@@ -320,12 +320,13 @@ struct SimulationDownloader: Sendable {
         requests += 1
         let kind: SimulationRequest.Kind =
             media.layout == .segmented ? .initialization : preludeFetches.count > 1 ? .fileHead : .fileIndex
-        openEntry(kind, segment: nil, at: now)
-        let flowStart = now + network.network.requestLatency(at: now)
+        let sent = sendTime(now)
+        openEntry(kind, segment: nil, at: sent)
+        let flowStart = sent + network.network.requestLatency(at: sent)
         let transfer = NetworkModel.Transfer(shared: network, start: flowStart)
         fetch = Fetch(
-            purpose: .prelude(bytes: bytes), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
-            firstByteAt: now, abandonCheck: .infinity, flowStart: flowStart)
+            purpose: .prelude(bytes: bytes), flow: transfer, sample: transfer, completion: .infinity, sentAt: sent,
+            firstByteAt: sent, abandonCheck: .infinity, flowStart: flowStart)
         scheduleCompletion(at: now)
         state = .fetching
     }
@@ -333,21 +334,25 @@ struct SimulationDownloader: Sendable {
     /// Sends a request for media units from byte `origin`.
     private mutating func sendRequest(from origin: Int64, at now: Double) {
         requests += 1
+        let sent = sendTime(now)
         if media.layout == .segmented {
-            openEntry(nextUnit < deliveredUnitEnd ? .replacement : .segment, segment: nextUnit, at: now)
+            openEntry(nextUnit < deliveredUnitEnd ? .replacement : .segment, segment: nextUnit, at: sent)
         } else {
-            openEntry(.file, segment: nil, at: now)
+            openEntry(.file, segment: nil, at: sent)
         }
         deliveredEnd = origin
-        let firstByte = now + network.network.requestLatency(at: now)
+        let firstByte = sent + network.network.requestLatency(at: sent)
         let check = abandonDelay.map { variant > 0 ? firstByte + $0 : .infinity } ?? .infinity
         let transfer = NetworkModel.Transfer(shared: network, start: firstByte)
         fetch = Fetch(
-            purpose: .media(origin: origin), flow: transfer, sample: transfer, completion: .infinity, sentAt: now,
+            purpose: .media(origin: origin), flow: transfer, sample: transfer, completion: .infinity, sentAt: sent,
             firstByteAt: firstByte, abandonCheck: check, flowStart: firstByte)
         scheduleCompletion(at: now)
         state = .fetching
     }
+
+    /// When a request asked for at `now` goes out: not before the player's start (`requestsHeldUntil`).
+    private func sendTime(_ now: Double) -> Double { max(now, network.network.requestsHeldUntil) }
 
     /// Works out when `fetch`'s unit (or prelude) arrives, walking its flow on from the last completion.
     mutating func scheduleCompletion(at now: Double) {
