@@ -25,6 +25,9 @@ public struct StreamInfo: Sendable, Hashable {
     public var startTime: Double?
     /// Frame count the container declares (`nb_frames`), when it has one.
     public var declaredFrames: Int64?
+    /// Where the container says the stream's media ends, in seconds: its start plus its duration, summed in
+    /// ticks (an MP4's last packet ends exactly there); `nil` when either is not declared.
+    public var declaredEnd: Double?
     /// Bit rate the codec parameters declare, in bits per second; `nil` when unknown.
     public var bitRate: Int64?
     /// Average frame rate (`avg_frame_rate`) for video.
@@ -64,6 +67,11 @@ public struct StreamInfo: Sendable, Hashable {
         declaredDuration = timeBase.seconds(st.duration)
         startTime = timeBase.seconds(st.start_time)
         declaredFrames = st.nb_frames > 0 ? st.nb_frames : nil
+        // Both come from the file: a sum that would overflow is no end at all.
+        let (end, overflow) = st.start_time.addingReportingOverflow(st.duration)
+        declaredEnd =
+            st.start_time == cffmpeg_nopts_value() || st.duration <= 0 || st.duration == cffmpeg_nopts_value() || overflow
+            ? nil : timeBase.seconds(end)
         bitRate = par.bit_rate > 0 ? par.bit_rate : nil
         let avgRate = Rational(st.avg_frame_rate)
         frameRate = type == .video && avgRate.value != nil ? avgRate : nil

@@ -28,6 +28,9 @@ package struct SimulationOptions: Sendable {
     package var trace: String?
     /// Whether a separate audio track (DASH audio set, HLS audio rendition) is fetched beside the video.
     package var audioTrack = true
+    /// Whether the session will run to its end at once (not paced on the live line): a single file's
+    /// simulation may then run beside its reading (`SimulationPlan.finishedEngine`).
+    package var runsAhead = false
     /// A real player's buffering policy as the base the thresholds below override, and its own ABR.
     package var player: PlayerPreset?
     /// Buffered media needed to start, seconds; overrides the script's and the player's.

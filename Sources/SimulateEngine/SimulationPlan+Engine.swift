@@ -17,6 +17,17 @@ extension SimulationPlan {
     /// with the player preset's video-underflow grace and audio schedule (lead or run-ahead) when a separate
     /// audio track is fetched.
     package func makeEngine() -> SimulationEngine {
+        Self.makeEngine(
+            source: source, network: network, policy: policy, steps: steps, autoplay: autoplay, rule: rule,
+            options: options)
+    }
+
+    /// `makeEngine()` from its parts: also for a run that starts before the plan is complete
+    /// (`SimulationRunAhead`).
+    static func makeEngine(
+        source: SimulationSource, network: NetworkModel, policy: BufferPolicy, steps: [SimulationStep],
+        autoplay: Bool, rule: AbrRule?, options: SimulationOptions
+    ) -> SimulationEngine {
         let audio = options.audioTrack ? source.audio : nil
         // A player that loads its manifest over the link first (dash.js) sends no media request before then.
         var network = network

@@ -29,6 +29,9 @@ package struct SimulationPlan {
     package var autoplay: Bool
     /// The adaptive rule, with `source.ladder`; `nil` for one variant.
     package var rule: AbrRule?
+    /// The session already run beside the file's reading (`SimulationOptions.runsAhead`), when its run is
+    /// the one the loaded media gives; `nil` otherwise (then `makeEngine()` and run it).
+    package var finishedEngine: SimulationEngine?
 
     /// Reads the script, merges it under `options`, loads the media and checks every value.
     package init(options: SimulationOptions) throws(Failure) {
@@ -73,10 +76,28 @@ package struct SimulationPlan {
                 sentence: "--abr needs a local HLS master playlist or DASH manifest as the media, not synthetic media.",
                 exitCode: 64)
         }
+        // The network and the policy do not depend on a single file's packets: worked out first, a file's
+        // simulation can run beside its reading (`SimulationRunAhead`). Their errors are thrown after the
+        // media's, as before.
+        let early = (
+            network: Result { () throws(Failure) in try Self.network(options: options, script: script, resolve: resolve) },
+            policy: try? Self.policy(options: options, script: script, hints: nil)
+        )
+        let earlySteps = script.timeline.map(\.step)
+        let earlyAutoplay = script.autoplay ?? true
+        var runAhead: (@Sendable (SimulationSource) -> SimulationEngine)?
+        if options.runsAhead, case .success(let (network, _)) = early.network, let policy = early.policy {
+            runAhead = { source in
+                Self.makeEngine(
+                    source: source, network: network, policy: policy, steps: earlySteps, autoplay: earlyAutoplay,
+                    rule: nil, options: options)
+            }
+        }
         do {
             if let media = options.media {
                 source = try SimulationSource.load(
-                    media, variant: options.variant, adaptive: adaptive, download: downloadMode)
+                    media, variant: options.variant, adaptive: adaptive, download: downloadMode,
+                    runAhead: runAhead)
             } else if bitrate != nil || length != nil {
                 guard let bitrate, let length else {
                     throw Failure(sentence: "Synthetic media needs both --bitrate and --duration.", exitCode: 64)
@@ -90,7 +111,8 @@ package struct SimulationPlan {
             } else if let media = script.media {
                 do {
                     source = try SimulationSource.load(
-                        resolve(media), variant: options.variant, adaptive: adaptive, download: downloadMode)
+                        resolve(media), variant: options.variant, adaptive: adaptive, download: downloadMode,
+                        runAhead: runAhead)
                 } catch {
                     // Name the script line that chose the media.
                     let located = SimulationScriptError(
@@ -111,7 +133,50 @@ package struct SimulationPlan {
             throw Failure(sentence: "\(error)", exitCode: 2)
         }
 
-        // Network.
+        // Network, as worked out before the media was read.
+        let networkResult = early.network
+        (network, networkEcho) = try networkResult.get()
+
+        // Policy.
+        let policy = try Self.policy(options: options, script: script, hints: source.manifestHints)
+        self.policy = policy
+
+        // Timeline: checks that need the media.
+        let file = options.script ?? "script"
+        for located in script.timeline {
+            if case .seek(let offset) = located.step.action, offset > source.media.duration {
+                throw Failure(
+                    sentence: SimulationScriptError(
+                        file: file, line: located.line, field: located.field,
+                        reason: "seeks to \(Seconds(offset).description), past the end of the media (\(Seconds(source.media.duration).description))"
+                    ).description, exitCode: 64)
+            }
+        }
+        if let ladder = source.ladder {
+            let label = options.variant ?? 0
+            guard let index = ladder.index(ofLabel: label) else {
+                throw Failure(
+                    sentence: "\(source.description) has \(ladder.variants.count) variants (0 to \(ladder.variants.count - 1)); --variant \(label) is not one of them.",
+                    exitCode: 64)
+            }
+            rule = options.rule(fixedVariant: index)
+        }
+        steps = earlySteps
+        autoplay = earlyAutoplay
+        // The run beside the reading stands when it had what the plan has now, and the media it guessed.
+        if let ahead = source.runAhead, rule == nil, case .success(let (network, _)) = early.network,
+            network == self.network, early.policy == policy
+        {
+            finishedEngine = ahead.engine(for: source.media)
+        }
+        source.runAhead = nil
+    }
+
+    /// The network the options and the script give, and how the report states it.
+    static func network(
+        options: SimulationOptions, script: SimulationScript, resolve: (String) -> String
+    ) throws(Failure) -> (NetworkModel, SimulateReport.Network) {
+        let network: NetworkModel
         let bandwidth = options.bandwidth?.bitsPerSecond
         let latency = options.latency?.value ?? script.latency ?? 0
         let tracePath = options.trace ?? (bandwidth == nil ? script.trace.map(resolve) : nil)
@@ -140,12 +205,18 @@ package struct SimulationPlan {
                 exitCode: 64)
         }
         let constrained = options.constrained || (script.constrained ?? false)
-        networkEcho = SimulateReport.Network(
+        let echo = SimulateReport.Network(
             bandwidth: tracePath == nil ? (bandwidth ?? script.bandwidth) : nil, trace: tracePath,
             latency: latency, constrained: constrained)
+        return (network, echo)
+    }
 
-        // Policy.
-        var scriptPolicy = options.player?.policy(for: source.manifestHints) ?? .default
+    /// The buffer policy the options and the script give over a player preset's, checked.
+    static func policy(
+        options: SimulationOptions, script: SimulationScript, hints: PlayerPreset.ManifestHints?
+    ) throws(Failure) -> BufferPolicy {
+        let constrained = options.constrained || (script.constrained ?? false)
+        var scriptPolicy = options.player?.policy(for: hints) ?? .default
         if let value = script.startThreshold { scriptPolicy.startThreshold = value }
         if let value = script.resumeThreshold {
             scriptPolicy.resumeThreshold = value
@@ -159,30 +230,7 @@ package struct SimulationPlan {
         } catch {
             throw Failure(sentence: "The buffer policy is not usable: \(error)", exitCode: 64)
         }
-        self.policy = policy
-
-        // Timeline: checks that need the media.
-        let file = options.script ?? "script"
-        for located in script.timeline {
-            if case .seek(let offset) = located.step.action, offset > source.media.duration {
-                throw Failure(
-                    sentence: SimulationScriptError(
-                        file: file, line: located.line, field: located.field,
-                        reason: "seeks to \(Seconds(offset).description), past the end of the media (\(Seconds(source.media.duration).description))"
-                    ).description, exitCode: 64)
-            }
-        }
-        if let ladder = source.ladder {
-            let label = options.variant ?? 0
-            guard let index = ladder.index(ofLabel: label) else {
-                throw Failure(
-                    sentence: "\(source.description) has \(ladder.variants.count) variants (0 to \(ladder.variants.count - 1)); --variant \(label) is not one of them.",
-                    exitCode: 64)
-            }
-            rule = options.rule(fixedVariant: index)
-        }
-        steps = script.timeline.map(\.step)
-        autoplay = script.autoplay ?? true
+        return policy
     }
 
     /// A path from the script, relative to the script's directory unless absolute, standard input or a

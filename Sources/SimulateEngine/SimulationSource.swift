@@ -23,6 +23,8 @@ package struct SimulationSource: Sendable {
     package var audio: SimulationMedia?
     /// What `audio` is, for reports.
     package var audioDescription: String?
+    /// The simulation started beside the reading, when `load` was asked for one and could start it.
+    package var runAhead: SimulationRunAhead?
 
     /// Why media could not be loaded; `isUsage` separates script mistakes (exit 64) from unreadable
     /// media (exit 2).
@@ -59,8 +61,12 @@ package struct SimulationSource: Sendable {
     /// With `adaptive`, `input` must be a local master playlist or DASH manifest and every variant is
     /// loaded (`ladder`).
     /// A file whose index follows the media is fetched as `download` says (`DownloadMode`).
+    ///
+    /// With `runAhead`, a single file's simulation starts beside the reading, with the engine `runAhead`
+    /// builds for the source it is given (`SimulationRunAhead`; `runAhead` on the source returned).
     package static func load(
-        _ input: String, variant: Int?, adaptive: Bool = false, download: DownloadMode = .ranges
+        _ input: String, variant: Int?, adaptive: Bool = false, download: DownloadMode = .ranges,
+        runAhead: (@Sendable (SimulationSource) -> SimulationEngine)? = nil
     ) throws(Failure) -> SimulationSource {
         if let path = InputKind(input).localPath, HLSPlaylist.isPlaylist(path: path) {
             return adaptive ? try ladder(path) : try playlist(path, variant: variant)
@@ -99,9 +105,22 @@ package struct SimulationSource: Sendable {
             // Each figure comes from the file: bounded before adding, so no sum can overflow.
             min(total + Int(min(max(stream.declaredFrames ?? 0, 0), 20_000_000)), 20_000_000)
         }
+        let description = input
+        let kind = InputKind(input).isNetwork ? "network" : "file"
+        // The box headers when the file is local (as probe reads them), else what the packets show.
+        let boxes = IndexAtEnd.boxes(path: InputKind(input).localPath, formatName: opened.format.name)
+        let ahead = runAhead.flatMap { makeEngine in
+            SimulationRunAhead.start(
+                opened, source: SimulationSource(description: description, kind: kind, media: .segmented([])),
+                indexAtEnd: boxes.map { .some(IndexAtEnd.fromBoxes($0)) } ?? (formatMayHoldIndexAtEnd(opened.format.name) ? nil : .some(nil)),
+                download: download, makeEngine: makeEngine)
+        }
+        // A run waiting for units that will not come ends, whatever ends the reading.
+        defer { ahead?.feed.close() }
         // The units are built on a second thread, a batch of packets behind the demuxer (as probe's analysis).
         let worker = PacketWorker(
-            consumer: SimulationPacketLoad(builder: SimulationMedia.ProgressiveBuilder(expectedCount: declared)),
+            consumer: SimulationPacketLoad(
+                builder: SimulationMedia.ProgressiveBuilder(expectedCount: declared), feed: ahead?.feed),
             converter: opened.makePacketConverter())
         var batch = worker.firstBatch()
         var knownStreams = opened.streams.count
@@ -122,6 +141,7 @@ package struct SimulationSource: Sendable {
             if batch.isFull { batch = worker.submit(batch) }
         }
         let load = worker.finish(batch)
+        ahead?.feed.close()
         let extent = load.extent
         let builder = load.builder
         // The builder's units must be held once only, so that `finish` writes them in place.
@@ -134,16 +154,15 @@ package struct SimulationSource: Sendable {
         guard extent.packets > 0, builder.count > 0, !playable.isEmpty else {
             throw Failure(sentence: "\(input) holds no audio or video packets to play.", isUsage: false)
         }
-        // The box headers when the file is local (as probe reads them), else what the packets show.
         let index: (offset: Int64, size: Int64)?
-        if let boxes = IndexAtEnd.boxes(path: InputKind(input).localPath, formatName: opened.format.name) {
+        if let boxes {
             index = IndexAtEnd.fromBoxes(boxes)
         } else {
             index = indexAtEnd(extent, formatName: opened.format.name, size: opened.format.size)
         }
         var source = SimulationSource(
             // A URL is not a file, though it is read whole first like one: label it by where it came from.
-            description: input, kind: InputKind(input).isNetwork ? "network" : "file",
+            description: description, kind: kind,
             media: (consume builder).finish(
                 playableStreams: playable, totalBytes: opened.format.size, duration: opened.format.duration,
                 download: .progressive(indexAtEnd: index, mode: download)))
@@ -158,6 +177,7 @@ package struct SimulationSource: Sendable {
                     "\(input) has its index (moov) after the media: fetched by range requests as players do (the head, the index, then the media: three latencies and the index first; \(fix))."
             }
         }
+        source.runAhead = ahead
         return source
     }
 
@@ -179,12 +199,17 @@ package struct SimulationSource: Sendable {
         }
     }
 
+    /// Whether a container of this format may keep its index after the media (MP4 and MOV).
+    static func formatMayHoldIndexAtEnd(_ formatName: String) -> Bool {
+        formatName.contains("mp4") || formatName.contains("mov")
+    }
+
     /// An MP4/MOV index that follows the media, when the packets show one (inputs whose box headers
     /// cannot be read): more bytes after the last packet than before the first (a front `moov` comes
     /// before the media; `moov` at the end after it; fragmented files keep only a small `mfra` there),
     /// taken as the index from the last packet's end to the end of the file.
     static func indexAtEnd(_ extent: ByteExtent, formatName: String, size: Int64?) -> (offset: Int64, size: Int64)? {
-        guard formatName.contains("mp4") || formatName.contains("mov"), let size, let first = extent.first else {
+        guard formatMayHoldIndexAtEnd(formatName), let size, let first = extent.first else {
             return nil
         }
         let trailing = size - extent.last

@@ -217,10 +217,12 @@ public struct Simulate: AsyncParsableCommand {
             try runBatch(traceDir)
             return
         }
-        let plan = try makePlan(engineOptions)
-        if let warning = plan.source.warning { Diagnostics.warning(warning) }
-        var engine = plan.makeEngine()
         let factor = speed?.value ?? (realtime || interactive ? 1 : nil)
+        var options = engineOptions
+        options.runsAhead = factor == nil
+        let plan = try makePlan(options)
+        if let warning = plan.source.warning { Diagnostics.warning(warning) }
+        var engine = plan.finishedEngine ?? plan.makeEngine()
         if let factor {
             var keyboard: SimulationKeyboard?
             if interactive {
@@ -231,7 +233,7 @@ public struct Simulate: AsyncParsableCommand {
             }
             defer { keyboard?.restore() }
             try await play(&engine, speed: factor, title: plan.title, keyboard: keyboard)
-        } else {
+        } else if plan.finishedEngine == nil {
             engine.run()
         }
         let report = plan.report(of: engine)
@@ -284,9 +286,10 @@ public struct Simulate: AsyncParsableCommand {
         for trace in traces {
             var options = engineOptions
             options.trace = trace
+            options.runsAhead = true
             let plan = try makePlan(options)
-            var engine = plan.makeEngine()
-            engine.run()
+            var engine = plan.finishedEngine ?? plan.makeEngine()
+            if plan.finishedEngine == nil { engine.run() }
             rows.append(SimulateBatchReport.Row(trace: trace, report: plan.report(of: engine)))
         }
         let batch = SimulateBatchReport(traceDir: directory, traces: rows)

@@ -15,19 +15,22 @@ extension SimulationMedia {
             units.reserveCapacity(min(max(expectedCount, 0), 20_000_000))
         }
 
-        /// Adds the next packet in reading order; a packet with no timestamp is skipped.
-        public mutating func add(_ packet: MediaPacket) {
-            guard let time = packet.pts ?? packet.dts else { return }
+        /// Adds the next packet in reading order, and returns its unit as added (`byteEnd` still the
+        /// packet's own end: `finish` makes it the running maximum); a packet with no timestamp is skipped.
+        @discardableResult
+        public mutating func add(_ packet: MediaPacket) -> Unit? {
+            guard let time = packet.pts ?? packet.dts else { return nil }
             let position = packet.position ?? nextPosition
             if position < lastPosition { isSorted = false }
             lastPosition = position
             nextPosition = position + Int64(packet.size)
             if !streamsSeen.contains(packet.stream) { streamsSeen.append(packet.stream) }
             // `byteEnd` holds the packet's own end until `finish` turns it into the running maximum.
-            units.append(
-                Unit(
-                    byteStart: position, byteEnd: position + Int64(packet.size), stream: packet.stream, start: time,
-                    duration: max(packet.duration ?? 0, 0), isKeyframe: packet.isKeyframe))
+            let unit = Unit(
+                byteStart: position, byteEnd: position + Int64(packet.size), stream: packet.stream, start: time,
+                duration: max(packet.duration ?? 0, 0), isKeyframe: packet.isKeyframe)
+            units.append(unit)
+            return unit
         }
 
         /// How many units were added.

@@ -38,6 +38,8 @@ public struct SimulationMedia: Sendable {
     enum Storage: Sendable {
         case stored([Unit])
         case synthetic(SyntheticMedia)
+        /// Read while they arrive (`SimulationUnitFeed`).
+        case fed(any SimulationUnitFeed)
     }
 
     let storage: Storage
@@ -48,7 +50,7 @@ public struct SimulationMedia: Sendable {
     public var units: [Unit] {
         switch storage {
         case .stored(let units): return units
-        case .synthetic:
+        case .synthetic, .fed:
             var reader = makeReader()
             return (0..<unitCount).map { reader.unit($0) }
         }
@@ -162,7 +164,7 @@ public struct SimulationMedia: Sendable {
             playableStreams: streams, startTime: start, endTime: end, totalBytes: reached, download: .sequential)
     }
 
-    private init(
+    init(
         storage: Storage, unitCount: Int, layout: Layout, playableStreams: [Int], startTime: Double,
         endTime: Double, totalBytes: Int64, download: DownloadLayout
     ) {
@@ -209,6 +211,11 @@ public struct SimulationMedia: Sendable {
     /// download order.
     public func restartUnit(for time: Double) -> Int {
         if case .synthetic(let media) = storage { return media.restartIndex(for: time) }
+        // A fed file's seek points are known once it is read: the run cannot be the loaded media's.
+        if case .fed(let feed) = storage {
+            feed.invalidate()
+            return 0
+        }
         var best = unitCount
         for list in seekPoints where !list.isEmpty {
             var low = 0
@@ -230,28 +237,57 @@ public struct SimulationMedia: Sendable {
     public struct UnitReader: Sendable {
         // Held apart from the enum so that reading a stored unit costs no reference counting.
         private let stored: [Unit]
+        /// Whether the units are `stored`, tested first so that reading a stored unit copies nothing.
+        private let isStored: Bool
         private let synthetic: SyntheticMedia?
-        /// Whether `synthetic` is set, tested first so that reading a stored unit copies nothing.
-        private let isSynthetic: Bool
         private var iterator: SyntheticMedia.PacketIterator?
         private var current: (index: Int, unit: Unit)?
+        private let feed: (any SimulationUnitFeed)?
+        // The feed's units readable so far, from its storage (which never moves while the feed lives).
+        private let fedBase: FedUnits?
+        private var fedCount = 0
+
+        /// A feed's storage, read only below the count the feed returned.
+        private struct FedUnits: @unchecked Sendable {
+            let base: UnsafePointer<Unit>
+        }
 
         init(media: SimulationMedia) {
             switch media.storage {
             case .stored(let units):
                 stored = units
+                isStored = true
                 synthetic = nil
-                isSynthetic = false
+                feed = nil
+                fedBase = nil
             case .synthetic(let media):
                 stored = []
+                isStored = false
                 synthetic = media
-                isSynthetic = true
+                feed = nil
+                fedBase = nil
+            case .fed(let source):
+                stored = []
+                isStored = false
+                synthetic = nil
+                feed = source
+                fedBase = FedUnits(base: source.base)
             }
         }
 
         /// Unit `index`, which must be below `unitCount`.
         public mutating func unit(_ index: Int) -> Unit {
-            guard isSynthetic, let synthetic else { return stored[index] }
+            if isStored { return stored[index] }
+            if let fedBase {
+                if index < fedCount { return fedBase.base[index] }
+                if let count = feed?.available(through: index) {
+                    fedCount = count
+                    return fedBase.base[index]
+                }
+                // The reading ended before the guessed count: the run is wasted; any unit lets it finish.
+                return Unit(byteStart: 0, byteEnd: 0, stream: nil, start: 0, duration: 0, isKeyframe: true)
+            }
+            guard let synthetic else { return stored[index] }
             if let current, current.index == index { return current.unit }
             if iterator == nil || (current.map { $0.index > index } ?? false) {
                 iterator = synthetic.makeIterator()
