@@ -100,7 +100,8 @@ package struct SimulationSource: Sendable {
         if let problem = InputCheck.problem(with: input, formatName: opened.format.name) {
             throw Failure(sentence: problem, isUsage: false)
         }
-        // Packets go straight into the media's units: a long file is never held twice.
+        // Packets go straight into the media's units: a long file is never held twice (but for a run
+        // beside the reading, whose buffer holds the units once more while it reads).
         let declared = opened.streams.reduce(0) { total, stream in
             // Each figure comes from the file: bounded before adding, so no sum can overflow.
             min(total + Int(min(max(stream.declaredFrames ?? 0, 0), 20_000_000)), 20_000_000)
