@@ -22,6 +22,15 @@ extension SimulationPlan {
             options: options)
     }
 
+    /// The session run to its end at once: the one run beside the reading when it stands
+    /// (`finishedEngine`), else a fresh engine run now.
+    package func runToEnd() -> SimulationEngine {
+        if let finishedEngine { return finishedEngine }
+        var engine = makeEngine()
+        engine.run()
+        return engine
+    }
+
     /// `makeEngine()` from its parts: also for a run that starts before the plan is complete
     /// (`SimulationRunAhead`).
     static func makeEngine(

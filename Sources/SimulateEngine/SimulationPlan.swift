@@ -30,7 +30,8 @@ package struct SimulationPlan {
     /// The adaptive rule, with `source.ladder`; `nil` for one variant.
     package var rule: AbrRule?
     /// The session already run beside the file's reading (`SimulationOptions.runsAhead`), when its run is
-    /// the one the loaded media gives; `nil` otherwise (then `makeEngine()` and run it).
+    /// the one the loaded media gives; `nil` otherwise. It is the plan's session as built: `runToEnd()`
+    /// returns it, and a caller that changes the plan afterwards makes a new engine.
     package var finishedEngine: SimulationEngine?
 
     /// Reads the script, merges it under `options`, loads the media and checks every value.
@@ -134,8 +135,7 @@ package struct SimulationPlan {
         }
 
         // Network, as worked out before the media was read.
-        let networkResult = early.network
-        (network, networkEcho) = try networkResult.get()
+        (network, networkEcho) = try early.network.get()
 
         // Policy.
         let policy = try Self.policy(options: options, script: script, hints: source.manifestHints)
@@ -163,10 +163,10 @@ package struct SimulationPlan {
         }
         steps = earlySteps
         autoplay = earlyAutoplay
-        // The run beside the reading stands when it had what the plan has now, and the media it guessed.
-        if let ahead = source.runAhead, rule == nil, case .success(let (network, _)) = early.network,
-            network == self.network, early.policy == policy
-        {
+        // The run beside the reading (a single file: no ladder, so no rule) was given this network; it
+        // stands when its policy, worked out before the manifest hints were known, is the plan's, and the
+        // media it guessed is the media loaded.
+        if let ahead = source.runAhead, early.policy == policy {
             finishedEngine = ahead.engine(for: source.media)
         }
         source.runAhead = nil

@@ -1,4 +1,5 @@
 import Foundation
+import InputReading
 import MediaIO
 package import PlaybackModel
 
@@ -28,11 +29,20 @@ package final class SimulationRunAhead: @unchecked Sendable {
     /// What an MP4/MOV (or any input whose header declares them) says before its packets are read, as
     /// the loaded media would have it (`SimulationMedia.ProgressiveBuilder.finish`); `nil` when the header
     /// does not say enough: a stream without a frame count or an end, no size, or an MP4 whose boxes could
-    /// not be read (its index might follow the media).
+    /// not be read (`boxes` `nil`: only its packets would show whether its index follows the media).
     static func guess(
-        _ opened: MediaInput, indexAtEnd: (offset: Int64, size: Int64)??, download: DownloadMode
+        _ opened: MediaInput, boxes: MP4BoxLayout?, download: DownloadMode
     ) -> (unitCount: Int, playable: [Int], start: Double, end: Double, totalBytes: Int64, layout: DownloadLayout)? {
-        guard let indexAtEnd, let size = opened.format.size, !opened.streams.isEmpty else { return nil }
+        // Where the index lies, by `SimulationSource.load`'s own rule.
+        let indexAtEnd: (offset: Int64, size: Int64)?
+        if let boxes {
+            indexAtEnd = IndexAtEnd.fromBoxes(boxes)
+        } else if SimulationSource.formatMayHoldIndexAtEnd(opened.format.name) {
+            return nil
+        } else {
+            indexAtEnd = nil
+        }
+        guard let size = opened.format.size, !opened.streams.isEmpty else { return nil }
         var count = 0
         for stream in opened.streams {
             // Every stream's packets become units, played or not.
@@ -56,21 +66,21 @@ package final class SimulationRunAhead: @unchecked Sendable {
         return (count, playable, start, end, max(size, layout.indexByteEnd), layout)
     }
 
-    /// Starts a run over `opened`'s units as they will be read, with the engine `makeEngine` builds for
-    /// `source` (the loaded source's description, with media guessed from the header); `nil` when the
-    /// header says too little (`guess`). `indexAtEnd` is the index after the media as the box headers
-    /// give it (`.some(nil)`: none), `nil` when not known before the packets.
+    /// Starts a run over `opened`'s units as they will be read, with the engine `makeEngine` builds for the
+    /// source (`description`, `kind`, media guessed from the header); `nil` when the header says too little
+    /// (`guess`). `boxes` are the file's box headers (`IndexAtEnd.boxes`).
     static func start(
-        _ opened: MediaInput, source: SimulationSource, indexAtEnd: (offset: Int64, size: Int64)??,
-        download: DownloadMode, makeEngine: @escaping @Sendable (SimulationSource) -> SimulationEngine
+        _ opened: MediaInput, description: String, kind: String, boxes: MP4BoxLayout?, download: DownloadMode,
+        makeEngine: @escaping @Sendable (SimulationSource) -> SimulationEngine
     ) -> SimulationRunAhead? {
-        guard let guess = guess(opened, indexAtEnd: indexAtEnd, download: download) else { return nil }
+        guard let guess = guess(opened, boxes: boxes, download: download) else { return nil }
         let feed = SimulationUnitBuffer(capacity: guess.unitCount)
-        var provisional = source
-        provisional.media = .fed(
-            feed, unitCount: guess.unitCount, playableStreams: guess.playable, startTime: guess.start,
-            endTime: guess.end, totalBytes: guess.totalBytes, download: guess.layout)
-        return SimulationRunAhead(feed: feed, source: provisional, makeEngine: makeEngine)
+        let source = SimulationSource(
+            description: description, kind: kind,
+            media: .fed(
+                feed, unitCount: guess.unitCount, playableStreams: guess.playable, startTime: guess.start,
+                endTime: guess.end, totalBytes: guess.totalBytes, download: guess.layout))
+        return SimulationRunAhead(feed: feed, source: source, makeEngine: makeEngine)
     }
 
     private init(

@@ -112,9 +112,7 @@ package struct SimulationSource: Sendable {
         let boxes = IndexAtEnd.boxes(path: InputKind(input).localPath, formatName: opened.format.name)
         let ahead = runAhead.flatMap { makeEngine in
             SimulationRunAhead.start(
-                opened, source: SimulationSource(description: description, kind: kind, media: .segmented([])),
-                indexAtEnd: boxes.map { .some(IndexAtEnd.fromBoxes($0)) } ?? (formatMayHoldIndexAtEnd(opened.format.name) ? nil : .some(nil)),
-                download: download, makeEngine: makeEngine)
+                opened, description: description, kind: kind, boxes: boxes, download: download, makeEngine: makeEngine)
         }
         // A run waiting for units that will not come ends, whatever ends the reading.
         defer { ahead?.feed.close() }
@@ -142,6 +140,8 @@ package struct SimulationSource: Sendable {
             if batch.isFull { batch = worker.submit(batch) }
         }
         let load = worker.finish(batch)
+        // The last partial batch goes to the run now, while the media is finished below (the `defer`
+        // closes it on the paths that throw).
         ahead?.feed.close()
         let extent = load.extent
         let builder = load.builder

@@ -222,8 +222,9 @@ public struct Simulate: AsyncParsableCommand {
         options.runsAhead = factor == nil
         let plan = try makePlan(options)
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
-        var engine = plan.finishedEngine ?? plan.makeEngine()
+        var engine: SimulationEngine
         if let factor {
+            engine = plan.makeEngine()
             var keyboard: SimulationKeyboard?
             if interactive {
                 guard let raw = SimulationKeyboard() else {
@@ -233,8 +234,8 @@ public struct Simulate: AsyncParsableCommand {
             }
             defer { keyboard?.restore() }
             try await play(&engine, speed: factor, title: plan.title, keyboard: keyboard)
-        } else if plan.finishedEngine == nil {
-            engine.run()
+        } else {
+            engine = plan.runToEnd()
         }
         let report = plan.report(of: engine)
         if let plot {
@@ -288,9 +289,7 @@ public struct Simulate: AsyncParsableCommand {
             options.trace = trace
             options.runsAhead = true
             let plan = try makePlan(options)
-            var engine = plan.finishedEngine ?? plan.makeEngine()
-            if plan.finishedEngine == nil { engine.run() }
-            rows.append(SimulateBatchReport.Row(trace: trace, report: plan.report(of: engine)))
+            rows.append(SimulateBatchReport.Row(trace: trace, report: plan.report(of: plan.runToEnd())))
         }
         let batch = SimulateBatchReport(traceDir: directory, traces: rows)
         if json {

@@ -242,13 +242,13 @@ public struct SimulationMedia: Sendable {
         private let synthetic: SyntheticMedia?
         private var iterator: SyntheticMedia.PacketIterator?
         private var current: (index: Int, unit: Unit)?
-        private let feed: (any SimulationUnitFeed)?
-        // The feed's units readable so far, from its storage (which never moves while the feed lives).
-        private let fedBase: FedUnits?
+        // A feed and its storage (which never moves while the feed lives), read below `fedCount`, the count
+        // the feed last returned.
+        private let fed: Fed?
         private var fedCount = 0
 
-        /// A feed's storage, read only below the count the feed returned.
-        private struct FedUnits: @unchecked Sendable {
+        private struct Fed: @unchecked Sendable {
+            let feed: any SimulationUnitFeed
             let base: UnsafePointer<Unit>
         }
 
@@ -258,31 +258,28 @@ public struct SimulationMedia: Sendable {
                 stored = units
                 isStored = true
                 synthetic = nil
-                feed = nil
-                fedBase = nil
+                fed = nil
             case .synthetic(let media):
                 stored = []
                 isStored = false
                 synthetic = media
-                feed = nil
-                fedBase = nil
-            case .fed(let source):
+                fed = nil
+            case .fed(let feed):
                 stored = []
                 isStored = false
                 synthetic = nil
-                feed = source
-                fedBase = FedUnits(base: source.base)
+                fed = Fed(feed: feed, base: feed.base)
             }
         }
 
         /// Unit `index`, which must be below `unitCount`.
         public mutating func unit(_ index: Int) -> Unit {
             if isStored { return stored[index] }
-            if let fedBase {
-                if index < fedCount { return fedBase.base[index] }
-                if let count = feed?.available(through: index) {
+            if let fed {
+                if index < fedCount { return fed.base[index] }
+                if let count = fed.feed.available(through: index) {
                     fedCount = count
-                    return fedBase.base[index]
+                    return fed.base[index]
                 }
                 // The reading ended before the guessed count: the run is wasted; any unit lets it finish.
                 return Unit(byteStart: 0, byteEnd: 0, stream: nil, start: 0, duration: 0, isKeyframe: true)
