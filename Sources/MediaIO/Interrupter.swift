@@ -116,14 +116,15 @@ public final class Interrupter: Sendable {
 
     /// Runs `body` (opening a resource the input leads to) with at most half the timeout to answer, so
     /// that one silent resource cannot use up the time of the others; returns whether that limit
-    /// tripped.
-    func withNestedDeadline(_ body: () -> Void) -> Bool {
+    /// tripped. With `whole`, the limit is the whole timeout: what FFmpeg's own open of the input waits
+    /// (`ResourceGate` opens the input without the half), for a read made in its place.
+    func withNestedDeadline(whole: Bool = false, _ body: () -> Void) -> Bool {
         guard let timeout else {
             body()
             return false
         }
         nestedTimedOut.store(false, ordering: .releasing)
-        nestedDeadline.store(elapsedNanoseconds() + Self.nanoseconds(timeout) / 2, ordering: .releasing)
+        nestedDeadline.store(elapsedNanoseconds() + Self.nanoseconds(timeout) / (whole ? 1 : 2), ordering: .releasing)
         body()
         nestedDeadline.store(.max, ordering: .releasing)
         return nestedTimedOut.exchange(false, ordering: .acquiringAndReleasing)

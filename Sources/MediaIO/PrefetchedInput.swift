@@ -20,16 +20,21 @@ public struct PrefetchedInput: Sendable, Equatable {
     /// The demuxer that reads `bytes` (`hls` or `dash`).
     public var demuxer: String
 
-    /// The input `url` read whole through `interrupter` (its policy, pace and timeouts), at most `limit`
-    /// bytes, for `demuxer`; an HLS live media playlist longer than the window is windowed. `opened`, when
-    /// given, is called once the request's response head arrived (FFmpeg's `io_open` returned), for timing.
+    /// The input `url` read whole through `interrupter` (its policy, pace and timeouts; the whole timeout
+    /// to answer, as FFmpeg's open of the input), at most `limit` bytes, for `demuxer`; an HLS live media
+    /// playlist longer than the window is windowed. `opened`, when given, is called once the request's
+    /// response head arrived (FFmpeg's `io_open` returned), for timing.
     /// - Throws: `PrefetchedInput.TooLarge` for a body over `limit`; otherwise `FFmpegError` as
     ///   `ResourceReader` throws it.
     public static func read(
         url: String, demuxer: String, options: [String: String], interrupter: Interrupter?,
         limit: Int64 = ResourceLimits.playlistBytes, opened: (() -> Void)? = nil
     ) throws -> PrefetchedInput {
-        let reader = try ResourceReader(url: url, options: options, interrupter: interrupter)
+        // The input's own request: its answer is waited for as FFmpeg's open of the input would wait. Half
+        // the timeout (a nested resource's share) gave up on a slow origin that FFmpeg's own open then asked
+        // again, and that second read reached the demuxer whole: eight checks of a 300,000-segment playlist
+        // on a loaded machine peaked at 38 MiB a check, over the 24 MiB budget.
+        let reader = try ResourceReader(url: url, options: options, interrupter: interrupter, asInput: true)
         opened?()
         let body: [UInt8]
         switch Result(catching: { () throws(FFmpegError) -> [UInt8] in try reader.readAll(limit: limit) }) {

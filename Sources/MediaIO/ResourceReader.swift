@@ -7,7 +7,8 @@ internal import CFFmpeg
 /// With an interrupter, the resource is read on behalf of that interrupter's input and follows the same
 /// rules as what FFmpeg reads for it: the protocol whitelist (a refusal is recorded as a skipped
 /// resource, nothing is opened), half the timeout to answer (a silent resource is skipped, and not asked
-/// again), and at most `ResourceLimits.playlistBytes`.
+/// again; the input itself, read in FFmpeg's place, gets the whole timeout as FFmpeg's open of it does),
+/// and at most `ResourceLimits.playlistBytes`.
 public final class ResourceReader {
     private var context: UnsafeMutablePointer<AVIOContext>?
     private let interrupter: Interrupter?
@@ -22,8 +23,11 @@ public final class ResourceReader {
     ///   - interrupter: enforces timeouts and cancellation on every blocking call.
     ///   - offset: the first byte to read (a sub-range of the resource, as `#EXT-X-BYTERANGE` names
     ///     one): HTTP asks for it with a `Range` request, other protocols seek to it.
+    ///   - asInput: the resource is the input itself, read in place of FFmpeg's own open of it
+    ///     (`PrefetchedInput`): its answer is waited for as that open waits, the whole timeout, not half.
     public init(
-        url: String, options: [String: String] = [:], interrupter: Interrupter? = nil, offset: Int64 = 0
+        url: String, options: [String: String] = [:], interrupter: Interrupter? = nil, offset: Int64 = 0,
+        asInput: Bool = false
     ) throws(FFmpegError) {
         self.interrupter = interrupter
         self.url = url
@@ -55,7 +59,7 @@ public final class ResourceReader {
         }
         let silent: Bool
         if let interrupter {
-            silent = interrupter.withNestedDeadline {
+            silent = interrupter.withNestedDeadline(whole: asInput) {
                 // The same policy as FFmpeg's own requests for the input: this URL and each redirect checked.
                 result = RequestGuard.open(url, interrupter: interrupter, matchingAllowList: true, attempt: attempt)
             }
