@@ -130,7 +130,7 @@ for ((k = 0; k < shards; k++)); do
     ran=$(sed -n -E 's/.*Test run with ([0-9]+) tests? in .*/\1/p' "$logs/shard-$k.log" | tail -1)
     # Each failed test once, by name: its "failed after" line, or any issue it recorded (a parallel test's
     # output may share the line, so neither is anchored to the line's start).
-    broken=$(grep -E '✘ Test ".*" .*(failed after|recorded an issue)' "$logs/shard-$k.log" | grep -o -E '✘ Test "[^"]*"' | sort -u | wc -l)
+    broken=$(grep -E '✘ Test ".*" .*(failed after|recorded an issue)' "$logs/shard-$k.log" | grep -o -E '✘ Test "[^"]*"' | sort -u | wc -l || true)
     if [[ -z "$ran" ]]; then
         # No closing line: the process died (a crash, a signal); none of its tests counts as passed.
         echo "== shard $((k + 1)) ended without a closing line (exit $(cat "$logs/shard-$k.status"))"
