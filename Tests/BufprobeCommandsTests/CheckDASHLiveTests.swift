@@ -2,10 +2,18 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `ffmpeg -re ... -f dash -streaming 1 -ldash 1` writing a live stream into a temporary directory served by
-/// `dash_live_origin.py` (which holds a request for a segment not written yet, as LL-DASH origins do: nginx
-/// answers 404 and FFmpeg 5.1's dash demuxer then runs ahead of the live edge), with UTCTiming from the
-/// same origin. The muxer is killed when the test ends.
+/// `ffmpeg -re ... -c copy -f dash -streaming 1 -ldash 1` writing a live stream into a temporary directory
+/// served by `dash_live_origin.py` (which holds a request for a segment not written yet, as LL-DASH origins
+/// do: nginx answers 404 and FFmpeg 5.1's dash demuxer then runs ahead of the live edge), with UTCTiming
+/// from the same origin. The muxer is killed when the test ends.
+///
+/// The muxer copies an encoding made once (`media`), not encoding live: an encoder sharing two cores with
+/// the suite's shards fell seconds behind the clock its manifest promised (CI: a segment listed as
+/// available, held 3 s by the origin and still not written, so a correct `missing_segment`), and x264's
+/// average-bit-rate warm-up could put three segments more than 10% above the `@bandwidth` the muxer wrote
+/// (a correct `bandwidth_exceeded`). The encoding is CBR (`nal-hrd=cbr`): the muxer declares its average
+/// (300.4 kbit/s) and any three consecutive segments after the second, as the muxer cuts them, are at most
+/// 6.6% above it (measured over all 180, the test's muxer options with `-window_size 0`).
 final class LiveDASHSource {
     let directory: URL
     let origin: FixtureServer
@@ -19,14 +27,12 @@ final class LiveDASHSource {
         directory = try CheckServers.temporaryDirectory("bufprobe-dash-live")
         origin = try FixtureServer(
             script: "dash_live_origin.py", arguments: ["--root", directory.path] + (dropEvery.map { ["--drop-every=\($0)"] } ?? []))
+        let media = try Self.media()
         let muxer = Process()
         muxer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         muxer.currentDirectoryURL = directory
         muxer.arguments = [
-            "ffmpeg", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-c:v", "libx264", "-preset", "ultrafast",
-            "-tune", "zerolatency", "-g", "25", "-b:v", "300k", "-c:a", "aac", "-b:a", "64k",
-            "-f", "dash", "-streaming", "1", "-ldash", "1", "-seg_duration", "1", "-frag_duration", "0.2",
+            "ffmpeg", "-nostdin", "-v", "error", "-re", "-i", media, "-c", "copy", "-f", "dash", "-streaming", "1", "-ldash", "1", "-seg_duration", "1", "-frag_duration", "0.2",
             "-frag_type", "duration", "-window_size", "4", "-update_period", "2", "-use_timeline", timeline ? "1" : "0",
             "-utc_timing_url", "http://127.0.0.1:\(origin.port)/time", "-target_latency", "3", "live.mpd",
         ]
@@ -42,6 +48,42 @@ final class LiveDASHSource {
             throw CheckServers.ServerError("ffmpeg wrote no live.mpd within 20 s")
         }
         Thread.sleep(forTimeInterval: 5.5)
+    }
+
+    /// Seconds of media the encoding holds: far more than a test (or the fixture recorder) plays.
+    static let mediaSeconds = 180
+
+    /// The source's encoding (320x180 at 25 frames/s, a keyframe a second, 300 kbit/s CBR video, 64 kbit/s
+    /// AAC), made once under `.build/test-cache` (under a lock, so suites started together wait for the
+    /// first) and kept between runs.
+    static func media() throws -> String {
+        let cache = CheckLowLatencyTests.cache
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let path = "\(cache)/dash-live-source-v1-\(mediaSeconds)s.mp4"
+        let lock = open("\(cache)/dash-live-source.lock", O_CREAT | O_RDWR, 0o644)
+        guard lock >= 0 else { throw CheckServers.ServerError("could not open the lock beside \(path)") }
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
+        defer { flock(lock, LOCK_UN) }
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let partial = "\(path).partial"
+        let encoder = Process()
+        encoder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        encoder.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(mediaSeconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25",
+            "-b:v", "300k", "-maxrate", "300k", "-bufsize", "100k", "-x264-params", "nal-hrd=cbr",
+            "-c:a", "aac", "-b:a", "64k", "-f", "mp4", partial,
+        ]
+        encoder.standardOutput = FileHandle.nullDevice
+        try encoder.run()
+        encoder.waitUntilExit()
+        guard encoder.terminationStatus == 0 else {
+            throw CheckServers.ServerError("ffmpeg could not encode the live DASH source (exit \(encoder.terminationStatus))")
+        }
+        guard rename(partial, path) == 0 else { throw CheckServers.ServerError("could not move the encoding to \(path)") }
+        return path
     }
 
     /// The manifest's URL.
