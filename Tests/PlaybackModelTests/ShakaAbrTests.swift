@@ -64,6 +64,26 @@ import Testing
         #expect(model.choose(Self.context(time: 9)).variant == 1)
     }
 
+    @Test("a link slowing within a segment: the samples follow the bytes as they came, not spread evenly")
+    func arrivalCurve() {
+        // 475 kB in 4 s: 250 kB in the first second (2 Mbit/s, 25 kB per 100 ms), 225 kB in the next three
+        // (0.6 Mbit/s, 7.5 kB per 100 ms). Spread evenly (0.95 Mbit/s, 11.9 kB per 100 ms) every sample is
+        // under 16 kB and the estimate stays the default; as they came, the first ten are 2 Mbit/s samples,
+        // the estimate is good at 0.6 s (150 kB sampled) and chooses variant 2 (2 Mbit/s >= 1878k / 0.95).
+        var curve = Self.download(475_000, from: 0, to: 4)
+        curve.arrival = [.init(time: 0, bytes: 0), .init(time: 1, bytes: 250_000), .init(time: 4, bytes: 475_000)]
+        var model = ShakaAbr()
+        _ = model.choose(Self.context())
+        model.recordDownload(curve)
+        #expect(abs(model.estimate - 2_000_000) < 1)
+        #expect(model.choose(Self.context(time: 4)).variant == 2)
+        var even = ShakaAbr()
+        _ = even.choose(Self.context())
+        even.recordDownload(Self.download(475_000, from: 0, to: 4))
+        #expect(even.estimate == 1_500_000)
+        #expect(even.choose(Self.context(time: 4)).variant == 1)
+    }
+
     @Test("Shaka starts and resumes at max(rebufferingGoal 2 s, MPD minBufferTime), plus one AAC frame with audio")
     func startRule() {
         let frame = 1024 / 48000.0

@@ -17,7 +17,8 @@ import Darwin
 ///   next one's / 0.85 (`bandwidthUpgradeTarget`); the lowest when none does.
 /// - Estimator (`abr/ewma_bandwidth_estimator.js` 21-114, `abr/ewma.js`): a progress sample (bytes over the
 ///   milliseconds since the last one, `net/http_fetch_plugin.js` 146-156: one when more than 100 ms have
-///   passed, and one at the end; the first counts from the request) goes into a fast (2 s) and a slow
+///   passed, and one at the end; the first counts from the request; the bytes are those the download's
+///   arrival curve brought in those milliseconds, so a link slowing within a segment shows) goes into a fast (2 s) and a slow
 ///   (5 s) EWMA weighted by its seconds, unless it is under 16 kB (`minBytes_`); until 128 kB were sampled
 ///   (`minTotalBytes_`) the estimate is the default one; then the lower of the two, bias-corrected.
 /// - Switch (`segmentDownloaded`, `suggestStreams_`, 128-199): after every progress sample; the first time
@@ -122,16 +123,31 @@ public struct ShakaAbr: PlayerAbrModel {
         lastTimeChosen = time
     }
 
-    /// The download's progress samples, its bytes spread evenly over its transfer: one each 100 ms from
-    /// the request, the last at its end.
+    /// Reads the arrival curve: a progress sample holds the bytes that came in its 100 ms, and the link's
+    /// rate changes within a segment.
+    public var needsArrival: Bool { true }
+
+    /// The download's progress samples: one each 100 ms from the request, the last at its end, each of the
+    /// bytes its arrival curve says came in it (without a curve, the bytes spread evenly over the transfer).
     public mutating func recordDownload(_ download: PlayerAbrDownload) {
         let end = download.time
         let firstByte = end - download.transfer
         let start = firstByte - download.latency
         let bytes = Double(download.bytes)
+        let curve = download.arrival
+        var corner = 0
         func arrived(by time: Double) -> Double {
-            guard download.transfer > 0 else { return time >= end ? bytes : 0 }
-            return bytes * min(max((time - firstByte) / download.transfer, 0), 1)
+            guard curve.count > 1 else {
+                guard download.transfer > 0 else { return time >= end ? bytes : 0 }
+                return bytes * min(max((time - firstByte) / download.transfer, 0), 1)
+            }
+            // Asked at increasing times: the corner before `time` only moves on.
+            while corner + 1 < curve.count - 1, curve[corner + 1].time <= time { corner += 1 }
+            let from = curve[corner], to = curve[corner + 1]
+            guard time > from.time else { return min(max(from.bytes, 0), bytes) }
+            guard to.time > from.time, time < to.time else { return min(max(to.bytes, 0), bytes) }
+            let part = from.bytes + (to.bytes - from.bytes) * (time - from.time) / (to.time - from.time)
+            return min(max(part, 0), bytes)
         }
         var last = start
         var step = 1

@@ -88,13 +88,14 @@ public struct AbrController: Sendable {
     /// A player model measures the download itself (`variant` is the ascending index it was fetched at,
     /// `abandoned` whether it was dropped part-way, `time` the session time it ended).
     public mutating func recordDownload(
-        bytes: Int64, transfer: Double, latency: Double, variant: Int = 0, abandoned: Bool = false, time: Double = 0
+        bytes: Int64, transfer: Double, latency: Double, variant: Int = 0, abandoned: Bool = false, time: Double = 0,
+        arrival: [PlayerAbrDownload.ArrivalPoint] = []
     ) {
         if player != nil {
             player?.recordDownload(
                 PlayerAbrDownload(
                     variant: variant, bytes: bytes, latency: max(latency, 0), transfer: max(transfer, 0),
-                    abandoned: abandoned, time: time))
+                    abandoned: abandoned, time: time, arrival: arrival))
             return
         }
         guard transfer > 0, transfer.isFinite, bytes > 0 else { return }
@@ -154,6 +155,9 @@ public struct AbrController: Sendable {
     /// A player model's abandonment interval (`PlayerAbrModel.abandonCheckInterval`); `nil` for the
     /// other rules or a model that never abandons.
     public var playerAbandonInterval: Double? { player?.abandonCheckInterval }
+
+    /// Whether a player model reads a download's arrival curve (`PlayerAbrModel.needsArrival`).
+    public var playerNeedsArrival: Bool { player?.needsArrival ?? false }
 
     /// Whether a player model judges the session's first request too (`PlayerAbrModel.judgesFirstRequest`).
     public var playerJudgesFirstRequest: Bool { player?.judgesFirstRequest ?? false }

@@ -255,6 +255,25 @@ public struct NetworkModel: Sendable, Hashable {
             }
         }
 
+        /// The corners of this flow's arrival curve from session time `from` (not before its anchor) to `to`:
+        /// the bits in (counted from the transfer's start) at `from`, at every change of the link's rate
+        /// between them, and at `to`; linear between two corners. At most `limit` corners: past them the
+        /// last one is `to`'s.
+        func corners(from: Double, to: Double, limit: Int = 4096) -> [(time: Double, bits: Double)] {
+            var points = [(time: from, bits: bits(deliveredBy: from))]
+            var time = from
+            var copy = self
+            while points.count < limit - 1 {
+                let end = network.piece(at: time).end
+                guard end < to, end.isFinite, end > time else { break }
+                copy = copy.reshared(at: end, share: share)
+                points.append((end, copy.anchorBits))
+                time = end
+            }
+            if to > from { points.append((to, copy.bits(deliveredBy: to))) }
+            return points
+        }
+
         /// The same flow from session time `time` on (not before its latest answer) with `share` transfers
         /// on the link: the bits delivered by `time` are kept, the rate after it is the new share's.
         func reshared(at time: Double, share: Double) -> Transfer {

@@ -28,6 +28,10 @@ public protocol PlayerAbrModel: Sendable {
     /// its copy is of a lower variant, and replaces it and the ones after it at the new variant; `nil` (the
     /// default): a new variant starts after the buffered segments.
     var fastSwitchLevel: Double? { get }
+    /// Whether the model reads a download's arrival curve (`PlayerAbrDownload.arrival`): a player that
+    /// samples its throughput while the bytes come (Shaka's progress events) sees the rate change within a
+    /// segment; by default the downloads carry none and the bytes count as spread evenly.
+    var needsArrival: Bool { get }
 
     /// The variant (ascending index) of the next segment request, with the reason in words.
     mutating func choose(_ context: PlayerAbrContext) -> AbrDecision
@@ -51,6 +55,9 @@ extension PlayerAbrModel {
 
     /// No replacement of buffered segments unless the model says so.
     public var fastSwitchLevel: Double? { nil }
+
+    /// No arrival curve unless the model reads one.
+    public var needsArrival: Bool { false }
 
     /// No abandonment unless the model has a rule for it.
     public mutating func abandonment(_ progress: PlayerAbrProgress) -> AbrDecision? { nil }

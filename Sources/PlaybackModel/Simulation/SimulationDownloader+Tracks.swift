@@ -38,7 +38,29 @@ extension SimulationDownloader {
     mutating func share(_ share: Double, at now: Double) {
         guard state == .fetching, fetch.flowStart <= now, fetch.flow.share != share else { return }
         fetch.flow = fetch.sample.reshared(at: now, share: share)
+        if recordsArrival, !stretches.isEmpty { stretches.append((now, fetch.flow)) }
         scheduleCompletion(at: now)
+    }
+
+    /// The media request in flight's arrival curve up to `end` (its completion): its corners, bytes
+    /// counted from the request's first byte; empty unless `recordsArrival`.
+    func arrivalCurve(until end: Double) -> [PlayerAbrDownload.ArrivalPoint] {
+        guard recordsArrival else { return [] }
+        var points: [PlayerAbrDownload.ArrivalPoint] = []
+        for (index, stretch) in stretches.enumerated() {
+            let to = index + 1 < stretches.count ? stretches[index + 1].from : end
+            guard to >= stretch.from else { continue }
+            var corners = stretch.flow.corners(from: stretch.from, to: to)
+            // The next stretch starts with this one's last corner.
+            if index + 1 < stretches.count, corners.count > 1 { corners.removeLast() }
+            for corner in corners {
+                // A share changed at the very time the flow began (the other track's request went out at
+                // once): one corner there, not two.
+                if let last = points.last, last.time == corner.time { points.removeLast() }
+                points.append(PlayerAbrDownload.ArrivalPoint(time: corner.time, bytes: corner.bits / 8))
+            }
+        }
+        return points
     }
 
     /// A segment handed over while another track decides what loads next: the connection is free.

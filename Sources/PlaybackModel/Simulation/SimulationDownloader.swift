@@ -62,6 +62,13 @@ struct SimulationDownloader: Sendable {
     /// Seconds after a media request's first byte of its first abandonment check, for a variant above the
     /// lowest; `nil` while requests are not abandoned.
     var abandonDelay: Double?
+    /// Whether each media request keeps its flows (`stretches`) for `arrivalCurve(until:)`: on for a player
+    /// model that reads the curve (`PlayerAbrModel.needsArrival`), off otherwise (nothing kept).
+    var recordsArrival = false
+    /// The media request in flight's flows, each from the session time it took over: the first from the
+    /// first byte, then one each time the link's share changed (`share(_:at:)`). Kept only with
+    /// `recordsArrival`.
+    var stretches: [(from: Double, flow: NetworkModel.Transfer)] = []
     /// Per variant (one entry without a ladder), its initialization segment's bytes (0: none).
     private let initializationBytes: [Int64]
     /// Per variant, whether its initialization segment has arrived (or it has none).
@@ -344,6 +351,7 @@ struct SimulationDownloader: Sendable {
         let firstByte = sent + network.network.requestLatency(at: sent)
         let check = abandonDelay.map { variant > 0 ? firstByte + $0 : .infinity } ?? .infinity
         let transfer = NetworkModel.Transfer(shared: network, start: firstByte)
+        if recordsArrival { stretches = [(firstByte, transfer)] }
         fetch = Fetch(
             purpose: .media(origin: origin), flow: transfer, sample: transfer, completion: .infinity, sentAt: sent,
             firstByteAt: firstByte, abandonCheck: check, flowStart: firstByte)

@@ -156,6 +156,7 @@ public struct SimulationEngine: Sendable {
             playableStreams: media.playableStreams, duration: .finite(media.duration), policy: policy,
             mediaStart: media.startTime, autoplay: autoplay, now: 0)
         record(.session, value: nil)
+        downloader.recordsArrival = selection?.controller.playerNeedsArrival == true
         let judgesFirst = selection?.controller.playerJudgesFirstRequest == true
         if judgesFirst { downloader.abandonDelay = selection?.abandonCheckInterval(requested: abandon) }
         handle(session.advance(to: 0))
@@ -355,7 +356,7 @@ public struct SimulationEngine: Sendable {
             case .segmented:
                 selection?.noteDelivered(
                     segment: index, variant: downloader.variant, bytes: bytes, transfer: transfer, latency: latency,
-                    at: clock)
+                    at: clock, arrival: downloader.arrivalCurve(until: clock))
                 let range = TimeRange(start: unit.start, duration: unit.duration)
                 if audioTrack != nil {
                     handle(receive(range, on: .video))

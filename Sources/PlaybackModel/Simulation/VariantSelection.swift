@@ -165,15 +165,18 @@ struct VariantSelection: Sendable {
     }
 
     /// Books whole segment `segment` of `bytes` handed to the player at `variant`, and the throughput its
-    /// request measured; `time` is the session time it arrived.
+    /// request measured; `time` is the session time it arrived, `arrival` its arrival curve when the
+    /// player model reads one.
     mutating func noteDelivered(
-        segment: Int, variant: Int, bytes: Int64, transfer: Double, latency: Double, at time: Double = 0
+        segment: Int, variant: Int, bytes: Int64, transfer: Double, latency: Double, at time: Double = 0,
+        arrival: [PlayerAbrDownload.ArrivalPoint] = []
     ) {
         guard deliveredVariants.indices.contains(segment) else { return }
         deliveredVariants[segment] = variant
         deliveredPerVariant[variant].segments += 1
         deliveredPerVariant[variant].bytes += bytes
-        controller.recordDownload(bytes: bytes, transfer: transfer, latency: latency, variant: variant, time: time)
+        controller.recordDownload(
+            bytes: bytes, transfer: transfer, latency: latency, variant: variant, time: time, arrival: arrival)
     }
 
     /// Books the initialization segment of `variant`, of `bytes`.
