@@ -6,30 +6,37 @@ import InputReading
 // requests, handed to the machine as events (its rules: `CheckMachine+Live.swift`).
 extension OpeningReads {
     /// For a remote DASH input: reads the manifest before FFmpeg does (one more request, counted in
-    /// `open_time`), and when it is live (`type="dynamic"`) reads its `UTCTiming` clock once (both within
-    /// `prereadBudget`, through the same protocol whitelist, pace and request policy as the input), tells the
-    /// machine (`.dashManifest`); returns whether it was live, so that FFmpeg's requests are logged.
-    /// Nothing for other inputs, or when the manifest cannot be read (FFmpeg's open then says why).
+    /// `open_time`; the input's first read, so within the whole `--timeout` as FFmpeg's open of it), and
+    /// when it is live (`type="dynamic"`) reads its `UTCTiming` clock once (within `prereadBudget`; both
+    /// through the same protocol whitelist, pace and request policy as the input), tells the machine
+    /// (`.dashManifest`); returns whether it was live, so that FFmpeg's requests are logged. Nothing for
+    /// other inputs, or when the manifest cannot be read (FFmpeg's open then says why), except that a
+    /// manifest request with no answer within `--timeout` sets `unanswered` (`unansweredInput`): the
+    /// check fails with it, rather than wait as long again for FFmpeg's request.
     ///
     /// Why the player's own requests are judged rather than bufprobe reloading the manifest itself at
     /// `minimumUpdatePeriod`: the questions (did the player reload in time, did it ask for segments before
     /// they existed, which listed segment was missing) are about what the player did and what the origin
     /// answered it; a second reader would double the origin's load and measure bufprobe instead.
-    func prepareDASHLive() -> Bool {
+    func prepareDASHLive(unanswered: inout String?) -> Bool {
         guard InputKind(source).isNetwork, ContainerFormat(namedBy: source) == .dash else { return false }
-        let deadline = prereadDeadline()
-        defer { deadline.finish() }
-        let reader = deadline.interrupter
         let requested = InputKind.ffmpegURL(for: settings.requestURL(for: source))
         let bytes: [UInt8]
         let location: String
+        let manifestDeadline = prereadDeadline(seconds: settings.timeout)
         do {
-            let resource = try ResourceReader(url: requested, options: settings.formatOptions, interrupter: reader)
+            defer { manifestDeadline.finish() }
+            let resource = try ResourceReader(
+                url: requested, options: settings.formatOptions, interrupter: manifestDeadline.interrupter, asInput: true)
             bytes = try resource.readAll()
             location = resource.location
         } catch {
+            unanswered = unansweredInput(error, deadline: manifestDeadline)
             return false
         }
+        let deadline = prereadDeadline()
+        defer { deadline.finish() }
+        let reader = deadline.interrupter
         let readAt = now()
         guard let manifest = try? DASHLiveManifest.parse(bytes), manifest.isDynamic else { return false }
         var read = CheckEvent.DASHManifestRead(

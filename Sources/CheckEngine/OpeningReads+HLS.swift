@@ -18,7 +18,8 @@ extension OpeningReads {
     /// (`PrefetchedInput`: requested once, and a live media playlist longer than
     /// `ResourceLimits.liveSegments` windowed before FFmpeg parses it, as every reload is), within
     /// `--timeout` and `ResourceLimits.playlistBytes` as FFmpeg's own open would be; a larger playlist is
-    /// refused with a sentence. From the playlist the player will play (the input, or the variant
+    /// refused with a sentence, and so is an input that did not answer the request within `--timeout`
+    /// (`unansweredInput`). From the playlist the player will play (the input, or the variant
     /// `--variant` picks from a master, read once more within `prereadBudget`), the check starts where
     /// players start (`LiveStart`) and the latency watch gets its first load. When the input could not be
     /// read, FFmpeg opens it as before (its open then says why, and a live start is three segments from
@@ -35,9 +36,9 @@ extension OpeningReads {
         let options = settings.formatOptions
         var result = BeforeOpening()
         let input: PrefetchedInput
+        // The player's first request: bounded as FFmpeg's open of it was, by the whole --timeout.
+        let deadline = prereadDeadline(seconds: settings.timeout)
         do {
-            // The player's first request: bounded as FFmpeg's open of it was, by the whole --timeout.
-            let deadline = prereadDeadline(seconds: settings.timeout)
             defer { deadline.finish() }
             let began = timing?.now()
             input = try PrefetchedInput.read(
@@ -48,6 +49,7 @@ extension OpeningReads {
             result.refusal = CheckSentence.tooLarge(tooLarge, source: source)
             return result
         } catch {
+            result.refusal = unansweredInput(error, deadline: deadline)
             return result
         }
         result.input = input

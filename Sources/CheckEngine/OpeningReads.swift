@@ -100,7 +100,9 @@ struct OpeningReads: Sendable {
         let before = readBeforeOpening(lowLatency: &lowLatency)
         if let refusal = before.refusal { return .failed(.failed(refusal, requests: requests())) }
         // A manifest the request policy read and allowed is not live (DASHRequestCheck refuses live ones).
-        dashLive = !admission.dashChecked && prepareDASHLive()
+        var unanswered: String?
+        dashLive = !admission.dashChecked && prepareDASHLive(unanswered: &unanswered)
+        if let unanswered { return .failed(.failed(unanswered, requests: requests())) }
         do {
             if let lowLatency { return .opened(try lowLatency.openInput(), began: began, lowLatency: lowLatency) }
             let deliver = self.deliver
@@ -125,6 +127,18 @@ struct OpeningReads: Sendable {
         CheckEvent.Requests(
             gate: interrupter, source: source, timeout: settings.timeout, opening: opening, bytes: bytes, partStalled: partStalled,
             cancelled: cancelled())
+    }
+
+    /// The sentence FFmpeg's open gives an input that sent nothing within `--timeout`, when the input's own
+    /// first read (under `deadline`, the whole timeout) failed that way: its request had no answer, not
+    /// even the response's head (a silent server, not a body that trickles). FFmpeg's open would ask again
+    /// and wait as long, so the check would take twice `--timeout` to say nothing arrived within it, and
+    /// a live playlist answered the second time would be parsed whole, before any windowing. `nil` for
+    /// any other failure (an HTTP error, a refused connection...: FFmpeg's open says why, at once).
+    func unansweredInput(_ error: any Error, deadline: VariantProber.RequestDeadline) -> String? {
+        guard !cancelled(), let error = error as? FFmpegError, error.operation == "avio_open2" else { return nil }
+        guard error.isTimedOut || (error.isInterrupted && deadline.finish()) else { return nil }
+        return Interrupter.Reason.timeout.sentence(for: source, timeout: settings.timeout, opening: true)
     }
 
     /// The longest the reads before opening may take in all (the HLS playlist, the DASH manifest and its
