@@ -26,10 +26,11 @@ extension OpeningReads {
         let manifestDeadline = prereadDeadline(seconds: settings.timeout)
         do {
             defer { manifestDeadline.finish() }
-            let resource = try ResourceReader(
-                url: requested, options: settings.formatOptions, interrupter: manifestDeadline.interrupter, asInput: true)
-            bytes = try resource.readAll()
-            location = resource.location
+            // Not handed to FFmpeg (it reads the manifest again), but read as the input's own request is.
+            let manifest = try PrefetchedInput.read(
+                url: requested, demuxer: "dash", options: settings.formatOptions, interrupter: manifestDeadline.interrupter)
+            bytes = manifest.bytes
+            location = manifest.location
         } catch {
             unanswered = unansweredInput(error, deadline: manifestDeadline)
             return false

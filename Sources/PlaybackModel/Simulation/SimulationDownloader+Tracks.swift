@@ -50,12 +50,9 @@ extension SimulationDownloader {
         for (index, stretch) in stretches.enumerated() {
             let to = index + 1 < stretches.count ? stretches[index + 1].from : end
             guard to >= stretch.from else { continue }
-            var corners = stretch.flow.corners(from: stretch.from, to: to)
-            // The next stretch starts with this one's last corner.
-            if index + 1 < stretches.count, corners.count > 1 { corners.removeLast() }
-            for corner in corners {
-                // A share changed at the very time the flow began (the other track's request went out at
-                // once): one corner there, not two.
+            for corner in stretch.flow.corners(from: stretch.from, to: to) {
+                // A stretch starts where the one before it ended, with the same bytes in (and a share may
+                // change at the very time the flow began): one corner at that time, the later stretch's.
                 if let last = points.last, last.time == corner.time { points.removeLast() }
                 points.append(PlayerAbrDownload.ArrivalPoint(time: corner.time, bytes: corner.bits / 8))
             }
