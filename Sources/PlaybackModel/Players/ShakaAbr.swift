@@ -134,19 +134,19 @@ public struct ShakaAbr: PlayerAbrModel {
         let firstByte = end - download.transfer
         let start = firstByte - download.latency
         let bytes = Double(download.bytes)
-        let curve = download.arrival
+        // Without a recorded curve, the bytes at one rate from the first byte to the last.
+        let curve =
+            download.arrival.count > 1
+            ? download.arrival : [.init(time: firstByte, bytes: 0), .init(time: end, bytes: bytes)]
         var corner = 0
         func arrived(by time: Double) -> Double {
-            guard curve.count > 1 else {
-                guard download.transfer > 0 else { return time >= end ? bytes : 0 }
-                return bytes * min(max((time - firstByte) / download.transfer, 0), 1)
-            }
             // Asked at increasing times: the corner before `time` only moves on.
             while corner + 1 < curve.count - 1, curve[corner + 1].time <= time { corner += 1 }
             let from = curve[corner], to = curve[corner + 1]
-            guard time > from.time else { return min(max(from.bytes, 0), bytes) }
-            guard to.time > from.time, time < to.time else { return min(max(to.bytes, 0), bytes) }
-            let part = from.bytes + (to.bytes - from.bytes) * (time - from.time) / (to.time - from.time)
+            let part =
+                time <= from.time ? from.bytes
+                : to.time <= from.time || time >= to.time ? to.bytes
+                : from.bytes + (to.bytes - from.bytes) * (time - from.time) / (to.time - from.time)
             return min(max(part, 0), bytes)
         }
         var last = start
