@@ -145,6 +145,19 @@ for ((k = 0; k < shards; k++)); do
     failed=$(( failed + broken ))
     [[ "$(cat "$logs/shard-$k.status")" == 0 ]] || failed_shards=$(( failed_shards + 1 ))
 done
+# CI may keep only the end of this output: name each failed test again here, with the issues it recorded
+# (the first lines of each), so the closing lines say what broke without the shard's whole log.
+for ((k = 0; k < shards; k++)); do
+    [[ -f "$logs/shard-$k.log" ]] || continue
+    { grep -o -E '✘ Test "[^"]*"' "$logs/shard-$k.log" || true; } | sort -u | while IFS= read -r name; do
+        echo "== failed in shard $((k + 1)): ${name#✘ Test }"
+        { grep -A2 -F -- "$name recorded an issue" "$logs/shard-$k.log" || true; } | head -12 | cut -c1-600 | sed 's/^/     /'
+    done
+    if ! grep -q -E "Test run with [0-9]+ tests?" "$logs/shard-$k.log"; then
+        echo "== shard $((k + 1)) died (exit $(cat "$logs/shard-$k.status")); its last lines:"
+        tail -15 "$logs/shard-$k.log" | cut -c1-600 | sed 's/^/     /'
+    fi
+done
 echo "== $shards shards, $(( SECONDS - started )) s; $total_tests tests listed"
 if (( skipped > 0 )); then
     echo "tests: $passed passed, $failed failed, $skipped skipped"
