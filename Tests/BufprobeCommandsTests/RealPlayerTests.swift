@@ -89,25 +89,32 @@ struct RealPlayerTests {
         let server = try NginxServer(rates: [rate], extraRoots: ["clip": directory])
         let url = server.url("clip/clip.mp4", bytesPerSecond: rate)
         // mpv is a real player on a shared machine: a busy core can cost it (or check) an extra blip of a
-        // stall right after the start. So the pair is played up to three times and the rule holds when a
-        // run agrees; every run's counts are in the failure message.
+        // stall right after the start, and mpv 0.35 starved of CPU near the end has been seen to stop short
+        // of its video's end and never exit (its log's last lines: audio EOF, then nothing for the video).
+        // So the pair is played up to three times and the rule holds when a run is whole (mpv played to the
+        // end, check completed) and agrees; every run's counts, and a stuck mpv's last log lines, are in the
+        // failure message.
         var runs: [String] = []
         for attempt in 1...3 {
             let log = directory.appendingPathComponent("mpv-\(attempt).log")
             // Side by side: each has its own connection, paced by nginx at the same rate.
             let player = try Self.startMpv(mpv, url: url, log: log)
             let result = try BufprobeProcess.run(["check", "--json", "--player", "mpv", url])
-            let played = Self.finish(player, log: log)
+            // The clip at 0.6x its rate arrives in about 14 s; mpv ends within 30 s or is stuck.
+            let played = Self.finish(player, log: log, timeout: 30)
             let document = try CheckDocument.decode(result.stdout)
-            #expect(played.reachedEnd, "mpv did not play to the end:\n\(played.log.suffix(2000))")
-            #expect(document.complete, "\(document.reason)")
+            guard played.reachedEnd, document.complete else {
+                runs.append("run \(attempt) was not whole (check complete: \(document.complete), \(document.reason); "
+                    + "mpv reached the end: \(played.reachedEnd), its log ends:\n\(played.log.suffix(1200)))")
+                continue
+            }
             runs.append("check --player mpv stalled \(document.stallCount) times (\(document.stalls.map(\.position))), mpv \(played.stalls)")
             if document.stallCount == played.stalls {
                 #expect((played.stalls > 0) == stalls, "the case must \(stalls ? "" : "not ")stall for mpv: \(played.stalls) stalls")
                 return
             }
         }
-        Issue.record("no run of three agreed: \(runs.joined(separator: "; "))")
+        Issue.record("no run of three was whole and agreed: \(runs.joined(separator: "; "))")
     }
 
     @Test("check --record-trace on a throttled URL that stalls, replayed by simulate --trace on the same file, stalls as often and as long (10 %)")

@@ -4,8 +4,13 @@ public import Foundation
 /// 127.0.0.1, with media playlists whose chosen segments nginx throttles (`limit_rate`, in one-second
 /// bursts); every other segment arrives at once. A player stalls at a throttled segment it reaches with
 /// less buffered than the segment takes to arrive, so the playlist chooses the stalls:
-/// - `oneShortStall()`: segment 1 in about 3 s (1.5x its duration): one stall of about 1 s, a rebuffer
-///   ratio near 2.6 % (measured: 1.09 s, 1.09 s, 1.11 s);
+/// - `oneShortStall()`: segment 1 all at once in nginx's fourth burst, 3 s after it was asked for: one
+///   stall of about 1 s, a rebuffer ratio near 2.6 % (measured: 1.05-1.08 s in 40 runs). FFmpeg's HLS
+///   demuxer reads a segment in 32 KiB blocks (`avio_read` fills its buffer), so none of a throttled
+///   segment's packets arrive before 32 KiB of it has: the rate puts both that block and the segment's last
+///   byte in the fourth burst. (It used to be the average segment over 3 s, which put the first block in
+///   the third burst, 2.0 s after the request, within 50 ms of the moment segment 0 ran out: a check
+///   started a little late on a loaded machine did not stall at all.)
 /// - `threeStalls()`: segments 1, 3 and 5 in about 7 s each (3.5x): three stalls, each shorter than the
 ///   one before as the fast segments between them fill the buffer (measured: 5.1 s, 3.0 s, 2.0 s), about
 ///   20 s to run.
@@ -40,7 +45,15 @@ public final class StallingHLS {
                 as? Int ?? 0
         }
         let average = Double(sizes.reduce(0, +)) / Double(max(sizes.count, 1))
-        briefRate = Int((average / (1.5 * Self.segmentDuration)).rounded())
+        // nginx sends `limit_rate` bytes at once, then as many again each second: X bytes are all there
+        // after burst ceil(X / rate) - 1. Segment 1 and its first 32 KiB block (or the whole segment, when
+        // smaller) both in burst 3: a rate in [size / 4, block / 3), the middle of it.
+        let size = Double(sizes[1])
+        let block = min(size, 32_768)
+        guard size / 4 < block / 3 else {
+            throw CheckServers.ServerError("segment 1 is \(sizes[1]) bytes: too large for one short stall at any rate")
+        }
+        briefRate = Int(((size / 4 + block / 3) / 2).rounded())
         slowRate = Int((average / (3.5 * Self.segmentDuration)).rounded())
         nginx = try NginxServer(rates: [briefRate, slowRate], extraRoots: ["stalls": directory])
     }
