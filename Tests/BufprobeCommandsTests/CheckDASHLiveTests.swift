@@ -57,14 +57,11 @@ final class LiveDASHSource {
     /// AAC), made once under `.build/test-cache` (under a lock, so suites started together wait for the
     /// first) and kept between runs.
     static func media() throws -> String {
-        let cache = CheckLowLatencyTests.cache
-        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        let path = "\(cache)/dash-live-source-v1-\(mediaSeconds)s.mp4"
-        let lock = open("\(cache)/dash-live-source.lock", O_CREAT | O_RDWR, 0o644)
-        guard lock >= 0 else { throw CheckServers.ServerError("could not open the lock beside \(path)") }
-        defer { close(lock) }
-        flock(lock, LOCK_EX)
-        defer { flock(lock, LOCK_UN) }
+        try TestCache.exclusively("dash-live-source") { try encode() }
+    }
+
+    private static func encode() throws -> String {
+        let path = TestCache.folder.appendingPathComponent("dash-live-source-v1-\(mediaSeconds)s.mp4").path
         if FileManager.default.fileExists(atPath: path) { return path }
         let partial = "\(path).partial"
         let encoder = Process()
