@@ -100,9 +100,11 @@ struct OpeningReads: Sendable {
         let before = readBeforeOpening(lowLatency: &lowLatency)
         if let refusal = before.refusal { return .failed(.failed(refusal, requests: requests())) }
         // A manifest the request policy read and allowed is not live (DASHRequestCheck refuses live ones).
-        var unanswered: String?
-        dashLive = !admission.dashChecked && prepareDASHLive(unanswered: &unanswered)
-        if let unanswered { return .failed(.failed(unanswered, requests: requests())) }
+        switch admission.dashChecked ? .notLive : prepareDASHLive() {
+        case .unanswered(let sentence): return .failed(.failed(sentence, requests: requests()))
+        case .live: dashLive = true
+        case .notLive: dashLive = false
+        }
         do {
             if let lowLatency { return .opened(try lowLatency.openInput(), began: began, lowLatency: lowLatency) }
             let deliver = self.deliver

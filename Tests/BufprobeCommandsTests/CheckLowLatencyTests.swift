@@ -20,7 +20,7 @@ struct CheckLowLatencyTests {
     }
 
     /// Where the origins keep their encoding of the sample between tests and runs (under `.build`).
-    static let cache = BufprobeProcess.packageRoot.appendingPathComponent(".build/test-cache").path
+    static let cache = TestCache.folder.path
 
     /// Starts the origin with `fault` and checks its playlist (`path`) for `seconds`.
     static func check(fault: String?, path: String = "live.m3u8", seconds: Int = 8, extra: [String] = []) throws -> Outcome {

@@ -18,9 +18,10 @@ import Darwin
 /// - Estimator (`abr/ewma_bandwidth_estimator.js` 21-114, `abr/ewma.js`): a progress sample (bytes over the
 ///   milliseconds since the last one, `net/http_fetch_plugin.js` 146-156: one when more than 100 ms have
 ///   passed, and one at the end; the first counts from the request; the bytes are those the download's
-///   arrival curve brought in those milliseconds, so a link slowing within a segment shows) goes into a fast (2 s) and a slow
-///   (5 s) EWMA weighted by its seconds, unless it is under 16 kB (`minBytes_`); until 128 kB were sampled
-///   (`minTotalBytes_`) the estimate is the default one; then the lower of the two, bias-corrected.
+///   arrival curve brought in those milliseconds, so a link slowing within a segment shows) goes into a
+///   fast (2 s) and a slow (5 s) EWMA weighted by its seconds, unless it is under 16 kB (`minBytes_`);
+///   until 128 kB were sampled (`minTotalBytes_`) the estimate is the default one; then the lower of the
+///   two, bias-corrected.
 /// - Switch (`segmentDownloaded`, `suggestStreams_`, 128-199): after every progress sample; the first time
 ///   the estimate is good, at once; then only when `switchInterval` 8 s have passed since the last choice.
 /// - No abandonment: Shaka 3.1 lets a segment request finish.
