@@ -16,7 +16,9 @@
 #        RESIM=1 Benchmarks/webplayers.sh   (rerun only simulate over the real runs recorded in $OUT/runs)
 # Environment: BUFPROBE (default: .build/debug/bufprobe, built when missing), WEBPLAYERS_LIB (default
 # ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100),
-# RESIM and CHROMIUM_LOCK (webplayers/run-case.sh says what they do).
+# RESIM and CHROMIUM_LOCK (webplayers/run-case.sh says what they do), SEGMENT (the segment duration in
+# seconds, default 2; 6 gives DASH a minBufferTime of 12 s, above Shaka's 10 s buffering goal) and
+# MEDIA_SECONDS (the clip's length, default 30, a multiple of SEGMENT). Another ladder wants its own OUT.
 # Everything stays on 127.0.0.1. Raw timelines: $OUT/runs/<player>-<case>/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,7 +40,7 @@ if [[ ! -x "$BUFPROBE" ]]; then (cd "$ROOT" && swift build --product bufprobe >&
 trap 'exit 130' INT TERM
 
 mkdir -p "$OUT/traces" "$OUT/runs"
-python3 "$HERE/make_media.py" "$OUT/media"
+python3 "$HERE/make_media.py" "$OUT/media" "${MEDIA_SECONDS:-30}" "${SEGMENT:-2}"
 
 # Traces, in `simulate --trace`'s two-column "seconds Mbit/s" format. Constant rates above the ladder's
 # top (2000k video + 64k audio), just above it, between the upper two, near and below the middle, near the
