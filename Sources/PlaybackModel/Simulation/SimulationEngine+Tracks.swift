@@ -73,12 +73,19 @@ extension SimulationEngine {
         return merged
     }
 
-    /// The player wants data from `position`: the tracks go on when it is where their common data ends,
-    /// else both move to the segment holding it (a seek out of the buffer, or into evicted data).
+    /// The player wants data from `position`: the tracks go on when it is where their common data ends, or
+    /// within the underflow grace past it (the player's buffer then ends on audio the video has not reached
+    /// yet, lent by `lendUnderflowGrace`, while the video's next segment may still be in flight), else both
+    /// move to the segment holding it (a seek out of the buffer, or into evicted data). Taking a position in
+    /// the grace for a seek cleared the tracks' ranges mid-play: dash.js's rules then saw an empty video
+    /// buffer and dropped to the lowest variant (at 1.5 Mbit/s on a 60 s clip, segments 18 and 28 of 30).
     mutating func startLoadingTracks(from position: Double) {
         let videoFrontier = downloader.frontier()
         let audioFrontier = audioTrack?.downloader.frontier() ?? .infinity
-        if abs(position - min(videoFrontier, audioFrontier)) <= TimeRanges.defaultTolerance {
+        let common = min(videoFrontier, audioFrontier)
+        let graceEnd = min(max(videoFrontier, audioFrontier), common + (audioTrack?.underflowGrace ?? 0))
+        let tolerance = TimeRanges.defaultTolerance
+        if position >= common - tolerance, position <= max(common, graceEnd) + tolerance {
             loadTracks()
             return
         }
