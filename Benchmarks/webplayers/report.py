@@ -21,16 +21,25 @@ def variants(vs):
     return "".join("." if v is None else str(v) for v in vs)
 
 
+def stalls(side, note=""):
+    """`n / total s`, and the frozen picture when it differs from the stalls (a DASH player's audio played
+    on alone past the video's end)."""
+    text = f"{side['stall_count']} / {side['stall_time']:.2f} s"
+    frozen = side.get("frozen_picture_time")
+    if frozen is not None and abs(frozen - side["stall_time"]) >= 0.01:
+        text += f", frozen {frozen:.2f} s"
+    return text + note
+
+
 def row(r):
     real, sim, v = r["real"], r["simulate"], r["verdict"]
     if "error" in real:
         real_cells = [real["error"], "", ""]
     else:
         note = "" if real.get("ended") else f" (not ended: {real.get('reason')})"
-        real_cells = [fmt_s(real["startup"]), f"{real['stall_count']} / {real['stall_time']:.2f} s{note}",
-                      variants(real["variants"])]
+        real_cells = [fmt_s(real["startup"]), stalls(real, note), variants(real["variants"])]
     sim_cells = ([sim["error"], "", ""] if "error" in sim else
-                 [fmt_s(sim["startup"]), f"{sim['stall_count']} / {sim['stall_time']:.2f} s", variants(sim["variants"])])
+                 [fmt_s(sim["startup"]), stalls(sim), variants(sim["variants"])])
     agree = "yes" if v["agree"] else "no: " + ", ".join(v["failed"])
     return (f"| {r['player']} | {r['case']} | {real_cells[0]} | {sim_cells[0]} | {real_cells[1]} | {sim_cells[1]} | "
             f"`{real_cells[2]}` | `{sim_cells[2]}` | {v.get('same_variant_share', '-')} | {agree} |")

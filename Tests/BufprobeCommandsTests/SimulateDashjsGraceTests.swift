@@ -30,6 +30,29 @@ import TestSupport
         #expect(requests.filter { $0["track"] as? String == "video" && $0["kind"] as? String == "initialization" }.count == 1)
     }
 
+    @Test("below the lowest rung dash.js's picture freezes longer than it stalls: the audio plays on alone, reported as frozen_picture_time and audio_alone events; Shaka, without the grace, reports none")
+    func frozenPicture() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dashgrace-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manifest = try Self.writeLadder(in: directory)
+        let run = try BufprobeProcess.run(["simulate", manifest, "--player", "dashjs", "--bandwidth", "250k", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let stallTime = try #require(report["stall_time"] as? Double)
+        let frozen = try #require(report["frozen_picture_time"] as? Double, "\(report.keys.sorted())")
+        #expect((report["stall_count"] as? Int ?? 0) > 0)
+        // Each stall follows up to 3 s of audio alone.
+        #expect(frozen > stallTime + 1)
+        let events = report["events"] as? [[String: Any]] ?? []
+        let alone = events.filter { $0["type"] as? String == "audio_alone" }
+        #expect(alone.count >= (report["stall_count"] as? Int ?? 0))
+        let text = try BufprobeProcess.run(["simulate", manifest, "--player", "dashjs", "--bandwidth", "250k"])
+        #expect(text.stdout.contains("frozen picture "), "\(text.stdout)")
+        #expect(text.stdout.contains("picture freezes, audio plays on alone"))
+        let shaka = try BufprobeProcess.run(["simulate", manifest, "--player", "shaka", "--bandwidth", "250k", "--json"])
+        let shakaReport = try #require(try JSONSerialization.jsonObject(with: Data(shaka.stdout.utf8)) as? [String: Any])
+        #expect(shakaReport["frozen_picture_time"] == nil)
+    }
+
     /// Writes the ladder into `directory` and returns the manifest's path.
     static func writeLadder(in directory: URL) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
