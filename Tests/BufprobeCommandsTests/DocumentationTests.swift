@@ -96,11 +96,11 @@ struct DocumentationTests {
     /// `/home/`, before the name of a machine's user.
     static let home = "/" + "home/"
 
-    /// Home folders that are made-up examples, not a machine's: `TerminalWidthTests` shortens the sample
-    /// path `/home/user/media/clip.mp4`.
+    /// Home folders that are made-up examples, not a machine's: `TerminalWidthTests` shortens a sample path
+    /// in the home folder of a user named `user`.
     static let exampleHomes: Set<String> = ["user"]
 
-    /// Whether the character before `index` belongs to a path or a variable (`out/work/`, `$OUT/root/`): a
+    /// Whether the character before `index` belongs to a path or a variable (`out/work`, `$OUT/root`): a
     /// folder found there is relative, not a machine's.
     static func continuesPath(_ line: String, before index: String.Index) -> Bool {
         guard index > line.startIndex else { return false }
@@ -141,7 +141,7 @@ struct DocumentationTests {
         // (Each path spelled in two parts, so that this file does not contain it.)
         #expect(Self.machinePaths(in: "BUFPROBE=/" + "work/main/.build/debug/bufprobe") == ["/" + "work/"])
         #expect(Self.machinePaths(in: "cd /" + "home/alice/bufprobe && ls /" + "Users/") == ["/" + "Users/", "/" + "home/alice/"])
-        #expect(Self.machinePaths(in: "/" + "home/user/media/clip.mp4, Benchmarks/out/work/, $OUT/root/").isEmpty)
+        #expect(Self.machinePaths(in: "/" + "home/user/media/clip.mp4, Benchmarks/out/" + "work/, $OUT/" + "root/").isEmpty)
 
         // safe.directory: the checkout may belong to another user than the one running the tests.
         let listed = try BufprobeProcess.run(
