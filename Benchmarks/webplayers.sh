@@ -14,6 +14,8 @@
 #        PLAYERS="shaka" CASES="c200k step" Benchmarks/webplayers.sh
 #        KEEP=1 CASES="dip" Benchmarks/webplayers.sh   (keep out/webplayers/results.jsonl's other cases)
 #        RESIM=1 Benchmarks/webplayers.sh   (rerun only simulate over the real runs recorded in $OUT/runs)
+#        RUNS=1 Benchmarks/webplayers.sh    (one run of each case; by default three, and the table says which
+#                                            cases agree in all of them)
 # Environment: BUFPROBE (default: .build/debug/bufprobe, built when missing), WEBPLAYERS_LIB (default
 # ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100),
 # RESIM and CHROMIUM_LOCK (webplayers/run-case.sh says what they do), SEGMENT (the segment duration in
@@ -30,6 +32,7 @@ PLAYERS=${PLAYERS:-hlsjs dashjs shaka}
 ALL_CASES="c5000k c2500k c1500k c1000k c700k c400k c200k step stepup dip 3g 4g"
 CASES=${CASES:-$ALL_CASES}
 BUFPROBE=${BUFPROBE:-$ROOT/.build/debug/bufprobe}
+RUNS=${RUNS:-3}
 
 for f in hls.min.js dash.all.min.js shaka-player.compiled.js; do
   [[ -f "$LIB/$f" ]] || { echo "webplayers.sh: $LIB/$f is missing; set WEBPLAYERS_LIB to the folder of the player builds" >&2; exit 2; }
@@ -78,12 +81,17 @@ simulate_args() {
   esac
 }
 
+# One run of one case: run 1 in runs/<player>-<case>, run k in runs/<player>-<case>-r<k>; its result line
+# carries "run": k.
 run_case() {
-  local player=$1 case=$2 dir="$OUT/runs/$1-$2" sim_args
+  local player=$1 case=$2 run=$3 dir="$OUT/runs/$1-$2" sim_args
+  (( run > 1 )) && dir="$dir-r$run"
   sim_args=$(simulate_args "$player")
   # shellcheck disable=SC2086
   BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT RESIM=${RESIM:-0} "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
-    "$OUT/media" "$dir" $sim_args >> "$OUT/results.jsonl"
+    "$OUT/media" "$dir" $sim_args \
+    | python3 -c 'import json, sys; r = json.loads(sys.stdin.read()); r["run"] = int(sys.argv[1]); print(json.dumps(r))' "$run" \
+    >> "$OUT/results.jsonl"
   python3 "$HERE/report.py" --one "$dir" < <(tail -1 "$OUT/results.jsonl")
 }
 
@@ -99,9 +107,12 @@ PY
 else
   : > "$OUT/results.jsonl"
 fi
-for player in $PLAYERS; do
-  for case in $CASES; do
-    run_case "$player" "$case"
+# The runs one after another, each over every player and case: a claim of agreement holds in every run.
+for ((run = 1; run <= RUNS; run++)); do
+  for player in $PLAYERS; do
+    for case in $CASES; do
+      run_case "$player" "$case" "$run"
+    done
   done
 done
 echo
