@@ -33,6 +33,10 @@ ALL_CASES="c5000k c2500k c1500k c1000k c700k c400k c200k step stepup dip 3g 4g"
 CASES=${CASES:-$ALL_CASES}
 BUFPROBE=${BUFPROBE:-$ROOT/.build/debug/bufprobe}
 RUNS=${RUNS:-3}
+# The test suite's Chromium lock (TestCache.exclusively("chromium")): a benchmark and a test run on one
+# checkout take turns instead of running two Chromiums against each other's timings.
+export CHROMIUM_LOCK=${CHROMIUM_LOCK:-$ROOT/.build/test-cache/chromium.lock}
+mkdir -p "$(dirname "$CHROMIUM_LOCK")"
 
 for f in hls.min.js dash.all.min.js shaka-player.compiled.js; do
   [[ -f "$LIB/$f" ]] || { echo "webplayers.sh: $LIB/$f is missing; set WEBPLAYERS_LIB to the folder of the player builds" >&2; exit 2; }
@@ -88,7 +92,7 @@ run_case() {
   (( run > 1 )) && dir="$dir-r$run"
   sim_args=$(simulate_args "$player")
   # shellcheck disable=SC2086
-  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT RESIM=${RESIM:-0} "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
+  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT RESIM=${RESIM:-0} CHROMIUM_LOCK=$CHROMIUM_LOCK "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
     "$OUT/media" "$dir" $sim_args \
     | python3 -c 'import json, sys; r = json.loads(sys.stdin.read()); r["run"] = int(sys.argv[1]); print(json.dumps(r))' "$run" \
     >> "$OUT/results.jsonl"
