@@ -162,6 +162,49 @@ struct AbrRuleTests {
         #expect(engine.session.report.stallCount == 0)
     }
 
+    /// Issue 42's ladder at constant bit rate: 464, 1,064 and 2,564 kbit/s (400k, 1000k and 2500k video with
+    /// 64k audio) in 4 s segments, 300 s, over a constant 550 kbit/s link without latency, buffers aligned
+    /// with Sabre's `-b 25` (requests at most 21 s buffered). Figures from UMass-LIDS/sabre's `src/sabre.py
+    /// -a bola -ma sliding -noa -b 25` (and `-ab`) on the same manifest and trace.
+    static func issue42Run(_ rule: AbrRule) throws -> SimulationEngine {
+        let count = 75
+        let variants = [464_000.0, 1_064_000, 2_564_000].enumerated().map { label, rate in
+            SimulationLadder.Variant(
+                label: label, bitRate: rate, segmentBytes: Array(repeating: Int64(rate * 4 / 8), count: count))
+        }
+        let ladder = try SimulationLadder(variants: variants, durations: Array(repeating: 4, count: count))
+        var engine = SimulationEngine(
+            ladder: ladder, rule: rule, network: NetworkModel(bitsPerSecond: 550_000, latency: 0),
+            policy: BufferPolicy(forwardTarget: 21))
+        engine.run()
+        return engine
+    }
+
+    @Test(
+        "bola-u at 1.2x the lowest rung climbs where its buffer size shrinks (first and last segments) and stalls there, segment for segment as Sabre's Bola without abandonment"
+    )
+    func bolaUClimbsAndStallsAsSabre() throws {
+        let engine = try Self.issue42Run(.bola(.default))
+        // At segment 3 the buffer size is max(3 / 2, 3) x 4 = 12 s, so 1,064k's step is at 5.2 s and 5.25 s
+        // buffered climbs; its 7.74 s download stalls 2.49 s. Sabre: 5 rebuffer events, 10.443636 s.
+        #expect(
+            engine.deliveredVariants.map(String.init).joined()
+                == "000100100000000000000001000000100000010000001000000100000010000010101001001")
+        #expect(engine.session.report.stallCount == 5)
+        #expect(abs(engine.session.report.stallTime - 10.443636) < 0.001, "\(engine.session.report.stallTime)")
+        // Mid-stream it climbs at 14 s buffered, as Sabre, and does not stall.
+        #expect(engine.session.report.stalls.allSatisfy { $0.position < 30 || $0.position > 260 })
+    }
+
+    @Test("bola-basic at 1.2x the lowest rung climbs only at 13.6 s buffered and never stalls, as Sabre's Bola -ab")
+    func bolaBasicAtIssue42Rate() throws {
+        let engine = try Self.issue42Run(.bola(AbrRule.Bola(bufferTarget: 25, gammaP: 5, variant: .basic)))
+        #expect(
+            engine.deliveredVariants.map(String.init).joined()
+                == "000000000000000001000000100000010000001000000100000010000001000000100000010")
+        #expect(engine.session.report.stallCount == 0)
+    }
+
     @Test("a ladder whose variants list different segment counts is refused")
     func misaligned() {
         let variants = [
