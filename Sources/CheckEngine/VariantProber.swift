@@ -108,14 +108,14 @@ package struct VariantProber: Sendable, ValidatesVariants {
         return result
     }
 
-    /// Where the master is read from: the local path, or the network URL without FFmpeg's `hls+` prefix;
+    /// Where the master is read from: the local path, or the network URL without FFmpeg's `hls+` prefix
+    /// (`RequestPolicy.requested`);
     /// `nil` for standard input and FFmpeg's other local protocols.
     static func location(of source: String) -> String? {
         let kind = InputKind(source)
         if let path = kind.localPath { return path }
         guard kind.isNetwork else { return nil }
-        for prefix in ["hls+", "hls:"] where source.lowercased().hasPrefix(prefix) { return String(source.dropFirst(prefix.count)) }
-        return source
+        return RequestPolicy.requested(source)
     }
 
     /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few

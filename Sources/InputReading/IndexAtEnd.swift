@@ -13,12 +13,7 @@ package enum IndexAtEnd {
     /// The box headers of the local MP4/MOV file at `path` (`nil` for other formats, URLs, unreadable
     /// files), as `probe` reads them.
     package static func boxes(path: String?, formatName: String) -> MP4BoxLayout? {
-        guard let path, isMP4(formatName) else { return nil }
+        guard let path, ContainerFormat(demuxer: formatName).isMP4Family else { return nil }
         return try? MP4BoxLayout.scan(path: path)
-    }
-
-    /// Whether libavformat's demuxer name is the MP4/MOV family.
-    package static func isMP4(_ formatName: String) -> Bool {
-        formatName.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
     }
 }

@@ -43,6 +43,29 @@ public enum ContainerFormat: Sendable, Hashable {
         }
     }
 
+    /// The adaptive format a resource's first bytes show, the one rule for "this looks like a playlist":
+    /// past a UTF-8 byte order mark and white space, `#EXTM3U` is HLS; `<?xml` or `<MPD` is DASH (an MPD is
+    /// XML; a caller that needs an MPD parses its root). `nil` otherwise. At most the first 64 bytes matter.
+    public init?(head: some Sequence<UInt8>) {
+        let skipped: Set<UInt8> = [0xEF, 0xBB, 0xBF, 0x20, 0x0A, 0x0D, 0x09]
+        let bytes = Array(head.prefix(64).drop { skipped.contains($0) })
+        if bytes.starts(with: Array("#EXTM3U".utf8)) {
+            self = .hls
+        } else if bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<MPD".utf8)) {
+            self = .dash
+        } else {
+            return nil
+        }
+    }
+
+    /// Whether the demuxer is the MP4/MOV family (FFmpeg's `mov,mp4,m4a,3gp,3g2,mj2`): its index (`moov`)
+    /// may follow the media, and its box headers can be read. By the name's comma-separated tokens, never
+    /// by a substring (no other demuxer's name holds `mp4` or `mov` as a token).
+    public var isMP4Family: Bool {
+        guard case .other(let name) = self else { return false }
+        return name.split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
+    }
+
     /// Whether the demuxer reads its media from other resources (HLS and DASH segments, a concat list's
     /// files): the input's own size, byte position and byte counter then describe the playlist, not the
     /// media, and packet positions are not offsets in it.

@@ -114,14 +114,7 @@ public struct DASHLiveManifest: Sendable, Hashable {
 
     /// Parses the manifest's bytes.
     public static func parse(_ bytes: [UInt8]) throws(DASHManifestError) -> DASHLiveManifest {
-        let tree: XMLTree
-        do {
-            tree = try XMLTree.parse(Data(bytes))
-        } catch {
-            throw DASHManifestError(reason: "is not well-formed XML, or larger than an MPD may be")
-        }
-        let mpd = tree.root
-        guard mpd.name == "MPD" else { throw DASHManifestError(reason: "is XML but not an MPD (its root is <\(mpd.name)>)") }
+        let mpd = try DASHManifest.mpd(bytes)
         var result = DASHLiveManifest()
         result.isDynamic = mpd.attributes["type"] == "dynamic"
         result.availabilityStartTime = try mpd.attributes["availabilityStartTime"].map { text throws(DASHManifestError) in

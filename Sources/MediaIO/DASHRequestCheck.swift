@@ -49,22 +49,24 @@ package enum DASHRequestCheck {
         }
         let bytes = prefetched.bytes
         let location = prefetched.location
-        let tree: XMLTree
+        let root: DASHManifest.Root
         do {
-            tree = try XMLTree.parse(Data(bytes))
+            root = try DASHManifest.root(bytes)
         } catch {
             return .unusable("\(source) was not read: it is named like a DASH manifest but is not one bufprobe can read (not well-formed XML), and under a request policy (--deny-private, serve --allow-target) every URL a DASH manifest leads to is checked before FFmpeg opens it.")
         }
-        if tree.root.name == "MPD", tree.root.attributes["type"] == "dynamic" {
+        if case .mpd(let mpd) = root, mpd.attributes["type"] == "dynamic" {
             return .unusable("\(source) was not read: it is a live (dynamic) DASH manifest, which a request policy (--deny-private, serve --allow-target) refuses, since FFmpeg 5.1 reloads it by itself and the URLs of its later versions could not be checked first.")
         }
         let manifest: DASHManifest
+        let mpd: XMLTree.Element
         do {
-            manifest = try DASHManifest.parse(bytes)
+            mpd = try root.mpd()
+            manifest = try DASHManifest.parse(mpd: mpd)
         } catch {
             return .unusable("\(source) was not read: bufprobe could not work out every URL its DASH manifest leads to (it \(error.reason)), which a request policy (--deny-private, serve --allow-target) needs before FFmpeg requests any.")
         }
-        let urls = requestedURLs(manifest, tree: tree, location: location)
+        let urls = requestedURLs(manifest, mpd: mpd, location: location)
         var privateHosts: [String: (reason: RequestPolicy.Reason, why: String)?] = [:]
         let allowList = RequestPolicy(admits: policy.admits)
         for candidate in urls {
@@ -93,8 +95,8 @@ package enum DASHRequestCheck {
     }
 
     /// Every URL `manifest` leads to, absolute, each once, in manifest order: each representation's
-    /// initialization and segments (or its one file), then every `BaseURL` and `Location` in `tree`.
-    static func requestedURLs(_ manifest: DASHManifest, tree: XMLTree, location: String) -> [String] {
+    /// initialization and segments (or its one file), then every `BaseURL` and `Location` under `mpd`.
+    static func requestedURLs(_ manifest: DASHManifest, mpd: XMLTree.Element, location: String) -> [String] {
         var seen: Set<String> = []
         var urls: [String] = []
         func add(_ url: String) {
@@ -112,7 +114,7 @@ package enum DASHRequestCheck {
                 }
             }
         }
-        var pending = [tree.root]
+        var pending = [mpd]
         while let element = pending.popLast() {
             if element.name == "BaseURL" || element.name == "Location", !element.text.isEmpty { add(element.text) }
             pending.append(contentsOf: element.children.reversed())

@@ -1,14 +1,13 @@
 import Foundation
 
 extension HLSPlaylist {
-    /// Whether the file at `path` looks like an HLS playlist: its text starts with `#EXTM3U`.
+    /// Whether the file at `path` looks like an HLS playlist by its first bytes (`ContainerFormat(head:)`:
+    /// `#EXTM3U` past a byte order mark and white space).
     public static func isPlaylist(path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        var bytes = Array(head)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        return bytes.starts(with: Array("#EXTM3U".utf8))
+        let head = (try? handle.read(upToCount: 64)) ?? Data()
+        return ContainerFormat(head: head) == .hls
     }
 
     /// Reads and parses the local playlist file at `path`.

@@ -63,7 +63,8 @@ public struct RequestPolicy: Sendable {
     }
 
     /// `url` without FFmpeg's wrapping protocols (`crypto+`, `crypto:`, `hls+`, `hls:`): what is requested.
-    static func requested(_ url: String) -> String {
+    /// The one place those prefixes are known.
+    package static func requested(_ url: String) -> String {
         var rest = Substring(url)
         var stripped = true
         while stripped {

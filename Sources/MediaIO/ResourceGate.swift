@@ -355,9 +355,7 @@ final class ResourceGate: Sendable {
         guard let buffer = pb.pointee.buffer, let end = pb.pointee.buf_end else { return false }
         let count = min(end - buffer, 64)
         guard count > 0 else { return false }
-        let head = Array(UnsafeBufferPointer(start: buffer, count: count)).drop { [0xEF, 0xBB, 0xBF, 0x20, 0x0A, 0x0D, 0x09].contains($0) }
-        return head.starts(with: Array("#EXTM3U".utf8)) || head.starts(with: Array("<?xml".utf8))
-            || head.starts(with: Array("<MPD".utf8))
+        return ContainerFormat(head: UnsafeBufferPointer(start: buffer, count: count)) != nil
     }
 
 }

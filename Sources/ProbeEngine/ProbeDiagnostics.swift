@@ -62,7 +62,7 @@ package struct ProbeDiagnostics: Sendable {
         self.source = source
         self.formatName = formatName
         inMemory = bytes != nil
-        if !IndexAtEnd.isMP4(formatName) {
+        if !ContainerFormat(demuxer: formatName).isMP4Family {
             boxes = nil
         } else if let bytes {
             boxes = MP4BoxLayout.scan(bytes: bytes)

@@ -37,7 +37,7 @@ package final class SimulationRunAhead: @unchecked Sendable {
         let indexAtEnd: (offset: Int64, size: Int64)?
         if let boxes {
             indexAtEnd = IndexAtEnd.fromBoxes(boxes)
-        } else if SimulationSource.formatMayHoldIndexAtEnd(opened.format.name) {
+        } else if ContainerFormat(demuxer: opened.format.name).isMP4Family {
             return nil
         } else {
             indexAtEnd = nil

@@ -200,17 +200,12 @@ package struct SimulationSource: Sendable {
         }
     }
 
-    /// Whether a container of this format may keep its index after the media (MP4 and MOV).
-    static func formatMayHoldIndexAtEnd(_ formatName: String) -> Bool {
-        formatName.contains("mp4") || formatName.contains("mov")
-    }
-
     /// An MP4/MOV index that follows the media, when the packets show one (inputs whose box headers
     /// cannot be read): more bytes after the last packet than before the first (a front `moov` comes
     /// before the media; `moov` at the end after it; fragmented files keep only a small `mfra` there),
     /// taken as the index from the last packet's end to the end of the file.
     static func indexAtEnd(_ extent: ByteExtent, formatName: String, size: Int64?) -> (offset: Int64, size: Int64)? {
-        guard formatMayHoldIndexAtEnd(formatName), let size, let first = extent.first else {
+        guard ContainerFormat(demuxer: formatName).isMP4Family, let size, let first = extent.first else {
             return nil
         }
         let trailing = size - extent.last

@@ -7,9 +7,8 @@ import Testing
 @Suite("DASHRequestCheck: the URLs a DASH manifest leads to")
 struct DASHRequestCheckTests {
     private static func urls(_ text: String, location: String = "http://origin.test/live/manifest.mpd") throws -> [String] {
-        let bytes = Array(text.utf8)
-        return DASHRequestCheck.requestedURLs(
-            try DASHManifest.parse(bytes), tree: try XMLTree.parse(Data(bytes)), location: location)
+        let mpd = try DASHManifest.mpd(Array(text.utf8))
+        return DASHRequestCheck.requestedURLs(try DASHManifest.parse(mpd: mpd), mpd: mpd, location: location)
     }
 
     @Test("every level's BaseURL, a template's initialization and media, and Location are checked, resolved against the manifest's location")
