@@ -35,7 +35,7 @@ public struct Check: AsyncParsableCommand {
 
             Verdicts: pass (started within --max-startup, no more stalls than --max-stalls (default 0), within \
             any --max-stall-time, --max-rebuffer-ratio, --max-latency and --max-drift given, received at least \
-            as fast as --min-realtime-factor (default 1: real time)); degraded (played, but crossed one of those \
+            --min-realtime-factor times as fast as real time (default 1)); degraded (played, but crossed one of those \
             thresholds (the reason names it), an HLS variant \
             peaked more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH, the media has a hole, a variant playlist \
             failed to load, a live HLS playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, or \
