@@ -12,7 +12,8 @@ import BufprobeOutput
 ///   `--max-stalls` (0 by default: any stall), more stall time than `--max-stall-time`, a rebuffer ratio
 ///   above `--max-rebuffer-ratio`, a startup above `--max-startup`, a live latency above `--max-latency` or
 ///   a drift above `--max-drift` (`VerdictThresholds`; a threshold other than the default is named with
-///   its value where it was crossed), a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than
+///   its value where it was crossed), a peak more than `--max-peak-over-bandwidth` (10% by default) above the declared HLS `BANDWIDTH`,
+///   receiving slower than
 ///   `--min-realtime-factor` (1 by default: slower than real time; 0: no limit), a hole in the received media, a variant playlist that cannot be served, a resource it leads to
 ///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
 ///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
@@ -104,10 +105,11 @@ package enum Verdict {
             problems.append("fell \(TextFormat.seconds(drift)) further behind the live edge during the check (more than \(limits.named(.maxDrift)))")
         }
         if let declared = m.declaredVariantBitRate, let peak = m.peakBitRate,
-            BandwidthRule.exceeds(measured: peak, declared: declared)
+            BandwidthRule.exceeds(measured: peak, declared: declared, tolerance: limits.maxPeakOverBandwidth),
+            let tolerance = limits.maxPeakOverBandwidth
         {
             problems.append(
-                "peaked at \(TextFormat.bitRate(peak)), more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
+                "peaked at \(TextFormat.bitRate(peak)), more than \(BandwidthRule.text(tolerance)) above its declared BANDWIDTH of \(TextFormat.bitRate(declared)) (--max-peak-over-bandwidth)")
         }
         if let factor = m.realtimeFactor, factor < limits.minRealtimeFactor {
             let figure = String(format: "%.2fx", factor)

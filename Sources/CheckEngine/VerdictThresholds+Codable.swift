@@ -3,11 +3,12 @@ import BufprobeOutput
 // that is not limited (the document's rule), keys made snake_case by `JSONOutput`.
 extension VerdictThresholds: Codable {
     private enum CodingKeys: String, CodingKey {
-        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift, minRealtimeFactor
+        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift, minRealtimeFactor, maxPeakOverBandwidth
     }
 
     /// Decodes the object `encode(to:)` writes; a missing or `null` optional threshold is no limit, a
-    /// missing `min_realtime_factor` (a document from before it existed) is its default, 1.
+    /// missing `min_realtime_factor` or `max_peak_over_bandwidth` (a document from before they existed) is
+    /// its default, 1 and 0.1.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -17,7 +18,9 @@ extension VerdictThresholds: Codable {
             maxStartup: try container.decode(Double.self, forKey: .maxStartup),
             maxLatency: try container.decodeIfPresent(Double.self, forKey: .maxLatency),
             maxDrift: try container.decodeIfPresent(Double.self, forKey: .maxDrift),
-            minRealtimeFactor: try container.decodeIfPresent(Double.self, forKey: .minRealtimeFactor) ?? 1)
+            minRealtimeFactor: try container.decodeIfPresent(Double.self, forKey: .minRealtimeFactor) ?? 1,
+            maxPeakOverBandwidth: container.contains(.maxPeakOverBandwidth)
+                ? try container.decodeIfPresent(Double.self, forKey: .maxPeakOverBandwidth) : 0.1)
     }
 
     /// Encodes every threshold, `null` for those not limited.
@@ -30,6 +33,7 @@ extension VerdictThresholds: Codable {
         try encode(maxLatency, .maxLatency, in: &container)
         try encode(maxDrift, .maxDrift, in: &container)
         try container.encode(minRealtimeFactor, forKey: .minRealtimeFactor)
+        try encode(maxPeakOverBandwidth, .maxPeakOverBandwidth, in: &container)
     }
 
     private func encode(_ value: Double?, _ key: CodingKeys, in container: inout KeyedEncodingContainer<CodingKeys>) throws {

@@ -29,11 +29,16 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// to the live edge is measured has no real-time factor (it arrives as fast as it is made; `maxDrift`
     /// is its rule).
     public var minRealtimeFactor: Double
+    /// How far above its declared HLS `BANDWIDTH` (or DASH `@bandwidth`) the played variant's 1 s peak, and
+    /// with `--all-variants` each variant's peak segment rate, may be and still pass, as a fraction (0.1:
+    /// 10%, the HLS authoring specification's allowance, by default); `nil`: no limit.
+    public var maxPeakOverBandwidth: Double?
 
     /// Thresholds with `check`'s defaults for every value not given.
     public init(
         maxStalls: Int = 0, maxStallTime: Double? = nil, maxRebufferRatio: Double? = nil, maxStartup: Double = 3,
-        maxLatency: Double? = nil, maxDrift: Double? = nil, minRealtimeFactor: Double = 1
+        maxLatency: Double? = nil, maxDrift: Double? = nil, minRealtimeFactor: Double = 1,
+        maxPeakOverBandwidth: Double? = 0.1
     ) {
         self.maxStalls = maxStalls
         self.maxStallTime = maxStallTime
@@ -42,6 +47,7 @@ public struct VerdictThresholds: Sendable, Hashable {
         self.maxLatency = maxLatency
         self.maxDrift = maxDrift
         self.minRealtimeFactor = minRealtimeFactor
+        self.maxPeakOverBandwidth = maxPeakOverBandwidth
     }
 
     /// `check`'s defaults: no stall, a start within 3 s, media received at least as fast as real time.
@@ -63,6 +69,8 @@ public struct VerdictThresholds: Sendable, Hashable {
         case maxDrift = "max_drift"
         /// `min_realtime_factor`, `--min-realtime-factor`.
         case minRealtimeFactor = "min_realtime_factor"
+        /// `max_peak_over_bandwidth`, `--max-peak-over-bandwidth`.
+        case maxPeakOverBandwidth = "max_peak_over_bandwidth"
 
         /// The `check` option: `--max-stalls`.
         public var option: String { "--" + rawValue.split(separator: "_").joined(separator: "-") }
@@ -78,6 +86,7 @@ public struct VerdictThresholds: Sendable, Hashable {
         case .maxLatency: maxLatency
         case .maxDrift: maxDrift
         case .minRealtimeFactor: minRealtimeFactor == 0 ? nil : minRealtimeFactor
+        case .maxPeakOverBandwidth: maxPeakOverBandwidth
         }
     }
 
@@ -92,6 +101,8 @@ public struct VerdictThresholds: Sendable, Hashable {
             case .maxLatency: maxLatency = value
             case .maxDrift: maxDrift = value
             case .minRealtimeFactor: minRealtimeFactor = value
+            // Infinite: `none`, as a module says no limit.
+            case .maxPeakOverBandwidth: maxPeakOverBandwidth = value.isInfinite ? nil : value
             }
         }
     }
@@ -147,11 +158,25 @@ public struct VerdictThresholds: Sendable, Hashable {
         return value
     }
 
+    /// Parses a tolerance over the declared bandwidth (`--max-peak-over-bandwidth`, `max_peak_over_bandwidth`):
+    /// a fraction (`0.25`) or a percentage (`25%`), 0 or more, or `none` for no limit (returned as infinity,
+    /// which `set` and `ThresholdOptions` take as no limit).
+    public static func excess(parsing text: String) throws(InvalidValue) -> Double {
+        let trimmed = text.trimmedSpaces
+        if trimmed == "none" { return .infinity }
+        let percent = trimmed.hasSuffix("%")
+        let number = percent ? String(trimmed.dropLast()).trimmedSpaces : trimmed
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw InvalidValue(description: "'\(text.prefix(64))' is not a tolerance; expected a fraction (0.25), a percentage (25%) or none")
+        }
+        return percent ? value / 100 : value
+    }
+
     /// `value` of the threshold `name` as people read it: `1`, `5%`, `2.500 s`, `0.9`.
     package static func text(_ value: Double, of name: Name) -> String {
         switch name {
         case .maxStalls: String(Int(value))
-        case .maxRebufferRatio: percent(value)
+        case .maxRebufferRatio, .maxPeakOverBandwidth: percent(value)
         case .minRealtimeFactor: factor(value)
         default: TextFormat.seconds(value)
         }

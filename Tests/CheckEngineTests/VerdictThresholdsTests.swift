@@ -107,6 +107,7 @@ struct VerdictThresholdsTests {
             {
               "max_drift" : null,
               "max_latency" : null,
+              "max_peak_over_bandwidth" : 0.1,
               "max_rebuffer_ratio" : 0.05,
               "max_stall_time" : null,
               "max_stalls" : 1,
@@ -155,9 +156,34 @@ struct VerdictThresholdsTests {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let all = VerdictThresholds(
-            maxStalls: 2, maxStallTime: 4, maxRebufferRatio: 0.1, maxStartup: 5, maxLatency: 10, maxDrift: 2, minRealtimeFactor: 0.8)
+            maxStalls: 2, maxStallTime: 4, maxRebufferRatio: 0.1, maxStartup: 5, maxLatency: 10, maxDrift: 2, minRealtimeFactor: 0.8,
+            maxPeakOverBandwidth: 0.25)
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(all).utf8)) == all)
+        let unlimited = VerdictThresholds(maxPeakOverBandwidth: nil)
+        #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(unlimited).utf8)) == unlimited)
         let older = #"{"max_stalls": 0, "max_startup": 3, "max_drift": null}"#
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(older.utf8)) == .default)
+    }
+
+    @Test("--max-peak-over-bandwidth: 10% by default, named in the reason; a wider tolerance or none passes the same peak")
+    func peakOverBandwidth() throws {
+        let peak = { (limits: VerdictThresholds) in
+            Verdict.decide(Self.measured(stalls: 0) { $0.declaredVariantBitRate = 1_000_000; $0.peakBitRate = 1_200_000; $0.thresholds = limits })
+        }
+        let strict = peak(.default)
+        #expect(strict.verdict == .degraded)
+        #expect(strict.reason == "x peaked at 1.2 Mbit/s, more than 10% above its declared BANDWIDTH of 1 Mbit/s (--max-peak-over-bandwidth).", "\(strict.reason)")
+        #expect(peak(VerdictThresholds(maxPeakOverBandwidth: 0.25)).verdict == .pass)
+        #expect(peak(VerdictThresholds(maxPeakOverBandwidth: nil)).verdict == .pass)
+        #expect(peak(VerdictThresholds(maxPeakOverBandwidth: 0.05)).reason.contains("more than 5% above"))
+        #expect(try VerdictThresholds.excess(parsing: "25%") == 0.25)
+        #expect(try VerdictThresholds.excess(parsing: "1.5") == 1.5)
+        #expect(try VerdictThresholds.excess(parsing: "none") == .infinity)
+        for bad in ["-5%", "nan", "", "lots"] {
+            #expect(throws: VerdictThresholds.InvalidValue.self, "\(bad)") { try VerdictThresholds.excess(parsing: bad) }
+        }
+        var none = VerdictThresholds.default
+        none.set([.maxPeakOverBandwidth: .infinity])
+        #expect(none.maxPeakOverBandwidth == nil, "none, as a module says it, is no limit")
     }
 }

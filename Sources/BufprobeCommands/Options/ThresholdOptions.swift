@@ -57,6 +57,15 @@ public struct ThresholdOptions: ParsableArguments {
         transform: { try VerdictThresholds.factor(parsing: $0) })
     public var minRealtimeFactor: Double?
 
+    /// `--max-peak-over-bandwidth`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "How far above its declared HLS BANDWIDTH (DASH @bandwidth) a variant may peak and still pass, a fraction (0.25) or a percentage (25%), or none (default 10%, the HLS authoring rule).",
+            valueName: "tolerance"),
+        transform: { try VerdictThresholds.excess(parsing: $0) })
+    public var maxPeakOverBandwidth: Double?
+
     /// Creates the options with nothing given.
     public init() {}
 
@@ -69,6 +78,7 @@ public struct ThresholdOptions: ParsableArguments {
         if let maxLatency { thresholds.maxLatency = maxLatency.value }
         if let maxDrift { thresholds.maxDrift = maxDrift.value }
         if let minRealtimeFactor { thresholds.minRealtimeFactor = minRealtimeFactor }
+        if let maxPeakOverBandwidth { thresholds.set([.maxPeakOverBandwidth: maxPeakOverBandwidth]) }
         return thresholds
     }
 }
