@@ -31,7 +31,7 @@ package struct ExporterConfig: Sendable {
     /// The keys a module takes.
     package static let moduleKeys = [
         "timeout", "duration", "max_startup", "max_stalls", "max_stall_time", "max_rebuffer_ratio", "max_latency", "max_drift",
-        "min_realtime_factor", "max_peak_over_bandwidth", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
+        "min_realtime_factor", "max_peak_over_bandwidth", "max_hole", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
     ]
     /// The keys of a module's `policy`.
     package static let policyKeys = ["start_threshold", "resume_threshold", "max_buffer"]
@@ -117,6 +117,7 @@ package struct ExporterConfig: Sendable {
             case "max_stall_time": module.thresholds[.maxStallTime] = try seconds(value, key)
             case "max_latency": module.thresholds[.maxLatency] = try seconds(value, key)
             case "max_drift": module.thresholds[.maxDrift] = try seconds(value, key)
+            case "max_hole": module.thresholds[.maxHole] = value.scalar?.string == "none" ? .infinity : try seconds(value, key)
             case "player":
                 let text = try string(value, key)
                 guard let preset = PlayerPreset(name: text) else {

@@ -14,7 +14,7 @@ import BufprobeOutput
 ///   a drift above `--max-drift` (`VerdictThresholds`; a threshold other than the default is named with
 ///   its value where it was crossed), a peak more than `--max-peak-over-bandwidth` (10% by default) above the declared HLS `BANDWIDTH`,
 ///   receiving slower than
-///   `--min-realtime-factor` (1 by default: slower than real time; 0: no limit), a hole in the received media, a variant playlist that cannot be served, a resource it leads to
+///   `--min-realtime-factor` (1 by default: slower than real time; 0: no limit), a hole in the received media longer than `--max-hole` (0 by default: any), a variant playlist that cannot be served, a resource it leads to
 ///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
 ///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
 ///   what the master declares (`VariantValidator`).
@@ -120,9 +120,12 @@ package enum Verdict {
         }
         // A hole in the media the stream delivered: the player jumps it (at once when small, else once
         // the stream has ended), so it is not always a stall; viewers still see the picture freeze or jump.
+        // --max-hole: 0 by default (any hole), named only when a team set its own.
         for (before, after) in zip(m.received, m.received.dropFirst()) {
+            guard let limit = limits.maxHole, after.start - before.end > limit else { continue }
             problems.append(
-                "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))")
+                "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))"
+                    + (limit > 0 ? " (more than \(limits.named(.maxHole)))" : ""))
         }
         problems += originProblems(m)
         if !problems.isEmpty {

@@ -33,12 +33,15 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// with `--all-variants` each variant's peak segment rate, may be and still pass, as a fraction (0.1:
     /// 10%, the HLS authoring specification's allowance, by default); `nil`: no limit.
     public var maxPeakOverBandwidth: Double?
+    /// The longest hole in the received media (a gap between loaded ranges, after ranges closer than
+    /// 0.1 s are merged) that still passes, seconds: 0 by default (any hole is degraded); `nil`: no limit.
+    public var maxHole: Double?
 
     /// Thresholds with `check`'s defaults for every value not given.
     public init(
         maxStalls: Int = 0, maxStallTime: Double? = nil, maxRebufferRatio: Double? = nil, maxStartup: Double = 3,
         maxLatency: Double? = nil, maxDrift: Double? = nil, minRealtimeFactor: Double = 1,
-        maxPeakOverBandwidth: Double? = 0.1
+        maxPeakOverBandwidth: Double? = 0.1, maxHole: Double? = 0
     ) {
         self.maxStalls = maxStalls
         self.maxStallTime = maxStallTime
@@ -48,6 +51,7 @@ public struct VerdictThresholds: Sendable, Hashable {
         self.maxDrift = maxDrift
         self.minRealtimeFactor = minRealtimeFactor
         self.maxPeakOverBandwidth = maxPeakOverBandwidth
+        self.maxHole = maxHole
     }
 
     /// `check`'s defaults: no stall, a start within 3 s, media received at least as fast as real time.
@@ -71,6 +75,8 @@ public struct VerdictThresholds: Sendable, Hashable {
         case minRealtimeFactor = "min_realtime_factor"
         /// `max_peak_over_bandwidth`, `--max-peak-over-bandwidth`.
         case maxPeakOverBandwidth = "max_peak_over_bandwidth"
+        /// `max_hole`, `--max-hole`.
+        case maxHole = "max_hole"
 
         /// The `check` option: `--max-stalls`.
         public var option: String { "--" + rawValue.split(separator: "_").joined(separator: "-") }
@@ -87,6 +93,7 @@ public struct VerdictThresholds: Sendable, Hashable {
         case .maxDrift: maxDrift
         case .minRealtimeFactor: minRealtimeFactor == 0 ? nil : minRealtimeFactor
         case .maxPeakOverBandwidth: maxPeakOverBandwidth
+        case .maxHole: maxHole
         }
     }
 
@@ -103,6 +110,7 @@ public struct VerdictThresholds: Sendable, Hashable {
             case .minRealtimeFactor: minRealtimeFactor = value
             // Infinite: `none`, as a module says no limit.
             case .maxPeakOverBandwidth: maxPeakOverBandwidth = value.isInfinite ? nil : value
+            case .maxHole: maxHole = value.isInfinite ? nil : value
             }
         }
     }

@@ -44,16 +44,18 @@ struct ExporterConfigTests {
               relaxed:
                 min_realtime_factor: 0.5
                 max_peak_over_bandwidth: none
+                max_hole: none
               wide:
                 min_realtime_factor: 0
                 max_peak_over_bandwidth: 25%
+                max_hole: 2s
             """)
         var relaxed = CheckSettings()
         try #require(config.modules["relaxed"]).apply(to: &relaxed, share: 10, requestedTimeout: false, requestedDuration: false)
-        #expect(relaxed.thresholds.minRealtimeFactor == 0.5 && relaxed.thresholds.maxPeakOverBandwidth == nil)
+        #expect(relaxed.thresholds.minRealtimeFactor == 0.5 && relaxed.thresholds.maxPeakOverBandwidth == nil && relaxed.thresholds.maxHole == nil)
         var wide = CheckSettings()
         try #require(config.modules["wide"]).apply(to: &wide, share: 10, requestedTimeout: false, requestedDuration: false)
-        #expect(wide.thresholds.minRealtimeFactor == 0 && wide.thresholds.maxPeakOverBandwidth == 0.25)
+        #expect(wide.thresholds.minRealtimeFactor == 0 && wide.thresholds.maxPeakOverBandwidth == 0.25 && wide.thresholds.maxHole == 2)
         #expect(try #require(config.modules["relaxed"]).summary.contains("max_peak_over_bandwidth: none"))
         var untouched = CheckSettings()
         ProbeModule.builtIn.apply(to: &untouched, share: 10, requestedTimeout: false, requestedDuration: false)

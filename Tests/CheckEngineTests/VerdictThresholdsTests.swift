@@ -106,6 +106,7 @@ struct VerdictThresholdsTests {
         #expect(text == """
             {
               "max_drift" : null,
+              "max_hole" : 0,
               "max_latency" : null,
               "max_peak_over_bandwidth" : 0.1,
               "max_rebuffer_ratio" : 0.05,
@@ -157,9 +158,9 @@ struct VerdictThresholdsTests {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let all = VerdictThresholds(
             maxStalls: 2, maxStallTime: 4, maxRebufferRatio: 0.1, maxStartup: 5, maxLatency: 10, maxDrift: 2, minRealtimeFactor: 0.8,
-            maxPeakOverBandwidth: 0.25)
+            maxPeakOverBandwidth: 0.25, maxHole: 1.5)
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(all).utf8)) == all)
-        let unlimited = VerdictThresholds(maxPeakOverBandwidth: nil)
+        let unlimited = VerdictThresholds(maxPeakOverBandwidth: nil, maxHole: nil)
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(unlimited).utf8)) == unlimited)
         let older = #"{"max_stalls": 0, "max_startup": 3, "max_drift": null}"#
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(older.utf8)) == .default)
@@ -185,5 +186,25 @@ struct VerdictThresholdsTests {
         var none = VerdictThresholds.default
         none.set([.maxPeakOverBandwidth: .infinity])
         #expect(none.maxPeakOverBandwidth == nil, "none, as a module says it, is no limit")
+    }
+
+    @Test("--max-hole: any hole by default, with the sentence as it always was; a longer limit names itself; none passes every hole")
+    func holes() {
+        let hole = { (limits: VerdictThresholds) in
+            Verdict.decide(Self.measured(stalls: 0) {
+                $0.received = [TimeRange(start: 0, end: 4), TimeRange(start: 4.5, end: 8), TimeRange(start: 11, end: 20)]
+                $0.thresholds = limits
+            })
+        }
+        let strict = hole(.default)
+        #expect(strict.verdict == .degraded)
+        #expect(strict.reason == "x has a 0.500 s hole in its media at 4.000 s and has a 3.000 s hole in its media at 8.000 s.", "\(strict.reason)")
+        let one = hole(VerdictThresholds(maxHole: 1))
+        #expect(one.reason == "x has a 3.000 s hole in its media at 8.000 s (more than --max-hole 1.000 s).", "\(one.reason)")
+        #expect(hole(VerdictThresholds(maxHole: 3)).verdict == .pass)
+        #expect(hole(VerdictThresholds(maxHole: nil)).verdict == .pass)
+        var none = VerdictThresholds.default
+        none.set([.maxHole: .infinity])
+        #expect(none.maxHole == nil, "none, as a module says it, is no limit")
     }
 }

@@ -66,6 +66,15 @@ public struct ThresholdOptions: ParsableArguments {
         transform: { try VerdictThresholds.excess(parsing: $0) })
     public var maxPeakOverBandwidth: Double?
 
+    /// `--max-hole`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The longest hole in the received media that still passes, or none (default 0: any hole is degraded).",
+            valueName: "duration"),
+        transform: { $0.trimmingCharacters(in: .whitespaces) == "none" ? Seconds(.infinity) : try Seconds.argument($0) })
+    public var maxHole: Seconds?
+
     /// Creates the options with nothing given.
     public init() {}
 
@@ -79,6 +88,7 @@ public struct ThresholdOptions: ParsableArguments {
         if let maxDrift { thresholds.maxDrift = maxDrift.value }
         if let minRealtimeFactor { thresholds.minRealtimeFactor = minRealtimeFactor }
         if let maxPeakOverBandwidth { thresholds.set([.maxPeakOverBandwidth: maxPeakOverBandwidth]) }
+        if let maxHole { thresholds.set([.maxHole: maxHole.value]) }
         return thresholds
     }
 }
