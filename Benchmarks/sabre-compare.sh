@@ -6,8 +6,7 @@
 #
 # Usage:  Benchmarks/sabre-compare.sh SABRE_CHECKOUT [RULE...]
 #         SABRE_CHECKOUT: a checkout of UMass-LIDS/sabre (src/sabre.py, example/); nothing of it is copied.
-#         e.g. git --git-dir=/work/.mirror/UMass-LIDS+sabre/repo archive HEAD | tar -x -C /tmp/sabre
-#              Benchmarks/sabre-compare.sh /tmp/sabre
+#         e.g. Benchmarks/sabre-compare.sh SABRE_CHECKOUT throughput bola
 # Env:    BUFPROBE=/path/to/bufprobe   (default: .build/debug/bufprobe, built if missing)
 # Needs:  python3, ffmpeg (libx264).
 set -euo pipefail

@@ -14,9 +14,13 @@
 #        PLAYERS="shaka" CASES="c200k step" Benchmarks/webplayers.sh
 #        KEEP=1 CASES="dip" Benchmarks/webplayers.sh   (keep out/webplayers/results.jsonl's other cases)
 #        RESIM=1 Benchmarks/webplayers.sh   (rerun only simulate over the real runs recorded in $OUT/runs)
+#        RUNS=1 Benchmarks/webplayers.sh    (one run of each case; by default three, and the table says which
+#                                            cases agree in all of them)
 # Environment: BUFPROBE (default: .build/debug/bufprobe, built when missing), WEBPLAYERS_LIB (default
 # ../shared/webplayers beside the checkout), OUT (default Benchmarks/out/webplayers), LIMIT (default 100),
-# RESIM and CHROMIUM_LOCK (webplayers/run-case.sh says what they do).
+# RESIM and CHROMIUM_LOCK (webplayers/run-case.sh says what they do), SEGMENT (the segment duration in
+# seconds, default 2; 6 gives DASH a minBufferTime of 12 s, above Shaka's 10 s buffering goal) and
+# MEDIA_SECONDS (the clip's length, default 30, a multiple of SEGMENT). Another ladder wants its own OUT.
 # Everything stays on 127.0.0.1. Raw timelines: $OUT/runs/<player>-<case>/.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +32,11 @@ PLAYERS=${PLAYERS:-hlsjs dashjs shaka}
 ALL_CASES="c5000k c2500k c1500k c1000k c700k c400k c200k step stepup dip 3g 4g"
 CASES=${CASES:-$ALL_CASES}
 BUFPROBE=${BUFPROBE:-$ROOT/.build/debug/bufprobe}
+RUNS=${RUNS:-3}
+# The test suite's Chromium lock (TestCache.exclusively("chromium")): a benchmark and a test run on one
+# checkout take turns instead of running two Chromiums against each other's timings.
+export CHROMIUM_LOCK=${CHROMIUM_LOCK:-$ROOT/.build/test-cache/chromium.lock}
+mkdir -p "$(dirname "$CHROMIUM_LOCK")"
 
 for f in hls.min.js dash.all.min.js shaka-player.compiled.js; do
   [[ -f "$LIB/$f" ]] || { echo "webplayers.sh: $LIB/$f is missing; set WEBPLAYERS_LIB to the folder of the player builds" >&2; exit 2; }
@@ -38,7 +47,7 @@ if [[ ! -x "$BUFPROBE" ]]; then (cd "$ROOT" && swift build --product bufprobe >&
 trap 'exit 130' INT TERM
 
 mkdir -p "$OUT/traces" "$OUT/runs"
-python3 "$HERE/make_media.py" "$OUT/media"
+python3 "$HERE/make_media.py" "$OUT/media" "${MEDIA_SECONDS:-30}" "${SEGMENT:-2}"
 
 # Traces, in `simulate --trace`'s two-column "seconds Mbit/s" format. Constant rates above the ladder's
 # top (2000k video + 64k audio), just above it, between the upper two, near and below the middle, near the
@@ -76,12 +85,17 @@ simulate_args() {
   esac
 }
 
+# One run of one case: run 1 in runs/<player>-<case>, run k in runs/<player>-<case>-r<k>; its result line
+# carries "run": k.
 run_case() {
-  local player=$1 case=$2 dir="$OUT/runs/$1-$2" sim_args
+  local player=$1 case=$2 run=$3 dir="$OUT/runs/$1-$2" sim_args
+  (( run > 1 )) && dir="$dir-r$run"
   sim_args=$(simulate_args "$player")
   # shellcheck disable=SC2086
-  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT RESIM=${RESIM:-0} "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
-    "$OUT/media" "$dir" $sim_args >> "$OUT/results.jsonl"
+  BUFPROBE=$BUFPROBE WEBPLAYERS_LIB=$LIB LIMIT=$LIMIT RESIM=${RESIM:-0} CHROMIUM_LOCK=$CHROMIUM_LOCK "$HERE/run-case.sh" "$player" "$OUT/traces/$case.txt" \
+    "$OUT/media" "$dir" $sim_args \
+    | python3 -c 'import json, sys; r = json.loads(sys.stdin.read()); r["run"] = int(sys.argv[1]); print(json.dumps(r))' "$run" \
+    >> "$OUT/results.jsonl"
   python3 "$HERE/report.py" --one "$dir" < <(tail -1 "$OUT/results.jsonl")
 }
 
@@ -97,9 +111,12 @@ PY
 else
   : > "$OUT/results.jsonl"
 fi
-for player in $PLAYERS; do
-  for case in $CASES; do
-    run_case "$player" "$case"
+# The runs one after another, each over every player and case: a claim of agreement holds in every run.
+for ((run = 1; run <= RUNS; run++)); do
+  for player in $PLAYERS; do
+    for case in $CASES; do
+      run_case "$player" "$case" "$run"
+    done
   done
 done
 echo

@@ -21,18 +21,28 @@ def variants(vs):
     return "".join("." if v is None else str(v) for v in vs)
 
 
+def stalls(side, note=""):
+    """`n / total s`, and the frozen picture when it differs from the stalls (a DASH player's audio played
+    on alone past the video's end)."""
+    text = f"{side['stall_count']} / {side['stall_time']:.2f} s"
+    frozen = side.get("frozen_picture_time")
+    if frozen is not None and abs(frozen - side["stall_time"]) >= 0.01:
+        text += f", frozen {frozen:.2f} s"
+    return text + note
+
+
 def row(r):
     real, sim, v = r["real"], r["simulate"], r["verdict"]
     if "error" in real:
         real_cells = [real["error"], "", ""]
     else:
         note = "" if real.get("ended") else f" (not ended: {real.get('reason')})"
-        real_cells = [fmt_s(real["startup"]), f"{real['stall_count']} / {real['stall_time']:.2f} s{note}",
-                      variants(real["variants"])]
+        real_cells = [fmt_s(real["startup"]), stalls(real, note), variants(real["variants"])]
     sim_cells = ([sim["error"], "", ""] if "error" in sim else
-                 [fmt_s(sim["startup"]), f"{sim['stall_count']} / {sim['stall_time']:.2f} s", variants(sim["variants"])])
+                 [fmt_s(sim["startup"]), stalls(sim), variants(sim["variants"])])
     agree = "yes" if v["agree"] else "no: " + ", ".join(v["failed"])
-    return (f"| {r['player']} | {r['case']} | {real_cells[0]} | {sim_cells[0]} | {real_cells[1]} | {sim_cells[1]} | "
+    case = r["case"] if r.get("run", 1) == 1 else f"{r['case']} #{r['run']}"
+    return (f"| {r['player']} | {case} | {real_cells[0]} | {sim_cells[0]} | {real_cells[1]} | {sim_cells[1]} | "
             f"`{real_cells[2]}` | `{sim_cells[2]}` | {v.get('same_variant_share', '-')} | {agree} |")
 
 
@@ -43,7 +53,7 @@ def main():
         return
     results = [json.loads(l) for l in sys.stdin if l.strip()]
     # Rows in a fixed order whatever order the cases were (re)run in (KEEP=1 appends).
-    results.sort(key=lambda r: (rank(PLAYERS, r["player"]), rank(CASES, r["case"])))
+    results.sort(key=lambda r: (rank(PLAYERS, r["player"]), rank(CASES, r["case"]), r.get("run", 1)))
     print("| player | case | startup real | startup sim | stalls real (n / total) | stalls sim | "
           "variants real (per segment) | variants sim | same variant | agree |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -56,8 +66,15 @@ def main():
             players.append(r["player"])
     for p in players:
         rs = [r for r in results if r["player"] == p]
-        print(f"- {p}: agree in {sum(r['verdict']['agree'] for r in rs)} of {len(rs)} cases "
-              f"(simulate {rs[0]['simulate_args']})")
+        runs = sorted({r.get("run", 1) for r in rs})
+        cases = sorted({r["case"] for r in rs}, key=lambda c: rank(CASES, c))
+        per_run = ", ".join(
+            f"run {k}: {sum(r['verdict']['agree'] for r in rs if r.get('run', 1) == k)} of "
+            f"{sum(1 for r in rs if r.get('run', 1) == k)}" for k in runs)
+        always = [c for c in cases if all(r["verdict"]["agree"] for r in rs if r["case"] == c)
+                  and len([r for r in rs if r["case"] == c]) == len(runs)]
+        print(f"- {p}: {per_run}; agree in every one of {len(runs)} run(s): {len(always)} of {len(cases)} cases "
+              f"({' '.join(always) or 'none'}) (simulate {rs[0]['simulate_args']})")
     failures = [(r["player"], r["case"], r["real"].get("errors")) for r in results if r["real"].get("errors")]
     if failures:
         print("\nPlayer errors seen (time from the first media request, s):")

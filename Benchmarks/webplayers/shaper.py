@@ -114,8 +114,9 @@ class Link:
 class Server:
     def __init__(self, args):
         self.args = args
-        self.roots = {"media": os.path.abspath(args.media), "lib": os.path.abspath(args.lib),
-                      "page": os.path.abspath(args.page)}
+        # Resolved, so a root reached through a symbolic link (a builds folder linked into place) serves.
+        self.roots = {"media": os.path.realpath(args.media), "lib": os.path.realpath(args.lib),
+                      "page": os.path.realpath(args.page)}
         self.link = Link(parse_trace(args.trace), args.depth)
         self.log = open(args.log, "a", buffering=1)
         self.timeline = open(args.timeline, "a", buffering=1)
@@ -178,7 +179,8 @@ class Server:
         path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
         root, _, rest = path.lstrip("/").partition("/")
         base = self.roots.get(root)
-        file = os.path.realpath(os.path.join(base, rest)) if base else None
+        # normpath, not realpath: ".." cannot climb out of the root, and a file linked into it still serves.
+        file = os.path.normpath(os.path.join(base, rest)) if base else None
         if not file or not file.startswith(base + os.sep) or not os.path.isfile(file):
             self.respond_head(writer, 404, 0, "text/plain")
             await writer.drain()

@@ -31,21 +31,31 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
     /// A doubling resume threshold's cap is below the resume threshold (or NaN).
     case capBelowResume(cap: Double, resume: Double)
 
-    /// One sentence naming the broken rule and what to do.
-    public var description: String {
-        switch self {
+    /// One sentence naming the broken rule and what to do, starting lower case to follow a colon, its
+    /// figures rounded to hundredths of a second.
+    public var description: String { sentence() }
+
+    /// `description`, with where a setting's value came from beside its figure when `origins` names it
+    /// ("12.02 s, Shaka's rebuffering goal raised to the manifest's minBufferTime"), so a user whose own
+    /// value conflicts with one the media set knows what the other one is.
+    public func sentence(origins: [Setting: String] = [:]) -> String {
+        func figure(_ seconds: Double, _ setting: Setting) -> String {
+            let text = seconds.isFinite ? "\(UnitText.trimZeros(seconds, digits: 2)) s" : "\(seconds) s"
+            return origins[setting].map { "\(text), \($0)" } ?? text
+        }
+        return switch self {
         case .negative(let setting, let value):
-            "The \(setting.rawValue) is \(value) s; give a number of seconds that is 0 or more."
+            "the \(setting.rawValue) is \(figure(value, setting)); give a number of seconds that is 0 or more."
         case .notFinite(let setting):
-            "The \(setting.rawValue) is infinite; give a finite number of seconds."
+            "the \(setting.rawValue) is infinite; give a finite number of seconds."
         case .resumeBelowStart(let resume, let start):
-            "The resume threshold (\(resume) s) is below the start threshold (\(start) s); make it at least as large."
+            "the resume threshold (\(figure(resume, .resumeThreshold))) is below the start threshold (\(figure(start, .startThreshold))); make it at least as large."
         case .targetBelowResume(let target, let resume):
-            "The forward buffer target (\(target) s) is below the resume threshold (\(resume) s); make it at least as large."
+            "the forward buffer target (\(figure(target, .forwardTarget))) is below the resume threshold (\(figure(resume, .resumeThreshold))); make it at least as large."
         case .invalidHorizon(let horizon):
-            "The keep-up prediction horizon is \(horizon) s; give a positive finite number of seconds."
+            "the keep-up prediction horizon is \(figure(horizon, .startThreshold)); give a positive finite number of seconds."
         case .capBelowResume(let cap, let resume):
-            "The resume threshold cap (\(cap) s) is below the resume threshold (\(resume) s); make it at least as large."
+            "the resume threshold cap (\(figure(cap, .resumeCap))) is below the resume threshold (\(figure(resume, .resumeThreshold))); make it at least as large."
         }
     }
 }

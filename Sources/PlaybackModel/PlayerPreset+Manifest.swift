@@ -48,14 +48,36 @@ extension PlayerPreset {
     /// counted on the media element's `buffered`, the intersection of the audio and video source buffers;
     /// an AAC track ends each segment on a whole frame before the video's boundary (measured in Chromium:
     /// 3.989 s buffered after segments ending at 4 s), so a lead of exactly the goal is never reached at a
-    /// boundary: one audio frame is added. Other presets, and no hints, keep `policy`.
+    /// boundary: one audio frame is added. Its streaming engine loads each track up to
+    /// `max(minBufferTime, rebufferingGoal, bufferingGoal)` ahead (`lib/media/streaming_engine.js` 963-966),
+    /// so a `minBufferTime` above the 10 s buffering goal raises the forward target with it: the target is
+    /// never below the rebuffering goal, and the derived policy is always one that can play. Other presets,
+    /// and no hints, keep `policy`.
     public func policy(for hints: ManifestHints?) -> BufferPolicy {
         var policy = self.policy
         guard self == .shaka, let hints else { return policy }
         let goal = max(Self.shakaRebufferingGoal, hints.minBufferTime ?? 0) + (hints.audioFrame ?? 0)
         policy.startThreshold = goal
         policy.resumeThreshold = goal
+        policy.forwardTarget = max(policy.forwardTarget, goal)
         policy.stallLevel = Self.shakaStallLevel(goal: goal)
         return policy
+    }
+
+    /// Where a preset's value for `setting` came from, when the manifest (`hints`) changed it from the
+    /// preset's own: `"Shaka's rebuffering goal raised to the manifest's minBufferTime"`; `nil` otherwise.
+    /// Error sentences name it, so a user whose own value conflicts with it knows what it is.
+    public func derivation(of setting: BufferPolicyError.Setting, hints: ManifestHints?) -> String? {
+        guard self == .shaka, let hints, let minBufferTime = hints.minBufferTime,
+            minBufferTime > Self.shakaRebufferingGoal
+        else { return nil }
+        switch setting {
+        case .startThreshold, .resumeThreshold, .stallLevel:
+            return "Shaka's rebuffering goal raised to the manifest's minBufferTime"
+        case .forwardTarget where minBufferTime + (hints.audioFrame ?? 0) > self.policy.forwardTarget:
+            return "Shaka's buffering goal raised to the manifest's minBufferTime"
+        default:
+            return nil
+        }
     }
 }

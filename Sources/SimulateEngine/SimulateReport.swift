@@ -26,6 +26,10 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var stallCount: Int
     /// Seconds spent stalled in total.
     package var stallTime: Double
+    /// Seconds a viewer saw a frozen picture: the stalls and the time the audio played on alone past the
+    /// video's end (the browser's video-underflow grace over a separate audio track); absent when the
+    /// picture froze only during the stalls (the documents of every other run stay as they were).
+    package var frozenPictureTime: Double?
     /// Stall time over stall time plus playing time; `null` when playback never started.
     @NullEncoded package var rebufferRatio: Double?
     /// Every stall: media position, session time it began, seconds it lasted.
@@ -151,6 +155,7 @@ extension SimulateReport {
         started = report.started
         stallCount = report.stallCount
         stallTime = s(report.stallTime)
+        frozenPictureTime = result.audioAloneTime > 0 ? s(result.frozenPictureTime) : nil
         rebufferRatio = report.rebufferRatio.map { ($0 * 1_000_000).rounded() / 1_000_000 }
         stalls = report.stalls.map(\.roundedForJSON)
         seeks = report.seeks.map(\.roundedForJSON)

@@ -50,6 +50,7 @@ package enum SimulateText {
         case "session": return "session starts, play pressed"
         case "startup": return String(format: "playback starts (startup delay %.3f s)", value)
         case "stall_start": return "stall begins"
+        case "audio_alone": return "picture freezes, audio plays on alone"
         case "stall_end": return String(format: "stall ends after %.3f s", value)
         case "seek": return String(format: "seek to %.3f", value)
         case "seek_complete": return String(format: "seek done after %.3f s", value)
@@ -78,6 +79,10 @@ package enum SimulateText {
         text += report.rebufferRatio.map { String(format: ", rebuffer ratio %.2f%%\n", $0 * 100) } ?? ", no rebuffer ratio (never started)\n"
         for stall in report.stalls {
             text += "               at \(TextFormat.seconds(stall.position)) for \(TextFormat.seconds(stall.duration))\n"
+        }
+        if let frozen = report.frozenPictureTime {
+            let alone = TextFormat.seconds(max(0, frozen - report.stallTime))
+            text += "frozen picture \(TextFormat.seconds(frozen)): the stalls and \(alone) of audio playing on alone past the video's end\n"
         }
         if !report.seeks.isEmpty {
             text += "seeks          \(report.seeks.count), \(TextFormat.seconds(report.seekWaitTime)) waited\n"

@@ -211,12 +211,18 @@ package struct SimulationPlan {
         return (network, echo)
     }
 
-    /// The buffer policy the options and the script give over a player preset's, checked.
+    /// The buffer policy the options and the script give over a player preset's, checked. A policy the
+    /// preset derives from the media (Shaka's goals from a DASH manifest's `minBufferTime`) that cannot
+    /// play is a property of the media and the preset, not a usage error: `derivedPolicyExitCode`. A policy
+    /// that the user's own values break is a usage error (64), and its sentence says where a value the
+    /// media set came from.
     static func policy(
         options: SimulationOptions, script: SimulationScript, hints: PlayerPreset.ManifestHints?
     ) throws(Failure) -> BufferPolicy {
+        let derived = options.player?.policy(for: hints) ?? .default
+        try checkDerived(derived, player: options.player)
         let constrained = options.constrained || (script.constrained ?? false)
-        var scriptPolicy = options.player?.policy(for: hints) ?? .default
+        var scriptPolicy = derived
         if let value = script.startThreshold { scriptPolicy.startThreshold = value }
         if let value = script.resumeThreshold {
             scriptPolicy.resumeThreshold = value
@@ -228,9 +234,34 @@ package struct SimulationPlan {
         do {
             try policy.validate()
         } catch {
-            throw Failure(sentence: "The buffer policy is not usable: \(error)", exitCode: 64)
+            // Only a value the user left to the preset has an origin worth naming.
+            let given: [(BufferPolicyError.Setting, Bool)] = [
+                (.startThreshold, options.startThreshold != nil || script.startThreshold != nil),
+                (.resumeThreshold, options.resumeThreshold != nil || script.resumeThreshold != nil),
+                (.forwardTarget, options.maxBuffer != nil || script.maxBuffer != nil || constrained),
+            ]
+            var origins: [BufferPolicyError.Setting: String] = [:]
+            for (setting, byUser) in given where !byUser {
+                origins[setting] = options.player?.derivation(of: setting, hints: hints)
+            }
+            throw Failure(sentence: "the buffer policy is not usable: \(error.sentence(origins: origins))", exitCode: 64)
         }
         return policy
+    }
+
+    /// `simulate`'s exit code when the policy a player preset derives from the media cannot play it.
+    package static let derivedPolicyExitCode: Int32 = 4
+
+    /// Throws `derivedPolicyExitCode` with a sentence naming `player` when `derived`, the policy it took
+    /// from the media before any option or script value, breaks a rule.
+    package static func checkDerived(_ derived: BufferPolicy, player: PlayerPreset?) throws(Failure) {
+        do {
+            try derived.validate()
+        } catch {
+            throw Failure(
+                sentence: "the \(player?.rawValue ?? "default") player's buffer policy for this media cannot play it: \(error)",
+                exitCode: derivedPolicyExitCode)
+        }
     }
 
     /// A path from the script, relative to the script's directory unless absolute, standard input or a

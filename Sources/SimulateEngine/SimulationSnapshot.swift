@@ -13,7 +13,8 @@ package enum SimulationSnapshot {
         var markers: [ProgressMarker] = []
         for event in engine.events {
             switch event.kind {
-            case .stallStart: markers.append(ProgressMarker(.stall, at: event.position))
+            // Where the picture froze, whether the player stalled or its audio played on alone.
+            case .stallStart, .audioAlone: markers.append(ProgressMarker(.stall, at: event.position))
             case .seek: markers.append(ProgressMarker(.seek, at: event.value ?? event.position))
             case .gapSkipped: markers.append(ProgressMarker(.gap, at: event.position))
             default: break

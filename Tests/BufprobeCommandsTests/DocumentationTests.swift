@@ -4,7 +4,7 @@ import TestSupport
 
 /// The README and docs/ stay true: the probe and simulate outputs the README shows are what the binary
 /// prints for the same command, and every relative link of README.md and docs/*.md names a file that exists
-/// and, with an anchor, a heading of that file.
+/// and, with an anchor, a heading of that file. And no tracked file names a folder of one machine.
 @Suite("docs: the README's examples and the links of README.md and docs/")
 struct DocumentationTests {
     static let root = BufprobeProcess.packageRoot
@@ -87,5 +87,87 @@ struct DocumentationTests {
         }
         // The pages link to each other dozens of times; far fewer means the links were not found at all.
         #expect(checked > 40, "only \(checked) links found")
+    }
+
+    /// Folders that exist on one machine only: a build machine's `/work` and `/root`, a Mac's `/Users` (put
+    /// together from words, so that this file does not name them itself).
+    static let machineFolders = ["work", "root", "Users"].map { "/\($0)/" }
+
+    /// `/home/`, before the name of a machine's user.
+    static let home = "/" + "home/"
+
+    /// Home folders that are made-up examples, not a machine's: `TerminalWidthTests` shortens a sample path
+    /// in the home folder of a user named `user`.
+    static let exampleHomes: Set<String> = ["user"]
+
+    /// Whether the character before `index` belongs to a path or a variable (`out/work`, `$OUT/root`): a
+    /// folder found there is relative, not a machine's.
+    static func continuesPath(_ line: String, before index: String.Index) -> Bool {
+        guard index > line.startIndex else { return false }
+        let previous = line[line.index(before: index)]
+        return previous.isLetter || previous.isNumber || "._-~$})".contains(previous)
+    }
+
+    /// The machine paths in one line: each absolute use of `machineFolders`, and each absolute `/home/<name>/`
+    /// whose name is not an example's.
+    static func machinePaths(in line: String) -> [String] {
+        var found: [String] = []
+        for folder in machineFolders + [home] {
+            var rest = line[...]
+            while let match = rest.range(of: folder) {
+                rest = line[match.upperBound...]
+                if continuesPath(line, before: match.lowerBound) { continue }
+                if folder != home {
+                    found.append(folder)
+                    continue
+                }
+                let name = rest.prefix { $0.isLetter || $0.isNumber || "._-".contains($0) }
+                if !name.isEmpty, rest.dropFirst(name.count).first == "/", !exampleHomes.contains(String(name)) {
+                    found.append("\(home)\(name)/")
+                }
+            }
+        }
+        return found
+    }
+
+    /// Whether the package is a git checkout, whose tracked files `git ls-files` lists.
+    static let isGitCheckout = FileManager.default.fileExists(atPath: root.appendingPathComponent(".git").path)
+
+    @Test(
+        "no tracked file names a folder of one machine (/work, /root, /Users, /home/<name> but a made-up example)",
+        .enabled(if: DocumentationTests.isGitCheckout, "not a git checkout: no list of tracked files"))
+    func noMachinePaths() throws {
+        // The rule, on lines made here: a machine's folders are found; an example's home and relative paths not.
+        // (Each path spelled in two parts, so that this file does not contain it.)
+        #expect(Self.machinePaths(in: "BUFPROBE=/" + "work/main/.build/debug/bufprobe") == ["/" + "work/"])
+        #expect(Self.machinePaths(in: "cd /" + "home/alice/bufprobe && ls /" + "Users/") == ["/" + "Users/", "/" + "home/alice/"])
+        #expect(Self.machinePaths(in: "/" + "home/user/media/clip.mp4, Benchmarks/out/" + "work/, $OUT/" + "root/").isEmpty)
+
+        // safe.directory: the checkout may belong to another user than the one running the tests.
+        let listed = try BufprobeProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["git", "-c", "safe.directory=*", "ls-files", "-z"], timeout: 60,
+            directory: Self.root)
+        #expect(listed.status == 0, "git ls-files: \(listed.stderr)")
+        var read = 0
+        var found: [String] = []
+        for file in listed.stdout.split(separator: "\0").map(String.init) {
+            let url = Self.root.appendingPathComponent(file)
+            // A file deleted in the work tree and not yet committed is listed too.
+            guard FileManager.default.fileExists(atPath: url.path) else { continue }
+            let data = try Data(contentsOf: url)
+            let text = String(decoding: data, as: UTF8.self)
+            read += 1
+            guard (Self.machineFolders + [Self.home]).contains(where: { text.range(of: $0) != nil }) else { continue }
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                for path in Self.machinePaths(in: String(line)) {
+                    found.append("\(file):\(index + 1): \(path) in \(line.prefix(160))")
+                }
+            }
+        }
+        #expect(
+            found.isEmpty,
+            "machine paths (write a path relative to the repository, $OUT or a placeholder):\n\(found.joined(separator: "\n"))")
+        // Hundreds of files are tracked; far fewer means the list was not read.
+        #expect(read > 300, "only \(read) tracked files read")
     }
 }

@@ -156,7 +156,7 @@ struct SimulateCommandTests {
             (["/nonexistent/clip.mp4", "--bandwidth", "1Mbit"], 2, "error: /nonexistent/clip.mp4: no such file."),
             (["README.md", "--bandwidth", "1Mbit"], 2, "is not a media file FFmpeg can read"),
             (["samples/hls/master.m3u8", "--bandwidth", "1Mbit", "--variant", "7"], 64, "has 2 variants (0 to 1); --variant 7 is not one of them."),
-            (["--bitrate", "1Mbit", "--duration", "1m", "--bandwidth", "1Mbit", "--start-threshold", "5s"], 64, "error: The buffer policy is not usable"),
+            (["--bitrate", "1Mbit", "--duration", "1m", "--bandwidth", "1Mbit", "--start-threshold", "5s"], 64, "error: the buffer policy is not usable"),
             (["samples/cbr.wav", "--bandwidth", "1Mbit", "--variant", "1"], 64, "error: --variant applies to HLS master playlists and DASH manifests;"),
             (["samples/cbr.wav", "--bandwidth", "1Mbit", "--seed", "3"], 64, "--variation and --seed apply to synthetic media"),
             (["http://127.0.0.1:9/live/index.m3u8", "--bandwidth", "1Mbit"], 64, "is a remote HLS playlist: simulate reads local playlists"),

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The real web players (hls.js, dash.js, Shaka: the builds in `../shared/webplayers/`, never committed)
+/// The real web players (hls.js, dash.js, Shaka: the pinned builds, found in `$WEBPLAYERS_LIB` or
+/// `../shared/webplayers/` beside the checkout, never committed; without them the suites are skipped, saying
+/// how to get them)
 /// in headless Chromium against `bufprobe simulate --player X` on the same media and the same shaped link:
 /// one steady and one stalling case per player, each held to issue 28's agreement (same stall count, startup
 /// within 0.5 s or 25 %, total stall time within 1 s or 25 %, the same video variant on >= 90 % of segments).
@@ -14,19 +16,48 @@ import TestSupport
 /// start), so only one Chromium runs at a time (a lock across the test processes), a case gets up to three
 /// runs when the first disagrees, and the failure names every run's figures.
 enum WebPlayerHarness {
-    /// The player builds: `$WEBPLAYERS_LIB`, else `../shared/webplayers` beside the checkout, else
-    /// `/work/shared/webplayers` (the development machine's layout).
-    static let library: URL? = {
-        var candidates: [String] = []
-        if let env = ProcessInfo.processInfo.environment["WEBPLAYERS_LIB"] { candidates.append(env) }
-        candidates.append(BufprobeProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/webplayers").path)
-        candidates.append("/work/shared/webplayers")
-        return candidates.map { URL(fileURLWithPath: $0) }.first { folder in
-            ["hls.min.js", "dash.all.min.js", "shaka-player.compiled.js"].allSatisfy {
-                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-            }
+    /// The pinned builds, by file name, with their SHA-256: the releases `../shared/webplayers/README.md`
+    /// names (hls.js nyanmisaka/hls.js 2ca771e9 `dist/hls.min.js`, dash.js 5.1.1 Dash-Industry-Forum/dash.js
+    /// af3cef03 `dist/modern/umd/dash.all.min.js`, Shaka 3.1 shaka-project/shaka-player af889ec6
+    /// `dist/shaka-player.compiled.js`). The presets are measured against these and no others.
+    static let builds: [(file: String, sha256: String)] = [
+        ("hls.min.js", "bf845abd0984138a58f4d22b0e06f63de84ce29fbf30e0848a968833923c6cbb"),
+        ("dash.all.min.js", "8214ba5e1430383bbbd9bdf89a3841355fbeb748768e145b1e03c3fcddc38ce9"),
+        ("shaka-player.compiled.js", "dad035b86e4cb2474052a5b0e631371d685332bdc978961a48c52148a7a322dd"),
+    ]
+
+    /// Where the builds are looked for, the one place: `$WEBPLAYERS_LIB` when set, else `shared/webplayers`
+    /// beside the checkout (`../shared/webplayers`). A symbolic link to the folder is followed.
+    static let libraryCandidates: [URL] = {
+        if let env = ProcessInfo.processInfo.environment["WEBPLAYERS_LIB"], !env.isEmpty {
+            return [URL(fileURLWithPath: env)]
         }
+        return [BufprobeProcess.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/webplayers")]
     }()
+
+    /// The folder holding the three builds, when there is one.
+    static let library: URL? = libraryCandidates.first { folder in
+        builds.allSatisfy { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0.file).path) }
+    }
+
+    /// Why the suites are skipped without the builds, and how to get the exact ones.
+    static let missingBuilds = """
+        the web player builds are not in \(libraryCandidates.map(\.path).joined()) ($WEBPLAYERS_LIB, or \
+        ../shared/webplayers beside the checkout): put there hls.min.js (nyanmisaka/hls.js 2ca771e97a15d8078a3850c4c4cf225f497dcaa7, \
+        dist/), dash.all.min.js (Dash-Industry-Forum/dash.js af3cef033762bf78c256d89c6c0024908337991a, dist/modern/umd/) \
+        and shaka-player.compiled.js (shaka-project/shaka-player af889ec692d2c2d78f7ce82522a36708918cf540, dist/), \
+        whose SHA-256 sums docs/development.md lists, and run again
+        """
+
+    /// The build files whose SHA-256 is not the pinned one's, with what it is: empty when all match.
+    static func unpinnedBuilds(in folder: URL) throws -> [String] {
+        try builds.compactMap { build in
+            let result = try BufprobeProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"), ["sha256sum", folder.appendingPathComponent(build.file).path], timeout: 60)
+            let sum = result.stdout.split(separator: " ").first.map(String.init) ?? "unreadable"
+            return sum == build.sha256 ? nil : "\(build.file) has SHA-256 \(sum), not the pinned build's \(build.sha256)"
+        }
+    }
 
     /// Chromium's path, when installed (`.ci/run` installs Debian's `chromium`).
     static let chromium: String? = ["/usr/bin/chromium", "/usr/local/bin/chromium"].first {
@@ -92,8 +123,10 @@ enum WebPlayerHarness {
 
     /// Runs `testCase` once: the real player, then simulate, then the comparison.
     static func run(_ testCase: Case, attempt: Int) throws -> Comparison {
-        let library = try #require(library, "the web player builds are missing: set WEBPLAYERS_LIB to the folder of hls.min.js, dash.all.min.js and shaka-player.compiled.js")
+        let library = try #require(library, "\(missingBuilds)")
         _ = try #require(chromium, "chromium is not installed (.ci/run installs it: apt-get install chromium)")
+        let unpinned = try unpinnedBuilds(in: library)
+        try #require(unpinned.isEmpty, "the presets are measured against the pinned builds only: \(unpinned.joined(separator: "; "))")
         let media = try media.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-webplayer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -158,7 +191,7 @@ enum WebPlayerHarness {
 /// hls.js against `simulate --player hlsjs`. Its steady case is 1 Mbit/s, where it stays on the lowest
 /// variant: at 1.5 Mbit/s the segment of its first up-switch hangs on its first sample, which includes its
 /// first transmux (one segment of six, so under a loaded machine's timing the 90 % criterion failed).
-@Suite("hls.js in Chromium agrees with simulate --player hlsjs", .serialized)
+@Suite("hls.js in Chromium agrees with simulate --player hlsjs", .serialized, .enabled(if: WebPlayerHarness.library != nil, Comment(rawValue: WebPlayerHarness.missingBuilds)))
 struct WebPlayerHlsjsTests {
     @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("hlsjs", steady: "1.0", stalling: "0.25"))
     func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
@@ -170,14 +203,14 @@ struct WebPlayerHlsjsTests {
 /// (11.989 s of AAC frames), where simulate's audio ends at the manifest's 12.0 s (2 of 2 runs, with the
 /// shaper's exact link; before, both stalled twice). At 0.25 and 0.15 Mbit/s the real dash.js stalled 3-4
 /// times, once never reaching the end; simulate 1 and 2 (one run each).
-@Suite("dash.js in Chromium agrees with simulate --player dashjs", .serialized)
+@Suite("dash.js in Chromium agrees with simulate --player dashjs", .serialized, .enabled(if: WebPlayerHarness.library != nil, Comment(rawValue: WebPlayerHarness.missingBuilds)))
 struct WebPlayerDashjsTests {
     @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("dashjs", stalling: "0.3"))
     func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
 }
 
 /// Shaka against `simulate --player shaka`.
-@Suite("Shaka in Chromium agrees with simulate --player shaka", .serialized)
+@Suite("Shaka in Chromium agrees with simulate --player shaka", .serialized, .enabled(if: WebPlayerHarness.library != nil, Comment(rawValue: WebPlayerHarness.missingBuilds)))
 struct WebPlayerShakaTests {
     @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("shaka", stalling: "0.25"))
     func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }

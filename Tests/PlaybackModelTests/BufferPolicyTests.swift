@@ -42,12 +42,14 @@ struct BufferPolicyTests {
         try BufferPolicy(backBuffer: .infinity).validate()
     }
 
-    @Test("error descriptions are one sentence naming the setting and the fix")
+    @Test("error descriptions are one lower-case sentence naming the setting and the fix, figures to the hundredth")
     func errorDescription() {
         let text = BufferPolicyError.resumeBelowStart(resume: 0.5, start: 1).description
-        #expect(text == "The resume threshold (0.5 s) is below the start threshold (1.0 s); make it at least as large.")
+        #expect(text == "the resume threshold (0.5 s) is below the start threshold (1 s); make it at least as large.")
+        let rounded = BufferPolicyError.targetBelowResume(target: 10, resume: 12.021333333333333).description
+        #expect(rounded == "the forward buffer target (10 s) is below the resume threshold (12.02 s); make it at least as large.")
         for error in [BufferPolicyError.negative(.backBuffer, -1), .notFinite(.startThreshold), .invalidHorizon(-3)] {
-            #expect(error.description.hasPrefix("The "))
+            #expect(error.description.hasPrefix("the "))
             #expect(error.description.hasSuffix("."))
             #expect(error.description.filter { $0 == "." }.count <= 3)
         }

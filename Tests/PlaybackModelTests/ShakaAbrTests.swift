@@ -84,13 +84,19 @@ import Testing
         #expect(even.choose(Self.context(time: 4)).variant == 1)
     }
 
-    @Test("Shaka starts and resumes at max(rebufferingGoal 2 s, MPD minBufferTime), plus one AAC frame with audio")
+    @Test("Shaka starts and resumes at max(rebufferingGoal 2 s, MPD minBufferTime), plus one AAC frame with audio, and loads at least that far ahead")
     func startRule() {
         let frame = 1024 / 48000.0
         let hinted = PlayerPreset.shaka.policy(for: .init(minBufferTime: 4, audioFrame: frame))
         #expect(hinted.startThreshold == 4 + frame && hinted.resumeThreshold == 4 + frame)
         #expect(PlayerPreset.shaka.policy(for: .init(minBufferTime: 1.5, audioFrame: nil)).startThreshold == 2)
         #expect(PlayerPreset.shaka.policy(for: nil).startThreshold == 2)
+        // Its buffering goal is max(minBufferTime, rebufferingGoal, bufferingGoal 10 s): raised with a
+        // minBufferTime above 10 s, never below the resume threshold.
+        #expect(hinted.forwardTarget == 10)
+        let long = PlayerPreset.shaka.policy(for: .init(minBufferTime: 12, audioFrame: frame))
+        #expect(long.startThreshold == 12 + frame && long.forwardTarget == 12 + frame && long.stallLevel == 0.5)
+        #expect(throws: Never.self) { try long.validate() }
         #expect(PlayerPreset.dashjs.policy(for: .init(minBufferTime: 4, audioFrame: frame)).startThreshold == 0.2)
         #expect(PlayerPreset.ManifestHints.aacFrame(codecs: "mp4a.40.2", samplingRate: 48000) == frame)
         #expect(PlayerPreset.ManifestHints.aacFrame(codecs: "opus", samplingRate: 48000) == nil)

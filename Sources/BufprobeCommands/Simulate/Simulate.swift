@@ -70,7 +70,8 @@ public struct Simulate: AsyncParsableCommand {
             --qoe-stall-weight mu = top variant's kbit/s).
 
             Exit codes: 0 simulated (stalls or not; see the report); 2 the media could not be opened or is \
-            not media; 64 usage error or a mistake in the script (one sentence naming the line and field).
+            not media; 4 the buffer policy a --player preset derives from the media cannot play it; 64 usage \
+            error or a mistake in the script (one sentence naming the line and field).
             """)
 
     @Argument(

@@ -43,6 +43,11 @@ struct SimulationAudioTrack: Sendable {
     var underflowGrace = 0.0
     /// The end of the video the player last played from: where the grace counts from.
     var graceAnchor: Double?
+    /// Session seconds played on the grace: audio playing on with no video under the playhead, the picture
+    /// frozen though the player is not stalled.
+    var audioAloneTime = 0.0
+    /// Whether the last step played audio alone: the next one that does not ends the stretch.
+    var playingAlone = false
     /// The audio's schedule: how far past the video's level it loads (`nil`: up to the forward target).
     var leadOverVideo: Double?
     /// How far short of its last segment's end the audio's buffered range ends (one AAC frame), seconds.

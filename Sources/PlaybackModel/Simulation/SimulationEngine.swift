@@ -169,7 +169,7 @@ public struct SimulationEngine: Sendable {
     public var result: SimulationResult {
         SimulationResult(
             events: events, report: session.report, duration: clock, bytesReceived: bytesReceived,
-            requests: requests, finished: isFinished)
+            requests: requests, finished: isFinished, audioAloneTime: audioTrack?.audioAloneTime ?? 0)
     }
 
     /// Runs the session to its end.
@@ -186,11 +186,9 @@ public struct SimulationEngine: Sendable {
     /// `limit` when the session goes on past it: a live display calls this with the scaled wall clock.
     public mutating func run(until limit: Double = .infinity) {
         // A viewer's action since the last call may have sent a request, or resumed playback.
-        if audioTrack != nil {
-            lendUnderflowGrace()
-            shareLink()
-        }
+        afterTrackStep(from: nil)
         while !isFinished {
+            let mark = pictureMark()
             let completion = downloader.completionTime
             let step = script.nextTime
             let deadline = session.player.nextDeadline ?? .infinity
@@ -231,10 +229,7 @@ public struct SimulationEngine: Sendable {
             } else {
                 handle(session.advance(to: clock))
             }
-            if audioTrack != nil {
-                lendUnderflowGrace()
-                shareLink()
-            }
+            afterTrackStep(from: mark)
             // A seek still to come takes an ended session on; a failed one is over.
             if case .failed = session.player.state {
                 isFinished = true

@@ -39,6 +39,9 @@ public struct SimulationEvent: Sendable, Hashable {
         case downloadComplete = "download_complete"
         /// After the end of the stream, the playhead jumped a hole in the media (`value`: the hole's length).
         case gapSkipped = "gap_skipped"
+        /// The picture froze while the audio plays on alone past the end of the video's data (the browser's
+        /// video-underflow grace over a separate audio track): not a stall, but what a viewer sees as one.
+        case audioAlone = "audio_alone"
         /// Playback reached the end of the media.
         case end
         /// Nothing can happen any more (the network is down for good, the player failed, or it was paused

@@ -12,11 +12,18 @@ public struct SimulationResult: Sendable, Hashable {
     public var requests: Int
     /// Whether the session is over (as opposed to stopped at a time limit).
     public var finished: Bool
+    /// Session seconds the player played on audio alone, its picture frozen though it was not stalled: the
+    /// browser's video-underflow grace over a separate audio track (`SimulationEngine.videoUnderflowGrace`);
+    /// 0 without one.
+    public var audioAloneTime: Double
+
+    /// How long a viewer saw a frozen picture: the stalls' total and the time audio played on alone.
+    public var frozenPictureTime: Double { report.stallTime + audioAloneTime }
 
     /// Creates a result.
     public init(
         events: [SimulationEvent], report: QoEReport, duration: Double, bytesReceived: Int64, requests: Int,
-        finished: Bool
+        finished: Bool, audioAloneTime: Double = 0
     ) {
         self.events = events
         self.report = report
@@ -24,5 +31,6 @@ public struct SimulationResult: Sendable, Hashable {
         self.bytesReceived = bytesReceived
         self.requests = requests
         self.finished = finished
+        self.audioAloneTime = audioAloneTime
     }
 }
