@@ -210,6 +210,8 @@ let package = Package(
             dependencies: [
                 "Bufprobe", "BufprobeCommands", "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel",
                 "ProbeEngine", "SimulateEngine", "TestSupport", "BufprobeCLI",
+                // CIRecipeTests reads docs/ci.md's CI jobs.
+                .product(name: "Yams", package: "Yams"),
             ],
             // Helper servers (Python scripts) the check tests start; run from the source tree, not bundled.
             exclude: ["Fixtures"],

@@ -35,7 +35,7 @@ public struct Serve: AsyncParsableCommand {
             parameters: duration=S, timeout=S, variant=best|lowest|N|rate, all_variants=true \
             (--all-variants), module=NAME (a module of --config.file), debug=true (answer the check's log, \
             metrics and settings as text instead). It answers its metrics in the Prometheus text format (bufprobe_probe_success, \
-            bufprobe_verdict{verdict=...}, bufprobe_stalls_total, ...). The check is bounded by the scrape's \
+            bufprobe_verdict{verdict=...}, bufprobe_stalls, ...). The check is bounded by the scrape's \
             X-Prometheus-Scrape-Timeout-Seconds header (10 s without one, 120 s at most) less 0.5 s: duration \
             (default: all of that time) and timeout (default 10s) are capped at it (with all_variants=true \
             a third of it each, and the validation of the variants ends within the last third). GET /metrics answers the exporter's own metrics; GET / lists the last 100 probes with links to \
@@ -49,7 +49,7 @@ public struct Serve: AsyncParsableCommand {
             the target (variants, renditions, segments, keys, init sections, DASH base URLs and templates, \
             each HTTP redirect) must match a pattern too, and --deny-private refuses private addresses \
             after name resolution: a refused URL is not requested; it is a warning and counts in \
-            bufprobe_refused_requests_total{reason}.
+            bufprobe_refused_requests{reason}.
 
             One line per request on stderr. SIGTERM or Ctrl-C stops accepting connections, lets the checks \
             in flight end (each within its budget) and exits 0; a second signal exits at once.

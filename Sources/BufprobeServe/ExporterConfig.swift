@@ -16,6 +16,7 @@ import Yams
 ///     max_stalls: 1
 ///     max_rebuffer_ratio: 1%
 ///     max_latency: 10s
+///     min_realtime_factor: 0.9
 ///     policy: {start_threshold: 1s, resume_threshold: 2s, max_buffer: 30s}
 ///     player: exoplayer
 ///     headers: ["Authorization: Bearer abc"]
@@ -30,7 +31,7 @@ package struct ExporterConfig: Sendable {
     /// The keys a module takes.
     package static let moduleKeys = [
         "timeout", "duration", "max_startup", "max_stalls", "max_stall_time", "max_rebuffer_ratio", "max_latency", "max_drift",
-        "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
+        "min_realtime_factor", "max_peak_over_bandwidth", "max_hole", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
     ]
     /// The keys of a module's `policy`.
     package static let policyKeys = ["start_threshold", "resume_threshold", "max_buffer"]
@@ -100,11 +101,15 @@ package struct ExporterConfig: Sendable {
             case "timeout": module.timeout = try seconds(value, key)
             case "duration": module.duration = try seconds(value, key)
             case "max_startup": module.maxStartup = try seconds(value, key)
-            case "max_stalls", "max_rebuffer_ratio":
+            case "max_stalls", "max_rebuffer_ratio", "min_realtime_factor", "max_peak_over_bandwidth":
                 guard let text = value.scalar?.string else { throw ExporterConfigError("\(key) must be a single value.") }
                 do {
                     if key == "max_stalls" {
                         module.thresholds[.maxStalls] = Double(try VerdictThresholds.count(parsing: text))
+                    } else if key == "min_realtime_factor" {
+                        module.thresholds[.minRealtimeFactor] = try VerdictThresholds.factor(parsing: text)
+                    } else if key == "max_peak_over_bandwidth" {
+                        module.thresholds[.maxPeakOverBandwidth] = try VerdictThresholds.excess(parsing: text)
                     } else {
                         module.thresholds[.maxRebufferRatio] = try VerdictThresholds.ratio(parsing: text)
                     }
@@ -112,6 +117,7 @@ package struct ExporterConfig: Sendable {
             case "max_stall_time": module.thresholds[.maxStallTime] = try seconds(value, key)
             case "max_latency": module.thresholds[.maxLatency] = try seconds(value, key)
             case "max_drift": module.thresholds[.maxDrift] = try seconds(value, key)
+            case "max_hole": module.thresholds[.maxHole] = value.scalar?.string == "none" ? .infinity : try seconds(value, key)
             case "player":
                 let text = try string(value, key)
                 guard let preset = PlayerPreset(name: text) else {

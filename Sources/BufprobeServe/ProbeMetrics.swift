@@ -3,8 +3,9 @@ import MediaIO
 import Prometheus
 
 /// The one mapping from a `CheckReport` to the metrics `GET /probe` answers, in the Prometheus text
-/// format (swift-prometheus writes it and escapes label values). Names follow Prometheus's conventions:
-/// base units (seconds, bits per second, bytes) in the name, `_total` for accumulated amounts. A value the
+/// format (swift-prometheus writes it and escapes label values). Names follow Prometheus's conventions,
+/// as `promtool check metrics` holds them: base units (seconds, bytes, bytes per second) in the name, and no
+/// `_total`, which is a counter's suffix (a user would `rate()` it). A value the
 /// report leaves `null` (no startup, nothing received, no declared rate) is left out, never written as 0;
 /// so is a value that is not finite.
 ///
@@ -34,26 +35,26 @@ package enum ProbeMetrics {
         Gauge(name: "bufprobe_startup_delay_seconds", help: "Seconds until the player could start, opening included; absent when it never started.") {
             $0.startupDelay
         },
-        Gauge(name: "bufprobe_stalls_total", help: "Stalls during the check.") { Double($0.stallCount) },
-        Gauge(name: "bufprobe_stall_seconds_total", help: "Seconds stalled during the check.") { $0.stallTime },
-        Gauge(name: "bufprobe_holes_skipped_total", help: "Holes in the media the player jumped (a freeze or a jump for viewers).") {
+        Gauge(name: "bufprobe_stalls", help: "Stalls during the check.") { Double($0.stallCount) },
+        Gauge(name: "bufprobe_stall_seconds", help: "Seconds stalled during the check.") { $0.stallTime },
+        Gauge(name: "bufprobe_holes_skipped", help: "Holes in the media the player jumped (a freeze or a jump for viewers).") {
             Double($0.skippedHoles.count)
         },
         Gauge(name: "bufprobe_rebuffer_ratio", help: "Stall time over stall time plus played time (0 to 1); absent when playback never started.") { $0.rebufferRatio },
-        Gauge(name: "bufprobe_throughput_bits_per_second", help: "Bits received per second, from the start of the check to the last packet.") {
-            $0.throughputBps
+        Gauge(name: "bufprobe_throughput_bytes_per_second", help: "Bytes received per second, from the start of the check to the last packet.") {
+            $0.throughputBps.map(bytes)
         },
         Gauge(name: "bufprobe_realtime_factor", help: "Media seconds received per wall-clock second (below 1: slower than real time).") {
             $0.realtimeFactor
         },
-        Gauge(name: "bufprobe_declared_bit_rate_bits_per_second", help: "The declared bit rate: HLS BANDWIDTH, DASH bandwidth or the container's.") {
-            $0.declaredBitRate
+        Gauge(name: "bufprobe_declared_rate_bytes_per_second", help: "The declared bit rate (HLS BANDWIDTH, DASH bandwidth or the container's), in bytes per second.") {
+            $0.declaredBitRate.map(bytes)
         },
-        Gauge(name: "bufprobe_measured_bit_rate_bits_per_second", help: "Average bit rate of the played streams' packets over their media time.") {
-            $0.measuredBitRate
+        Gauge(name: "bufprobe_measured_rate_bytes_per_second", help: "Average rate of the played streams' packets over their media time, in bytes per second.") {
+            $0.measuredBitRate.map(bytes)
         },
-        Gauge(name: "bufprobe_peak_bit_rate_bits_per_second", help: "Highest bit rate of the played streams in any 1 s window of media time.") {
-            $0.peakBitRate
+        Gauge(name: "bufprobe_peak_rate_bytes_per_second", help: "Highest rate of the played streams in any 1 s window of media time, in bytes per second.") {
+            $0.peakBitRate.map(bytes)
         },
         Gauge(name: "bufprobe_played_seconds", help: "Media seconds the player played.") { $0.played },
         Gauge(name: "bufprobe_buffered_ahead_seconds", help: "Seconds loaded ahead of the playhead when the check ended.") { $0.bufferedAhead },
@@ -79,6 +80,9 @@ package enum ProbeMetrics {
         },
     ]
 
+    /// A report's bits per second as bytes per second, Prometheus's base unit.
+    private static func bytes(_ bitsPerSecond: Double) -> Double { bitsPerSecond / 8 }
+
     /// The exposition of `report`; `probeSeconds` is the wall-clock time the exporter spent on the check.
     /// Families come in this file's order, so that the answer reads the same way every time.
     package static func exposition(of report: CheckReport, probeSeconds: Double) -> String {
@@ -94,7 +98,7 @@ package enum ProbeMetrics {
         if let thresholds = report.settings.thresholds {
             text += family(
                 "bufprobe_verdict_threshold",
-                "The verdict's limits in force, per threshold: max_stalls (count), max_stall_time (seconds), max_rebuffer_ratio (0 to 1), max_startup, max_latency, max_drift (seconds); absent when not limited.",
+                "The verdict's limits in force, per threshold: max_stalls (count), max_stall_time (seconds), max_rebuffer_ratio (0 to 1), max_startup, max_latency, max_drift (seconds), min_realtime_factor (ratio, 0: none), max_peak_over_bandwidth (0.1: 10%), max_hole (seconds); absent when not limited.",
                 VerdictThresholds.Name.allCases.compactMap { name in thresholds[name].map { ([("threshold", name.rawValue)], $0) } })
         }
         if let health = report.playlistHealth {
@@ -107,7 +111,7 @@ package enum ProbeMetrics {
         if let latency = report.liveLatency {
             let stats: [(String, Double?)] = [("at_start", latency.atStart), ("min", latency.min), ("mean", latency.mean), ("max", latency.max)]
             text += family(
-                "bufprobe_live_latency_summary_seconds", "Latency to the live edge over the check, per statistic (at_start, min, time-averaged mean, max).",
+                "bufprobe_live_latency_stat_seconds", "Latency to the live edge over the check, per statistic (at_start, min, time-averaged mean, max).",
                 stats.compactMap { name, value in value.map { ([("stat", name)], $0) } })
         }
         if let dash = report.dashLive {
@@ -154,7 +158,7 @@ package enum ProbeMetrics {
         }
         // Every reason is written (0 included): an alert on refusals needs a series to compare.
         text += family(
-            "bufprobe_refused_requests_total",
+            "bufprobe_refused_requests",
             "Requests the check did not make because the exporter's policy refused them (--allow-target, --deny-private), per reason; each is a warning naming the URL.",
             RequestPolicy.Reason.allCases.map { ([("reason", $0.rawValue)], Double(report.refusedRequests?[$0] ?? 0)) })
         var info = [("target", report.source)]

@@ -19,13 +19,14 @@ enum AllVariants {
             outcome = DASHVariantProber(
                 source: source, options: settings.formatOptions, timeout: settings.timeout,
                 segments: settings.allVariantsSegments, root: root, pacer: pacer, budget: settings.allVariantsBudget,
-                clock: clock, unixNow: { unixAtStart + clock.now() - started }
+                clock: clock, unixNow: { unixAtStart + clock.now() - started },
+                bandwidthTolerance: settings.thresholds.maxPeakOverBandwidth
             ).run()
         case .hls:
             outcome = VariantProber(
                 source: source, options: settings.formatOptions, timeout: settings.timeout,
                 segments: settings.allVariantsSegments, root: root, pacer: pacer,
-                budget: settings.allVariantsBudget, clock: clock
+                budget: settings.allVariantsBudget, clock: clock, bandwidthTolerance: settings.thresholds.maxPeakOverBandwidth
             ).run()
         default:
             return .variantsValidated([], warnings: [CheckSentence.noVariants(source)])

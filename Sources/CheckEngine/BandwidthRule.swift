@@ -1,19 +1,22 @@
 /// The one rule for a measured bit rate against a declared HLS `BANDWIDTH` (or `AVERAGE-BANDWIDTH`): more
-/// than 10% above it is a problem (Apple's HLS authoring specification allows a measured peak up to 10%
-/// over the declared one). The played variant's 1 s peak (`Verdict.decide`) and every variant's peak
-/// segment bit rate (`check --all-variants`) are judged by it.
+/// than 10% above it is a problem by default (Apple's HLS authoring specification allows a measured peak up
+/// to 10% over the declared one); `--max-peak-over-bandwidth` (`VerdictThresholds.maxPeakOverBandwidth`)
+/// sets another tolerance or none. The played variant's 1 s peak (`Verdict.decide`) and every variant's
+/// peak segment bit rate (`check --all-variants`) are judged by it.
 package enum BandwidthRule {
-    /// How far above the declared rate a measured one may be: 10%.
+    /// How far above the declared rate a measured one may be by default: 10%.
     package static let tolerance = 0.10
 
-    /// The tolerance as the sentences print it: "10%".
-    package static var toleranceText: String {
-        let percent = (tolerance * 100).rounded()
-        return "\(Int(exactly: percent).map(String.init) ?? String(percent))%"
-    }
+    /// The default tolerance as the sentences print it: "10%".
+    package static var toleranceText: String { text(tolerance) }
 
-    /// Whether `measured` is more than `tolerance` above `declared` (both bits per second).
-    package static func exceeds(measured: Double, declared: Double) -> Bool {
-        measured > declared * (1 + tolerance)
+    /// A tolerance as the sentences print it: "10%", "25%".
+    package static func text(_ tolerance: Double) -> String { VerdictThresholds.percent(tolerance) }
+
+    /// Whether `measured` is more than `tolerance` above `declared` (both bits per second); never with no
+    /// tolerance (`nil`: not limited).
+    package static func exceeds(measured: Double, declared: Double, tolerance: Double? = BandwidthRule.tolerance) -> Bool {
+        guard let tolerance else { return false }
+        return measured > declared * (1 + tolerance)
     }
 }

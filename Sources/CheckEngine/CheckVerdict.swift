@@ -1,10 +1,12 @@
 /// The outcome of one check (`bufprobe check`, `serve`'s probe, `StreamCheck.Report.verdict`), and the exit
 /// code it maps to (documented in `--help` and the README).
 public enum CheckVerdict: String, Sendable, Codable, Comparable {
-    /// Started within `--max-startup`, never stalled, received at least as fast as real time.
+    /// Started within `--max-startup`, within every other threshold (by default: never stalled, received
+    /// at least as fast as real time, `--min-realtime-factor 1`).
     case pass
-    /// Played, but stalled, started slowly, received slower than real time, peaked above its declared
-    /// HLS bandwidth by more than 10%, has a hole in its media, lists a variant playlist that fails
+    /// Played, but crossed a threshold (`VerdictThresholds`: stalled, started slowly, received slower than
+    /// `--min-realtime-factor`...), peaked above its declared
+    /// HLS bandwidth by more than `--max-peak-over-bandwidth` (10%), has a hole in its media (`--max-hole`), lists a variant playlist that fails
     /// to load, or has a live playlist that stopped updating (stale).
     case degraded
     /// Could not open, HTTP error, timeout, no playable stream, or the stream ended early.

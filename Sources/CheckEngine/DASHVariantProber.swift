@@ -33,11 +33,12 @@ package struct DASHVariantProber: Sendable, ValidatesVariants {
     /// a live manifest's times on `unixNow`).
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), unixNow: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), unixNow: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        bandwidthTolerance: Double? = BandwidthRule.tolerance
     ) {
         validation = VariantValidation(
             source: source, options: options, timeout: timeout, segments: max(1, segments), root: root, pacer: pacer,
-            budget: budget, clock: clock)
+            budget: budget, clock: clock, bandwidthTolerance: bandwidthTolerance)
         self.unixNow = unixNow
     }
 
@@ -189,7 +190,8 @@ package struct DASHVariantProber: Sendable, ValidatesVariants {
                     message: "\(VariantValidator.name(index: index, uri: variant.uri)) has segment \(segment.url) that \(VariantProber.describe(error))."))
             }
         }
-        var check = VariantValidator.validate(index: index, variant: variant, streams: streams, sizes: sizes)
+        var check = VariantValidator.validate(
+            index: index, variant: variant, streams: streams, sizes: sizes, tolerance: validation.bandwidthTolerance)
         check.problems += problems
         return reworded(check)
     }

@@ -34,7 +34,8 @@ public final class StreamCheck: Sendable {
             set { thresholds.maxStartup = newValue }
         }
         /// The limits the verdict holds the stream to (`bufprobe check --max-stalls`...): by default any
-        /// stall or a startup above 3 s is degraded.
+        /// stall, a startup above 3 s or media received slower than real time (`minRealtimeFactor` 1) is
+        /// degraded.
         public var thresholds = VerdictThresholds.default
         /// Extra HTTP request headers, `Name: value` each.
         public var headers: [String]

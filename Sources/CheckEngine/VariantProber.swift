@@ -34,11 +34,11 @@ package struct VariantProber: Sendable, ValidatesVariants {
     /// A validation of `source`'s variants, within `budget` seconds in all when given, read on `clock`.
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock()
+        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), bandwidthTolerance: Double? = BandwidthRule.tolerance
     ) {
         validation = VariantValidation(
             source: source, options: options, timeout: timeout, segments: segments, root: root, pacer: pacer,
-            budget: budget, clock: clock)
+            budget: budget, clock: clock, bandwidthTolerance: bandwidthTolerance)
     }
 
     /// Whether the budget has run out.
@@ -271,7 +271,8 @@ package struct VariantProber: Sendable, ValidatesVariants {
                     message: "\(VariantValidator.name(index: index, uri: variant.uri)) has segment \(position) (\(url)) that \(describe(error, deadline))."))
             }
         }
-        var check = VariantValidator.validate(index: index, variant: variant, streams: streams, sizes: sizes)
+        var check = VariantValidator.validate(
+            index: index, variant: variant, streams: streams, sizes: sizes, tolerance: validation.bandwidthTolerance)
         check.problems += failures
         return check
     }

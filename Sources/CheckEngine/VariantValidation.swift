@@ -18,11 +18,13 @@ package struct VariantValidation: Sendable {
     package let pacer: Interrupter
     /// The time the whole validation may take (`CheckSettings.allVariantsBudget`).
     let budget: ValidationBudget
+    /// How far above its declared `BANDWIDTH` a variant may peak (`--max-peak-over-bandwidth`); `nil`: any.
+    package let bandwidthTolerance: Double?
 
     /// A validation of `source` within `budget` seconds in all when given, read on `clock`.
     init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double?, clock: any CheckClock
+        budget: Double?, clock: any CheckClock, bandwidthTolerance: Double? = BandwidthRule.tolerance
     ) {
         self.source = source
         self.options = options
@@ -31,6 +33,7 @@ package struct VariantValidation: Sendable {
         self.root = root
         self.pacer = pacer
         self.budget = ValidationBudget(seconds: budget, clock: clock)
+        self.bandwidthTolerance = bandwidthTolerance
     }
 
     /// An interrupter for one request: its own deadlines (variants run side by side), the whole request

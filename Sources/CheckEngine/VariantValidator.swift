@@ -89,9 +89,11 @@ package enum VariantValidator {
     }
 
     /// The whole comparison for a variant whose first segment opened with `streams` and whose first
-    /// segments have `sizes`.
+    /// segments have `sizes`; its measured rates may be `tolerance` above the declared ones
+    /// (`--max-peak-over-bandwidth`, `nil`: any).
     package static func validate(
-        index: Int, variant: HLSPlaylist.Variant, streams: [Stream], sizes: [SegmentSize]
+        index: Int, variant: HLSPlaylist.Variant, streams: [Stream], sizes: [SegmentSize],
+        tolerance: Double? = BandwidthRule.tolerance
     ) -> VariantCheck {
         let name = name(index: index, uri: variant.uri)
         let measured = measured(streams: streams, sizes: sizes)
@@ -136,18 +138,18 @@ package enum VariantValidator {
             unverified.append("\(name): no segment size was learned (the server sent no Content-Length), so BANDWIDTH is not verifiable.")
         }
         if let peak = measured.peakBitRate, variant.bandwidth > 0,
-            BandwidthRule.exceeds(measured: peak, declared: Double(variant.bandwidth))
+            BandwidthRule.exceeds(measured: peak, declared: Double(variant.bandwidth), tolerance: tolerance), let tolerance
         {
             problem(
                 .bandwidthExceeded,
-                "peaks at \(TextFormat.bitRate(peak)) over its first \(measured.segmentsMeasured) segment(s), more than \(BandwidthRule.toleranceText) above its BANDWIDTH of \(TextFormat.bitRate(Double(variant.bandwidth)))")
+                "peaks at \(TextFormat.bitRate(peak)) over its first \(measured.segmentsMeasured) segment(s), more than \(BandwidthRule.text(tolerance)) above its BANDWIDTH of \(TextFormat.bitRate(Double(variant.bandwidth)))")
         }
         if let average = measured.averageBitRate, let declared = variant.averageBandwidth,
-            BandwidthRule.exceeds(measured: average, declared: Double(declared))
+            BandwidthRule.exceeds(measured: average, declared: Double(declared), tolerance: tolerance), let tolerance
         {
             problem(
                 .averageBandwidthExceeded,
-                "averages \(TextFormat.bitRate(average)) over its first \(measured.segmentsMeasured) segment(s), more than \(BandwidthRule.toleranceText) above its AVERAGE-BANDWIDTH of \(TextFormat.bitRate(Double(declared)))")
+                "averages \(TextFormat.bitRate(average)) over its first \(measured.segmentsMeasured) segment(s), more than \(BandwidthRule.text(tolerance)) above its AVERAGE-BANDWIDTH of \(TextFormat.bitRate(Double(declared)))")
         }
         return VariantCheck(
             index: index, uri: variant.uri, declared: declared(variant), measured: measured, problems: problems,

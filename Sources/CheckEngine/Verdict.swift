@@ -12,8 +12,9 @@ import BufprobeOutput
 ///   `--max-stalls` (0 by default: any stall), more stall time than `--max-stall-time`, a rebuffer ratio
 ///   above `--max-rebuffer-ratio`, a startup above `--max-startup`, a live latency above `--max-latency` or
 ///   a drift above `--max-drift` (`VerdictThresholds`; a threshold other than the default is named with
-///   its value where it was crossed), a peak more than 10% above the declared HLS `BANDWIDTH`, receiving slower than real
-///   time, a hole in the received media, a variant playlist that cannot be served, a resource it leads to
+///   its value where it was crossed), a peak more than `--max-peak-over-bandwidth` (10% by default) above the declared HLS `BANDWIDTH`,
+///   receiving slower than
+///   `--min-realtime-factor` (1 by default: slower than real time; 0: no limit), a hole in the received media longer than `--max-hole` (0 by default: any), a variant playlist that cannot be served, a resource it leads to
 ///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
 ///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
 ///   what the master declares (`VariantValidator`).
@@ -104,25 +105,36 @@ package enum Verdict {
             problems.append("fell \(TextFormat.seconds(drift)) further behind the live edge during the check (more than \(limits.named(.maxDrift)))")
         }
         if let declared = m.declaredVariantBitRate, let peak = m.peakBitRate,
-            BandwidthRule.exceeds(measured: peak, declared: declared)
+            BandwidthRule.exceeds(measured: peak, declared: declared, tolerance: limits.maxPeakOverBandwidth),
+            let tolerance = limits.maxPeakOverBandwidth
         {
             problems.append(
-                "peaked at \(TextFormat.bitRate(peak)), more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH of \(TextFormat.bitRate(declared))")
+                "peaked at \(TextFormat.bitRate(peak)), more than \(BandwidthRule.text(tolerance)) above its declared BANDWIDTH of \(TextFormat.bitRate(declared)) (--max-peak-over-bandwidth)")
         }
-        if let factor = m.realtimeFactor, factor < 1 {
-            problems.append("arrived slower than real time (\(String(format: "%.2f", factor))x)")
+        if let factor = m.realtimeFactor, factor < limits.minRealtimeFactor {
+            let figure = String(format: "%.2fx", factor)
+            problems.append(
+                factor < 1
+                    ? "arrived slower than real time (\(figure), below \(limits.named(.minRealtimeFactor)))"
+                    : "arrived at \(figure) real time (below \(limits.named(.minRealtimeFactor)))")
         }
         // A hole in the media the stream delivered: the player jumps it (at once when small, else once
         // the stream has ended), so it is not always a stall; viewers still see the picture freeze or jump.
+        // --max-hole: 0 by default (any hole), named only when a team set its own.
         for (before, after) in zip(m.received, m.received.dropFirst()) {
+            guard let limit = limits.maxHole, after.start - before.end > limit else { continue }
             problems.append(
-                "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))")
+                "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))"
+                    + (limit > 0 ? " (more than \(limits.named(.maxHole)))" : ""))
         }
         problems += originProblems(m)
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")
         }
-        let speed = m.realtimeFactor.map { String(format: ", received at %.1fx real time", $0) } ?? ""
+        // Slower than real time but within a relaxed --min-realtime-factor: said, with the limit.
+        let speed = m.realtimeFactor.map {
+            String(format: ", received at %.1fx real time", $0) + ($0 < 1 ? " (within \(limits.named(.minRealtimeFactor)))" : "")
+        } ?? ""
         let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
         guard m.qoe.stallCount > 0 else {
             return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")

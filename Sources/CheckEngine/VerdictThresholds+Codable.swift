@@ -3,10 +3,12 @@ import BufprobeOutput
 // that is not limited (the document's rule), keys made snake_case by `JSONOutput`.
 extension VerdictThresholds: Codable {
     private enum CodingKeys: String, CodingKey {
-        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift
+        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift, minRealtimeFactor, maxPeakOverBandwidth, maxHole
     }
 
-    /// Decodes the object `encode(to:)` writes; a missing or `null` optional threshold is no limit.
+    /// Decodes the object `encode(to:)` writes; a missing or `null` optional threshold is no limit, a
+    /// missing `min_realtime_factor`, `max_peak_over_bandwidth` or `max_hole` (a document from before they
+    /// existed) is its default, 1, 0.1 and 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -15,7 +17,11 @@ extension VerdictThresholds: Codable {
             maxRebufferRatio: try container.decodeIfPresent(Double.self, forKey: .maxRebufferRatio),
             maxStartup: try container.decode(Double.self, forKey: .maxStartup),
             maxLatency: try container.decodeIfPresent(Double.self, forKey: .maxLatency),
-            maxDrift: try container.decodeIfPresent(Double.self, forKey: .maxDrift))
+            maxDrift: try container.decodeIfPresent(Double.self, forKey: .maxDrift),
+            minRealtimeFactor: try container.decodeIfPresent(Double.self, forKey: .minRealtimeFactor) ?? 1,
+            maxPeakOverBandwidth: container.contains(.maxPeakOverBandwidth)
+                ? try container.decodeIfPresent(Double.self, forKey: .maxPeakOverBandwidth) : 0.1,
+            maxHole: container.contains(.maxHole) ? try container.decodeIfPresent(Double.self, forKey: .maxHole) : 0)
     }
 
     /// Encodes every threshold, `null` for those not limited.
@@ -27,6 +33,9 @@ extension VerdictThresholds: Codable {
         try container.encode(maxStartup, forKey: .maxStartup)
         try encode(maxLatency, .maxLatency, in: &container)
         try encode(maxDrift, .maxDrift, in: &container)
+        try container.encode(minRealtimeFactor, forKey: .minRealtimeFactor)
+        try encode(maxPeakOverBandwidth, .maxPeakOverBandwidth, in: &container)
+        try encode(maxHole, .maxHole, in: &container)
     }
 
     private func encode(_ value: Double?, _ key: CodingKeys, in container: inout KeyedEncodingContainer<CodingKeys>) throws {

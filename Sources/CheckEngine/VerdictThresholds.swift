@@ -5,7 +5,8 @@ import BufprobeOutput
 /// makes the verdict `degraded`, and the reason names it (`Verdict.decide`).
 ///
 /// The defaults are `check`'s historical rule: any stall is degraded (`maxStalls` 0), a startup above
-/// 3 s is degraded, and nothing else is limited. The thresholds are independent: allowing stalls is
+/// 3 s is degraded, media received slower than real time is degraded (`minRealtimeFactor` 1), and nothing
+/// else is limited. The thresholds are independent: allowing stalls is
 /// `maxStalls`' business, so `maxRebufferRatio` alone still degrades on the first stall.
 public struct VerdictThresholds: Sendable, Hashable {
     /// The most stalls that still pass (0: any stall is degraded).
@@ -23,11 +24,24 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// Live streams whose media maps to a clock: the most the latency may grow over the check
     /// (`live_latency.drift`) and still pass, seconds; `nil`: no limit.
     public var maxDrift: Double?
+    /// The lowest real-time factor (media seconds received per wall second, over the check) that still
+    /// passes: 1 by default (slower than real time is degraded), 0 for no limit. A live stream whose latency
+    /// to the live edge is measured has no real-time factor (it arrives as fast as it is made; `maxDrift`
+    /// is its rule).
+    public var minRealtimeFactor: Double
+    /// How far above its declared HLS `BANDWIDTH` (or DASH `@bandwidth`) the played variant's 1 s peak, and
+    /// with `--all-variants` each variant's peak segment rate, may be and still pass, as a fraction (0.1:
+    /// 10%, the HLS authoring specification's allowance, by default); `nil`: no limit.
+    public var maxPeakOverBandwidth: Double?
+    /// The longest hole in the received media (a gap between loaded ranges, after ranges closer than
+    /// 0.1 s are merged) that still passes, seconds: 0 by default (any hole is degraded); `nil`: no limit.
+    public var maxHole: Double?
 
     /// Thresholds with `check`'s defaults for every value not given.
     public init(
         maxStalls: Int = 0, maxStallTime: Double? = nil, maxRebufferRatio: Double? = nil, maxStartup: Double = 3,
-        maxLatency: Double? = nil, maxDrift: Double? = nil
+        maxLatency: Double? = nil, maxDrift: Double? = nil, minRealtimeFactor: Double = 1,
+        maxPeakOverBandwidth: Double? = 0.1, maxHole: Double? = 0
     ) {
         self.maxStalls = maxStalls
         self.maxStallTime = maxStallTime
@@ -35,9 +49,12 @@ public struct VerdictThresholds: Sendable, Hashable {
         self.maxStartup = maxStartup
         self.maxLatency = maxLatency
         self.maxDrift = maxDrift
+        self.minRealtimeFactor = minRealtimeFactor
+        self.maxPeakOverBandwidth = maxPeakOverBandwidth
+        self.maxHole = maxHole
     }
 
-    /// `check`'s defaults: no stall, a start within 3 s.
+    /// `check`'s defaults: no stall, a start within 3 s, media received at least as fast as real time.
     public static let `default` = VerdictThresholds()
 
     /// One threshold: its key in JSON, metrics and a `serve` module, and its `check` option.
@@ -54,6 +71,12 @@ public struct VerdictThresholds: Sendable, Hashable {
         case maxLatency = "max_latency"
         /// `max_drift`, `--max-drift`.
         case maxDrift = "max_drift"
+        /// `min_realtime_factor`, `--min-realtime-factor`.
+        case minRealtimeFactor = "min_realtime_factor"
+        /// `max_peak_over_bandwidth`, `--max-peak-over-bandwidth`.
+        case maxPeakOverBandwidth = "max_peak_over_bandwidth"
+        /// `max_hole`, `--max-hole`.
+        case maxHole = "max_hole"
 
         /// The `check` option: `--max-stalls`.
         public var option: String { "--" + rawValue.split(separator: "_").joined(separator: "-") }
@@ -68,6 +91,9 @@ public struct VerdictThresholds: Sendable, Hashable {
         case .maxStartup: maxStartup
         case .maxLatency: maxLatency
         case .maxDrift: maxDrift
+        case .minRealtimeFactor: minRealtimeFactor == 0 ? nil : minRealtimeFactor
+        case .maxPeakOverBandwidth: maxPeakOverBandwidth
+        case .maxHole: maxHole
         }
     }
 
@@ -81,6 +107,10 @@ public struct VerdictThresholds: Sendable, Hashable {
             case .maxStartup: maxStartup = value
             case .maxLatency: maxLatency = value
             case .maxDrift: maxDrift = value
+            case .minRealtimeFactor: minRealtimeFactor = value
+            // Infinite: `none`, as a module says no limit.
+            case .maxPeakOverBandwidth: maxPeakOverBandwidth = value.isInfinite ? nil : value
+            case .maxHole: maxHole = value.isInfinite ? nil : value
             }
         }
     }
@@ -125,11 +155,37 @@ public struct VerdictThresholds: Sendable, Hashable {
         return percent ? value / 100 : value
     }
 
-    /// `value` of the threshold `name` as people read it: `1`, `5%`, `2.500 s`.
+    /// Parses a real-time factor (`--min-realtime-factor`, `min_realtime_factor`): a number, 0 or more,
+    /// with or without a trailing `x` (`0.9`, `0.9x`); 0 is no limit.
+    public static func factor(parsing text: String) throws(InvalidValue) -> Double {
+        let trimmed = text.trimmedSpaces
+        let number = trimmed.hasSuffix("x") ? String(trimmed.dropLast()) : trimmed
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw InvalidValue(description: "'\(text.prefix(64))' is not a real-time factor; expected a number, 0 or more (0.9: media may arrive at 90% of real time; 0: no limit)")
+        }
+        return value
+    }
+
+    /// Parses a tolerance over the declared bandwidth (`--max-peak-over-bandwidth`, `max_peak_over_bandwidth`):
+    /// a fraction (`0.25`) or a percentage (`25%`), 0 or more, or `none` for no limit (returned as infinity,
+    /// which `set` and `ThresholdOptions` take as no limit).
+    public static func excess(parsing text: String) throws(InvalidValue) -> Double {
+        let trimmed = text.trimmedSpaces
+        if trimmed == "none" { return .infinity }
+        let percent = trimmed.hasSuffix("%")
+        let number = percent ? String(trimmed.dropLast()).trimmedSpaces : trimmed
+        guard let value = Double(number), value.isFinite, value >= 0 else {
+            throw InvalidValue(description: "'\(text.prefix(64))' is not a tolerance; expected a fraction (0.25), a percentage (25%) or none")
+        }
+        return percent ? value / 100 : value
+    }
+
+    /// `value` of the threshold `name` as people read it: `1`, `5%`, `2.500 s`, `0.9`.
     package static func text(_ value: Double, of name: Name) -> String {
         switch name {
         case .maxStalls: String(Int(value))
-        case .maxRebufferRatio: percent(value)
+        case .maxRebufferRatio, .maxPeakOverBandwidth: percent(value)
+        case .minRealtimeFactor: factor(value)
         default: TextFormat.seconds(value)
         }
     }
@@ -138,6 +194,14 @@ public struct VerdictThresholds: Sendable, Hashable {
     package func named(_ name: Name) -> String {
         guard let value = self[name] else { return name.option }
         return "\(name.option) \(Self.text(value, of: name))"
+    }
+
+    /// A factor with at most two decimals and no trailing zeros: `1`, `0.9`, `0.75`.
+    package static func factor(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     /// A ratio as a percentage with at most two decimals: `5%`, `0.25%`, `12.34%`.

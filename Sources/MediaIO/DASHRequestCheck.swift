@@ -10,7 +10,7 @@ import Foundation
 /// and every segment of every representation (templates expanded, segment lists, single files), with every
 /// `BaseURL` above them applied and resolved against where the manifest was read from (its last redirect),
 /// plus every `BaseURL` and `Location` element anywhere in the manifest. A refused URL is recorded with
-/// `Interrupter.refuse` (the warning and `bufprobe_refused_requests_total`) and nothing more is requested.
+/// `Interrupter.refuse` (the warning and `bufprobe_refused_requests`) and nothing more is requested.
 ///
 /// What FFmpeg then requests that this parser did not foresee (its own reading of the same manifest) is
 /// still checked: `MediaInput(dashChecked: true)` makes the gate check every HTTP request FFmpeg sends,

@@ -19,7 +19,7 @@ import Darwin
 ///   (`PrivateAddress`). The name is resolved here and again by FFmpeg when it connects: a name whose answer
 ///   changes in between (DNS rebinding) is beyond a check in user space; a firewall must stop that.
 public struct RequestPolicy: Sendable {
-    /// Why a request was refused: the `reason` label of `bufprobe_refused_requests_total`.
+    /// Why a request was refused: the `reason` label of `bufprobe_refused_requests`.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
         /// No allow-list pattern matches the URL.
         case notAllowed = "not_allowed"

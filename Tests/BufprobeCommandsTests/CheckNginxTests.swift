@@ -111,6 +111,23 @@ struct CheckNginxTests {
         #expect(document.stallCount == 0)
         #expect(try #require(document.peakBitRate) > 150_000 * 1.1)
         #expect(document.reason.contains("BANDWIDTH"), "\(document.reason)")
+        #expect(document.reason.contains("more than 10% above its declared BANDWIDTH of 150 kbit/s (--max-peak-over-bandwidth)"), "\(document.reason)")
+
+        // The tolerance is the team's: relaxed above the measured peak, or none, the same stream passes, and
+        // --all-variants judges each variant's peak by it too.
+        for (tolerance, allVariants) in [("200%", false), ("none", true)] {
+            let relaxed = try BufprobeProcess.run(
+                ["check", "--json", "--max-peak-over-bandwidth", tolerance] + (allVariants ? ["--all-variants"] : [])
+                    + [server.url("understated/master.m3u8")])
+            let passed = try CheckDocument.decode(relaxed.stdout)
+            #expect(relaxed.status == 0, "\(tolerance): \(passed.reason)")
+            #expect(passed.verdict == "pass", "\(tolerance): \(passed.reason)")
+            if allVariants {
+                #expect(try #require(passed.variantChecks).allSatisfy { $0.kinds.isEmpty }, "\(passed.warnings)")
+            }
+        }
+        let strict = try BufprobeProcess.run(["check", "--json", "--all-variants", server.url("understated/master.m3u8")])
+        #expect(try CheckDocument.decode(strict.stdout).variantChecks?.first?.kinds == ["bandwidth_exceeded"], "\(strict.stdout)")
     }
 
     @Test("--variant N past the last variant fails, saying how many there are")

@@ -72,6 +72,9 @@ struct CheckThresholdTests {
         (["--max-stall-time", "-2s"], "error: --max-stall-time: '-2s' must not be negative"),
         (["--max-latency", "soon"], "error: --max-latency: 'soon' is not a duration"),
         (["--max-drift", "inf"], "error: --max-drift: 'inf' is not a duration"),
+        (["--max-hole", "soon"], "error: --max-hole: 'soon' is not a duration"),
+        (["--min-realtime-factor", "-1"], "error: --min-realtime-factor: '-1' is not a real-time factor"),
+        (["--max-peak-over-bandwidth", "lots"], "error: --max-peak-over-bandwidth: 'lots' is not a tolerance"),
     ])
     func badThreshold(arguments: [String], sentence: String) throws {
         let result = try BufprobeProcess.run(["check"] + arguments + [BufprobeProcess.sample("h264-aac.mp4")])
@@ -85,5 +88,22 @@ struct CheckThresholdTests {
         #expect(result.status == 0)
         let warnings = result.document["warnings"] as? [String] ?? []
         #expect(warnings.contains { $0.hasPrefix("--max-latency 10.000 s was not applied: ") }, "\(warnings)")
+    }
+
+    @Test("--max-hole: samples/gap.ts's 3 s hole is degraded by default, passes at --max-hole 5s or none, and is named at 0.5s")
+    func maxHole() throws {
+        let file = BufprobeProcess.sample("gap.ts")
+        let strict = try Self.check([file])
+        #expect(strict.status == 1)
+        #expect(strict.document["reason"] as? String == "\(file) has a 3.000 s hole in its media at 4.000 s.", "\(strict.document["reason"] ?? "")")
+        for limit in ["5s", "none"] {
+            let relaxed = try Self.check(["--max-hole", limit, file])
+            #expect(relaxed.status == 0, "\(limit): \(relaxed.document["reason"] ?? "")")
+        }
+        let named = try Self.check(["--max-hole", "0.5s", file])
+        #expect(named.status == 1)
+        #expect((named.document["reason"] as? String)?.hasSuffix("hole in its media at 4.000 s (more than --max-hole 0.500 s).") == true, "\(named.document["reason"] ?? "")")
+        let thresholds = (named.document["settings"] as? [String: Any])?["thresholds"] as? [String: Any]
+        #expect(thresholds?["max_hole"] as? Double == 0.5)
     }
 }

@@ -67,15 +67,12 @@ struct ReadmeExampleTests {
         defer { origin.stop() }
         try origin.waitForLiveSegments(4)
 
-        let path = BufprobeProcess.executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let results = await withTaskGroup(of: (Int, BufprobeProcess.Result?).self) { group in
             for (index, block) in blocks.enumerated() {
                 // A command left running in the background (serve ... &) is stopped after the last one.
                 let script = local(block.commands.joined(separator: "\n")) + "\nkill $(jobs -p) 2>/dev/null; wait\n"
                 group.addTask {
-                    let run = try? BufprobeProcess.run(
-                        URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: ["PATH": path, "COLUMNS": "100"],
-                        timeout: 60, directory: BufprobeProcess.packageRoot)
+                    let run = try? DocShell.run(script)
                     return (index, run)
                 }
             }

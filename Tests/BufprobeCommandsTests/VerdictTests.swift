@@ -38,7 +38,7 @@ struct VerdictTests {
         ("slow start", measured(startup: 4), .degraded, "took 4.000 s to start, more than the 3.000 s allowed (--max-startup)"),
         ("peak", measured { $0.declaredVariantBitRate = 1_000_000; $0.peakBitRate = 1_200_000 }, .degraded, "more than 10% above its declared BANDWIDTH"),
         ("peak within 10%", measured { $0.declaredVariantBitRate = 1_000_000; $0.peakBitRate = 1_090_000 }, .pass, "played without stalling"),
-        ("slow", measured { $0.realtimeFactor = 0.5 }, .degraded, "arrived slower than real time (0.50x)"),
+        ("slow", measured { $0.realtimeFactor = 0.5 }, .degraded, "arrived slower than real time (0.50x, below --min-realtime-factor 1)"),
         ("hole", measured { $0.received = [TimeRange(start: 0, end: 4), TimeRange(start: 7, end: 10)] }, .degraded,
             "has a 3.000 s hole in its media at 4.000 s"),
         ("broken playlist", measured { $0.brokenPlaylists = [("http://h/a.m3u8", 404), ("http://h/a.m3u8", 404)] }, .degraded,

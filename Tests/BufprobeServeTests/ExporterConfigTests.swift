@@ -37,6 +37,32 @@ struct ExporterConfigTests {
         #expect(config.module(named: "nope") == nil)
     }
 
+    @Test("a module's min_realtime_factor and max_peak_over_bandwidth (none: no limit) reach the check's thresholds")
+    func verdictRuleKeys() throws {
+        let config = try ExporterConfig.parse("""
+            modules:
+              relaxed:
+                min_realtime_factor: 0.5
+                max_peak_over_bandwidth: none
+                max_hole: none
+              wide:
+                min_realtime_factor: 0
+                max_peak_over_bandwidth: 25%
+                max_hole: 2s
+            """)
+        var relaxed = CheckSettings()
+        try #require(config.modules["relaxed"]).apply(to: &relaxed, share: 10, requestedTimeout: false, requestedDuration: false)
+        #expect(relaxed.thresholds.minRealtimeFactor == 0.5 && relaxed.thresholds.maxPeakOverBandwidth == nil && relaxed.thresholds.maxHole == nil)
+        var wide = CheckSettings()
+        try #require(config.modules["wide"]).apply(to: &wide, share: 10, requestedTimeout: false, requestedDuration: false)
+        #expect(wide.thresholds.minRealtimeFactor == 0 && wide.thresholds.maxPeakOverBandwidth == 0.25 && wide.thresholds.maxHole == 2)
+        #expect(try #require(config.modules["relaxed"]).summary.contains("max_peak_over_bandwidth: none"))
+        var untouched = CheckSettings()
+        ProbeModule.builtIn.apply(to: &untouched, share: 10, requestedTimeout: false, requestedDuration: false)
+        #expect(untouched.thresholds == .default)
+        #expect(throws: ExporterConfigError.self) { try ExporterConfig.parse("modules:\n  m:\n    max_peak_over_bandwidth: lots\n") }
+    }
+
     @Test("a module's allow_targets bounds every request its checks make, not only the target")
     func moduleAllowListBoundsEveryRequest() throws {
         let config = try ExporterConfig.parse("""

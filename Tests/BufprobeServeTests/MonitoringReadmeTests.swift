@@ -22,7 +22,7 @@ struct MonitoringReadmeTests {
         let own = try Exposition(ExporterMetrics(slots: CheckSlots(limit: 2)).exposition())
         let names = ProbeMetrics.gauges.map(\.name)
             + ["bufprobe_probe_duration_seconds", "bufprobe_verdict", "bufprobe_probe_info", "bufprobe_playlist_problems", "bufprobe_playlist_reloads"]
-            + ["bufprobe_variant_problems", "bufprobe_variants_validated", "bufprobe_refused_requests_total"]
+            + ["bufprobe_variant_problems", "bufprobe_variants_validated", "bufprobe_refused_requests"]
             + own.types.keys
             + ["bufprobe_exporter_config_last_reload_successful", "bufprobe_exporter_config_last_reload_success_timestamp_seconds",
                "bufprobe_exporter_config_reload_failures_total"]

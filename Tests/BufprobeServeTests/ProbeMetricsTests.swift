@@ -41,11 +41,11 @@ struct ProbeMetricsTests {
         "every field maps to its metric, in base units",
         arguments: [
             ("bufprobe_probe_success", 1), ("bufprobe_probe_duration_seconds", 8.25), ("bufprobe_open_seconds", 0.125),
-            ("bufprobe_first_packet_seconds", 0.25), ("bufprobe_startup_delay_seconds", 1.25), ("bufprobe_stalls_total", 2),
-            ("bufprobe_stall_seconds_total", 3.5), ("bufprobe_holes_skipped_total", 1), ("bufprobe_rebuffer_ratio", 0.4375),
-            ("bufprobe_throughput_bits_per_second", 160_000), ("bufprobe_realtime_factor", 0.75),
-            ("bufprobe_declared_bit_rate_bits_per_second", 545_944), ("bufprobe_measured_bit_rate_bits_per_second", 206_644),
-            ("bufprobe_peak_bit_rate_bits_per_second", 610_000), ("bufprobe_played_seconds", 4.5),
+            ("bufprobe_first_packet_seconds", 0.25), ("bufprobe_startup_delay_seconds", 1.25), ("bufprobe_stalls", 2),
+            ("bufprobe_stall_seconds", 3.5), ("bufprobe_holes_skipped", 1), ("bufprobe_rebuffer_ratio", 0.4375),
+            ("bufprobe_throughput_bytes_per_second", 20_000), ("bufprobe_realtime_factor", 0.75),
+            ("bufprobe_declared_rate_bytes_per_second", 68_243), ("bufprobe_measured_rate_bytes_per_second", 25_830.5),
+            ("bufprobe_peak_rate_bytes_per_second", 76_250), ("bufprobe_played_seconds", 4.5),
             ("bufprobe_buffered_ahead_seconds", 0.5), ("bufprobe_sampled_seconds", 8), ("bufprobe_received_bytes", 267_227),
             ("bufprobe_media_duration_seconds", 10), ("bufprobe_live", 0), ("bufprobe_complete", 0), ("bufprobe_warnings", 2),
         ] as [(String, Double)])
@@ -71,20 +71,23 @@ struct ProbeMetricsTests {
     @Test("the thresholds in force are one series each, a threshold not limited left out")
     func thresholds() throws {
         #expect(!(try Self.metrics(Self.report())).has("bufprobe_verdict_threshold"), "a document without settings.thresholds has none")
-        let metrics = try Self.metrics(Self.report { $0.settings.thresholds = VerdictThresholds(maxStalls: 2, maxRebufferRatio: 0.01, maxLatency: 8) })
+        let metrics = try Self.metrics(Self.report { $0.settings.thresholds = VerdictThresholds(maxStalls: 2, maxRebufferRatio: 0.01, maxLatency: 8, minRealtimeFactor: 0, maxPeakOverBandwidth: nil, maxHole: nil) })
         let written = metrics.samples.filter { $0.name == "bufprobe_verdict_threshold" }
         #expect(Dictionary(uniqueKeysWithValues: written.map { ($0.labels["threshold"] ?? "", $0.value) })
             == ["max_stalls": 2, "max_rebuffer_ratio": 0.01, "max_startup": 3, "max_latency": 8])
+        let defaults = try Self.metrics(Self.report { $0.settings.thresholds = .default })
+        #expect(defaults.value("bufprobe_verdict_threshold", ["threshold": "min_realtime_factor"]) == 1, "the default real-time rule is in force")
+        #expect(defaults.value("bufprobe_verdict_threshold", ["threshold": "max_peak_over_bandwidth"]) == 0.1, "so is the bandwidth rule")
     }
 
     @Test(
         "a value that is null in the report is left out, not written as 0",
         arguments: [
             ("startup_delay", "bufprobe_startup_delay_seconds"), ("open_time", "bufprobe_open_seconds"),
-            ("first_packet_time", "bufprobe_first_packet_seconds"), ("throughput_bps", "bufprobe_throughput_bits_per_second"),
-            ("realtime_factor", "bufprobe_realtime_factor"), ("declared_bit_rate", "bufprobe_declared_bit_rate_bits_per_second"),
-            ("measured_bit_rate", "bufprobe_measured_bit_rate_bits_per_second"),
-            ("peak_bit_rate", "bufprobe_peak_bit_rate_bits_per_second"), ("bytes_received", "bufprobe_received_bytes"),
+            ("first_packet_time", "bufprobe_first_packet_seconds"), ("throughput_bps", "bufprobe_throughput_bytes_per_second"),
+            ("realtime_factor", "bufprobe_realtime_factor"), ("declared_bit_rate", "bufprobe_declared_rate_bytes_per_second"),
+            ("measured_bit_rate", "bufprobe_measured_rate_bytes_per_second"),
+            ("peak_bit_rate", "bufprobe_peak_rate_bytes_per_second"), ("bytes_received", "bufprobe_received_bytes"),
             ("duration", "bufprobe_media_duration_seconds"), ("rebuffer_ratio", "bufprobe_rebuffer_ratio"),
         ])
     func nullIsLeftOut(key: String, name: String) throws {
@@ -123,14 +126,16 @@ struct ProbeMetricsTests {
 
     @Test("metric names follow Prometheus conventions: bufprobe_ prefix, snake case, a base unit or a unitless kind")
     func namesFollowConventions() throws {
-        let suffixes = ["_seconds", "_seconds_total", "_total", "_bits_per_second", "_bytes", "_ratio", "_factor", "_success", "_live",
-                        "_complete", "_warnings", "_info"]
+        // Counts of one check are plain nouns: `_total` is a counter's suffix, and every metric is a gauge.
+        let suffixes = ["_seconds", "_bytes_per_second", "_bytes", "_ratio", "_factor", "_success", "_live",
+                        "_complete", "_warnings", "_info", "_stalls", "_skipped"]
         let names = ProbeMetrics.gauges.map(\.name) + ["bufprobe_probe_duration_seconds", "bufprobe_verdict"]
         for name in names {
             #expect(name.allSatisfy { $0.isLowercase || $0 == "_" }, "\(name)")
             #expect(name.hasPrefix("bufprobe_"), "\(name)")
             #expect(name == "bufprobe_verdict" || suffixes.contains { name.hasSuffix($0) }, "\(name)")
-            #expect(!name.contains("milli") && !name.contains("kbit") && !name.contains("_ms"), "\(name): base units only")
+            #expect(!name.contains("milli") && !name.contains("kbit") && !name.contains("_ms") && !name.contains("_bits"), "\(name): base units only")
+            #expect(!name.hasSuffix("_total"), "\(name): a gauge has no counter suffix")
         }
         #expect(Set(names).count == names.count)
     }

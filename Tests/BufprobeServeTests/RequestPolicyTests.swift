@@ -29,7 +29,7 @@ final class OriginServer {
 /// host or port — not a redirect, a variant (played or not, or validated with `all_variants=true`), a
 /// rendition, a segment, a key, an init section, a DASH `BaseURL`, an absolute template URL or a DASH
 /// segment's redirect. The refused URL is a warning and counts in
-/// `bufprobe_refused_requests_total{reason="not_allowed"}`; a DASH target whose URLs are all allowed is checked.
+/// `bufprobe_refused_requests{reason="not_allowed"}`; a DASH target whose URLs are all allowed is checked.
 @Suite("serve: every outbound request is checked", .serialized)
 struct RequestPolicyTests {
     @Test(
@@ -59,7 +59,7 @@ struct RequestPolicyTests {
                 headers: ["X-Prometheus-Scrape-Timeout-Seconds": "15"])
             #expect(answer.status == 200, "\(answer.body)")
             let metrics = try Exposition(answer.body)
-            #expect((metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) ?? 0) >= 1, "\(target)\n\(answer.body)")
+            #expect((metrics.value("bufprobe_refused_requests", ["reason": "not_allowed"]) ?? 0) >= 1, "\(target)\n\(answer.body)")
             #expect(try allowed.requests().contains { $0.hasPrefix("/to/") }, "the allowed origin was asked")
             #expect(try other.requests() == [], "\(target) led to \(other.url(""))")
         }
@@ -81,7 +81,7 @@ struct RequestPolicyTests {
         #expect(metrics.value("bufprobe_verdict", ["verdict": "pass"]) == 1, "\(answer.body)\n\(serve.stderr)")
         #expect((metrics.value("bufprobe_received_bytes") ?? 0) > 0, "\(answer.body)")
         #expect((metrics.value("bufprobe_played_seconds") ?? 0) > 0, "\(answer.body)")
-        #expect(metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) == 0, "\(answer.body)")
+        #expect(metrics.value("bufprobe_refused_requests", ["reason": "not_allowed"]) == 0, "\(answer.body)")
         // The segments were fetched (by FFmpeg's DASH demuxer, each request watched), not only the manifest.
         #expect(server.requestedPaths().contains { $0.contains("/dash/chunk-stream0-") }, "\(server.requestedPaths())")
         // The manifest bufprobe read to check it is the one FFmpeg parsed (issue 30): requested once, and
@@ -112,7 +112,7 @@ struct RequestPolicyTests {
         if path != "dash-live" {
             // The warning names the refused URL, and the metric counts it.
             #expect(answer.body.contains("\n- \(allowed.url(manifest)) leads to http://127.0.0.2:\(other.port)/"), "\(answer.body)")
-            #expect(answer.body.contains(#"bufprobe_refused_requests_total{reason="not_allowed"} 1"#), "\(answer.body)")
+            #expect(answer.body.contains(#"bufprobe_refused_requests{reason="not_allowed"} 1"#), "\(answer.body)")
         }
         #expect(try allowed.requests() == ["/\(manifest)"], "only bufprobe's own read of the manifest")
         #expect(try other.requests() == [])
@@ -126,7 +126,7 @@ struct RequestPolicyTests {
         let target = allowed.url("to/127.0.0.1/\(allowed.port)/redirect/local.m3u8")
         let answer = try serve.get("/probe?target=\(HTTPClient.encoded(target))&duration=2s")
         let metrics = try Exposition(answer.body)
-        #expect(metrics.value("bufprobe_refused_requests_total", ["reason": "not_allowed"]) == 0, "\(answer.body)")
+        #expect(metrics.value("bufprobe_refused_requests", ["reason": "not_allowed"]) == 0, "\(answer.body)")
         let requests = try allowed.requests()
         #expect(requests.contains("/to/127.0.0.1/\(allowed.port)/redirected/local.m3u8"))
         #expect(metrics.value("bufprobe_probe_success") == 1, "\(answer.body)")
@@ -145,7 +145,7 @@ struct RequestPolicyTests {
             let answer = try serve.get("/probe?target=\(HTTPClient.encoded(target))&duration=2s")
             let metrics = try Exposition(answer.body)
             #expect(metrics.value("bufprobe_probe_success") == 0)
-            #expect(metrics.value("bufprobe_refused_requests_total", ["reason": "private_address"]) == 1, "\(answer.body)")
+            #expect(metrics.value("bufprobe_refused_requests", ["reason": "private_address"]) == 1, "\(answer.body)")
         }
         #expect(try origin.requests() == [])
     }

@@ -56,7 +56,7 @@ struct ServeLiveLatencyTests {
         let holdBack = try #require(Self.value("bufprobe_live_hold_back_seconds", in: text))
         #expect(abs(holdBack - 6) < 0.01)
         #expect(latency >= 6 && latency < 8.5, "\(latency)")
-        #expect(Self.value(#"bufprobe_live_latency_summary_seconds{stat="mean"}"#, in: text) != nil, "\(text)")
+        #expect(Self.value(#"bufprobe_live_latency_stat_seconds{stat="mean"}"#, in: text) != nil, "\(text)")
         #expect(Self.value("bufprobe_live_edge_delay_seconds", in: text) != nil)
         #expect(Self.value("bufprobe_live_latency_drift_seconds", in: text) != nil)
 

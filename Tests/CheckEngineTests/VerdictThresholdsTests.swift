@@ -78,6 +78,8 @@ struct VerdictThresholdsTests {
         (VerdictThresholds(maxRebufferRatio: 1.5), "--max-rebuffer-ratio is a fraction from 0 to 1 (0.05) or a percentage (5%), got 1.5."),
         (VerdictThresholds(maxLatency: .infinity), "--max-latency must be a number, got inf."),
         (VerdictThresholds(maxDrift: -1), "--max-drift must not be negative, got -1.000 s."),
+        (VerdictThresholds(minRealtimeFactor: -0.5), "--min-realtime-factor must not be negative, got -0.5."),
+        (VerdictThresholds(minRealtimeFactor: .nan), "--min-realtime-factor must be a number, got nan."),
     ])
     func invalid(thresholds: VerdictThresholds, sentence: String) {
         #expect(throws: VerdictThresholds.InvalidValue(description: sentence)) { try thresholds.validate() }
@@ -104,15 +106,105 @@ struct VerdictThresholdsTests {
         #expect(text == """
             {
               "max_drift" : null,
+              "max_hole" : 0,
               "max_latency" : null,
+              "max_peak_over_bandwidth" : 0.1,
               "max_rebuffer_ratio" : 0.05,
               "max_stall_time" : null,
               "max_stalls" : 1,
-              "max_startup" : 3
+              "max_startup" : 3,
+              "min_realtime_factor" : 1
             }
             """)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(text.utf8)) == thresholds)
+    }
+
+    @Test("--min-realtime-factor: 1 by default names itself where media arrived slower than real time; relaxed, it passes saying so; 0 is no limit")
+    func realtimeFactor() {
+        let slow = Verdict.decide(Self.measured(stalls: 0) { $0.realtimeFactor = 0.77 })
+        #expect(slow.verdict == .degraded)
+        #expect(slow.reason == "x arrived slower than real time (0.77x, below --min-realtime-factor 1).", "\(slow.reason)")
+        let relaxed = Verdict.decide(Self.measured(stalls: 0) { $0.realtimeFactor = 0.77; $0.thresholds.minRealtimeFactor = 0.7 })
+        #expect(relaxed.verdict == .pass, "\(relaxed.reason)")
+        #expect(relaxed.reason == "x started in 0.500 s and played without stalling, received at 0.8x real time (within --min-realtime-factor 0.7).")
+        let off = Verdict.decide(Self.measured(stalls: 0) { $0.realtimeFactor = 0.1; $0.thresholds.minRealtimeFactor = 0 })
+        #expect(off.verdict == .pass, "\(off.reason)")
+        let stricter = Verdict.decide(Self.measured(stalls: 0) { $0.realtimeFactor = 1.2; $0.thresholds.minRealtimeFactor = 1.5 })
+        #expect(stricter.verdict == .degraded)
+        #expect(stricter.reason == "x arrived at 1.20x real time (below --min-realtime-factor 1.5).", "\(stricter.reason)")
+    }
+
+    @Test("a real-time factor is a number, 0 or more, with or without x; 0 is no limit, left out of the limits in force")
+    func factorParsing() throws {
+        #expect(try VerdictThresholds.factor(parsing: "0.9") == 0.9)
+        #expect(try VerdictThresholds.factor(parsing: " 0.75x ") == 0.75)
+        #expect(try VerdictThresholds.factor(parsing: "0") == 0)
+        for bad in ["-0.1", "nan", "inf", "", "fast", "90%"] {
+            #expect(throws: VerdictThresholds.InvalidValue.self, "\(bad)") { try VerdictThresholds.factor(parsing: bad) }
+        }
+        #expect(VerdictThresholds.default[.minRealtimeFactor] == 1)
+        #expect(VerdictThresholds(minRealtimeFactor: 0)[.minRealtimeFactor] == nil)
+        var set = VerdictThresholds.default
+        set.set([.minRealtimeFactor: 0.5])
+        #expect(set.minRealtimeFactor == 0.5)
+        #expect(set.named(.minRealtimeFactor) == "--min-realtime-factor 0.5")
+    }
+
+    @Test("every threshold round-trips through the JSON object, and a document without min_realtime_factor reads as its default 1")
+    func roundTrip() throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let all = VerdictThresholds(
+            maxStalls: 2, maxStallTime: 4, maxRebufferRatio: 0.1, maxStartup: 5, maxLatency: 10, maxDrift: 2, minRealtimeFactor: 0.8,
+            maxPeakOverBandwidth: 0.25, maxHole: 1.5)
+        #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(all).utf8)) == all)
+        let unlimited = VerdictThresholds(maxPeakOverBandwidth: nil, maxHole: nil)
+        #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(unlimited).utf8)) == unlimited)
+        let older = #"{"max_stalls": 0, "max_startup": 3, "max_drift": null}"#
+        #expect(try decoder.decode(VerdictThresholds.self, from: Data(older.utf8)) == .default)
+    }
+
+    @Test("--max-peak-over-bandwidth: 10% by default, named in the reason; a wider tolerance or none passes the same peak")
+    func peakOverBandwidth() throws {
+        let peak = { (limits: VerdictThresholds) in
+            Verdict.decide(Self.measured(stalls: 0) { $0.declaredVariantBitRate = 1_000_000; $0.peakBitRate = 1_200_000; $0.thresholds = limits })
+        }
+        let strict = peak(.default)
+        #expect(strict.verdict == .degraded)
+        #expect(strict.reason == "x peaked at 1.2 Mbit/s, more than 10% above its declared BANDWIDTH of 1 Mbit/s (--max-peak-over-bandwidth).", "\(strict.reason)")
+        #expect(peak(VerdictThresholds(maxPeakOverBandwidth: 0.25)).verdict == .pass)
+        #expect(peak(VerdictThresholds(maxPeakOverBandwidth: nil)).verdict == .pass)
+        #expect(peak(VerdictThresholds(maxPeakOverBandwidth: 0.05)).reason.contains("more than 5% above"))
+        #expect(try VerdictThresholds.excess(parsing: "25%") == 0.25)
+        #expect(try VerdictThresholds.excess(parsing: "1.5") == 1.5)
+        #expect(try VerdictThresholds.excess(parsing: "none") == .infinity)
+        for bad in ["-5%", "nan", "", "lots"] {
+            #expect(throws: VerdictThresholds.InvalidValue.self, "\(bad)") { try VerdictThresholds.excess(parsing: bad) }
+        }
+        var none = VerdictThresholds.default
+        none.set([.maxPeakOverBandwidth: .infinity])
+        #expect(none.maxPeakOverBandwidth == nil, "none, as a module says it, is no limit")
+    }
+
+    @Test("--max-hole: any hole by default, with the sentence as it always was; a longer limit names itself; none passes every hole")
+    func holes() {
+        let hole = { (limits: VerdictThresholds) in
+            Verdict.decide(Self.measured(stalls: 0) {
+                $0.received = [TimeRange(start: 0, end: 4), TimeRange(start: 4.5, end: 8), TimeRange(start: 11, end: 20)]
+                $0.thresholds = limits
+            })
+        }
+        let strict = hole(.default)
+        #expect(strict.verdict == .degraded)
+        #expect(strict.reason == "x has a 0.500 s hole in its media at 4.000 s and has a 3.000 s hole in its media at 8.000 s.", "\(strict.reason)")
+        let one = hole(VerdictThresholds(maxHole: 1))
+        #expect(one.reason == "x has a 3.000 s hole in its media at 8.000 s (more than --max-hole 1.000 s).", "\(one.reason)")
+        #expect(hole(VerdictThresholds(maxHole: 3)).verdict == .pass)
+        #expect(hole(VerdictThresholds(maxHole: nil)).verdict == .pass)
+        var none = VerdictThresholds.default
+        none.set([.maxHole: .infinity])
+        #expect(none.maxHole == nil, "none, as a module says it, is no limit")
     }
 }

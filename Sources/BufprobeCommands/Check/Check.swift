@@ -35,9 +35,9 @@ public struct Check: AsyncParsableCommand {
 
             Verdicts: pass (started within --max-startup, no more stalls than --max-stalls (default 0), within \
             any --max-stall-time, --max-rebuffer-ratio, --max-latency and --max-drift given, received at least \
-            as fast as real time); degraded (played, but crossed one of those thresholds (the reason names it), \
-            started slowly, arrived slower than real time, an HLS variant \
-            peaked more than \(BandwidthRule.toleranceText) above its declared BANDWIDTH, the media has a hole, a variant playlist \
+            --min-realtime-factor times as fast as real time (default 1)); degraded (played, but crossed one of those \
+            thresholds (the reason names it), an HLS variant \
+            peaked more than --max-peak-over-bandwidth (default \(BandwidthRule.toleranceText)) above its declared BANDWIDTH, the media has a hole longer than --max-hole (default 0), a variant playlist \
             failed to load, a live HLS playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, or \
             with --all-variants a variant whose playlist or first segment fails or that is not what the master \
             declares); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).

@@ -3,8 +3,9 @@ public import CheckEngine
 public import PlaybackModel
 
 /// `check`'s verdict thresholds besides `--max-startup`: how many stalls, how much stall time, which
-/// rebuffer ratio and, for live streams, which latency and drift still pass (`VerdictThresholds`). Each
-/// option left out keeps the default: no stall allowed, the others not limited.
+/// rebuffer ratio, which real-time factor and, for live streams, which latency and drift still pass
+/// (`VerdictThresholds`). Each option left out keeps the default: no stall allowed, no slower than real
+/// time, the others not limited.
 public struct ThresholdOptions: ParsableArguments {
     /// `--max-stalls`.
     @Option(
@@ -47,6 +48,33 @@ public struct ThresholdOptions: ParsableArguments {
         transform: Seconds.argument)
     public var maxDrift: Seconds?
 
+    /// `--min-realtime-factor`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The lowest real-time factor (media seconds received per wall second) that still passes (default 1: slower than real time is degraded; 0: no limit).",
+            valueName: "factor"),
+        transform: { try VerdictThresholds.factor(parsing: $0) })
+    public var minRealtimeFactor: Double?
+
+    /// `--max-peak-over-bandwidth`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "How far above its declared HLS BANDWIDTH (DASH @bandwidth) a variant may peak and still pass, a fraction (0.25) or a percentage (25%), or none (default 10%, the HLS authoring rule).",
+            valueName: "tolerance"),
+        transform: { try VerdictThresholds.excess(parsing: $0) })
+    public var maxPeakOverBandwidth: Double?
+
+    /// `--max-hole`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The longest hole in the received media that still passes, or none (default 0: any hole is degraded).",
+            valueName: "duration"),
+        transform: { $0.trimmingCharacters(in: .whitespaces) == "none" ? Seconds(.infinity) : try Seconds.argument($0) })
+    public var maxHole: Seconds?
+
     /// Creates the options with nothing given.
     public init() {}
 
@@ -58,6 +86,9 @@ public struct ThresholdOptions: ParsableArguments {
         if let maxRebufferRatio { thresholds.maxRebufferRatio = maxRebufferRatio }
         if let maxLatency { thresholds.maxLatency = maxLatency.value }
         if let maxDrift { thresholds.maxDrift = maxDrift.value }
+        if let minRealtimeFactor { thresholds.minRealtimeFactor = minRealtimeFactor }
+        if let maxPeakOverBandwidth { thresholds.set([.maxPeakOverBandwidth: maxPeakOverBandwidth]) }
+        if let maxHole { thresholds.set([.maxHole: maxHole.value]) }
         return thresholds
     }
 }
