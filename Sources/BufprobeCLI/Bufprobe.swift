@@ -37,7 +37,7 @@ public struct Bufprobe: AsyncParsableCommand {
                 0, and a number without a unit below 1000 (150), are refused.
                 """,
             version: BufprobeVersion.full,
-            subcommands: [Probe.self, Check.self, Simulate.self, Serve.self]
+            subcommands: [Probe.self, Check.self, Simulate.self, Validate.self, Serve.self]
         )
     }
 

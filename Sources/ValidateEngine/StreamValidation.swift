@@ -1,0 +1,176 @@
+import Foundation
+public import MediaIO
+import Synchronization
+
+/// `validate`'s driver, the one part that reads: the input playlist, every media playlist it names
+/// (variants, renditions, I-frame playlists) and every segment (but the I-frame playlists' byte ranges),
+/// with `settings.concurrency` requests at once until `maxBytes` or `maxTime` is spent; then the pure
+/// rules (`HLSRules`) judge what was read. Blocks: call it off the main thread.
+public struct StreamValidation: Sendable {
+    /// The input: a local path or an http(s) URL of a multivariant or media playlist.
+    public let source: String
+    /// Bounds, options and ignored rules.
+    public let settings: ValidationSettings
+    /// Cancelled with the run (Ctrl-C): every request stops.
+    public let root: Interrupter
+
+    /// A validation of `source`.
+    public init(source: String, settings: ValidationSettings = ValidationSettings(), root: Interrupter = Interrupter(timeout: nil)) {
+        self.source = source
+        self.settings = settings
+        self.root = root
+    }
+
+    /// Reads and judges the stream.
+    /// - Throws: `ValidationFailure` when the input cannot be read or is not an HLS playlist.
+    public func run() throws(ValidationFailure) -> ValidationReport {
+        let started = ContinuousClock.now
+        let read = try self.read()
+        let findings = HLSRules.findings(read).filter { !settings.ignored.contains($0.rule) }
+        return ValidationReport(read: read, findings: findings, ignored: settings.ignored, seconds: Self.seconds(since: started))
+    }
+
+    /// Everything read of the stream (no rule applied).
+    public func read() throws(ValidationFailure) -> StreamRead {
+        let reader = SegmentReader(source: source, settings: settings, root: root)
+        let location = source.lowercased().hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
+        let (top, text) = try loadInput(location, reader: reader)
+        var read = StreamRead(source: source)
+        if top.playlist?.kind == .master, let master = top.playlist {
+            read.multivariant = top
+            var byURI: [String: Int] = [:]
+            func add(_ uri: String, role: PlaylistRead.Role) -> Int {
+                let resolved = URLReference.resolve(uri, against: location)
+                if let known = byURI[resolved] { return known }
+                read.playlists.append(loadMedia(resolved, role: role, reader: reader))
+                byURI[resolved] = read.playlists.count - 1
+                return read.playlists.count - 1
+            }
+            let references = PlaylistFeatures(text: text).references
+            var audio: [String: [Int]] = [:]
+            for (number, variant) in master.variants.enumerated() {
+                read.variants.append(StreamRead.Variant(declared: variant, number: number + 1, playlist: add(variant.uri, role: .variant)))
+            }
+            for reference in references {
+                let index = add(reference.uri, role: reference.type == "I-FRAME" ? .iFrame : .rendition)
+                if reference.type == "AUDIO", let group = reference.groupID { audio[group, default: []].append(index) }
+            }
+            for position in read.variants.indices {
+                if let group = read.variants[position].declared.audioGroup { read.variants[position].audio = audio[group] ?? [] }
+            }
+        } else {
+            read.playlists = [top]
+        }
+        readSegments(&read, reader: reader)
+        return read
+    }
+
+    /// The input playlist and its text; a failure to read or parse it is the run's failure.
+    private func loadInput(_ location: String, reader: SegmentReader) throws(ValidationFailure) -> (PlaylistRead, String) {
+        let bytes: [UInt8]
+        do throws(SegmentReader.Failure) {
+            bytes = try reader.bytes(location, limit: ResourceLimits.playlistBytes)
+        } catch {
+            throw ValidationFailure("\(source) \(error.clause).")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        do {
+            let playlist = try HLSPlaylist.parse(text)
+            let role: PlaylistRead.Role = playlist.kind == .master ? .multivariant : .media
+            return (PlaylistRead(uri: location, role: role, playlist: playlist, features: PlaylistFeatures(text: text)), text)
+        } catch {
+            throw ValidationFailure("\(source) is not an HLS playlist: it \(error.reason)\(error.line.map { " (line \($0))" } ?? "").")
+        }
+    }
+
+    /// A media playlist the multivariant one names; a failure is kept on it (a finding of bufprobe:read).
+    private func loadMedia(_ uri: String, role: PlaylistRead.Role, reader: SegmentReader) -> PlaylistRead {
+        let bytes: [UInt8]
+        do throws(SegmentReader.Failure) {
+            bytes = try reader.bytes(uri, limit: ResourceLimits.playlistBytes)
+        } catch {
+            return PlaylistRead(uri: uri, role: role, playlist: nil, features: PlaylistFeatures(), error: error.clause)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        do {
+            let playlist = try HLSPlaylist.parse(text)
+            guard playlist.kind == .media else {
+                return PlaylistRead(uri: uri, role: role, playlist: nil, features: PlaylistFeatures(), error: "is a multivariant playlist, not a media playlist")
+            }
+            return PlaylistRead(uri: uri, role: role, playlist: playlist, features: PlaylistFeatures(text: text))
+        } catch {
+            return PlaylistRead(
+                uri: uri, role: role, playlist: nil, features: PlaylistFeatures(),
+                error: "is not a valid playlist: it \(error.reason)\(error.line.map { " (line \($0))" } ?? "")")
+        }
+    }
+
+    /// Reads the segments of every media playlist but the I-frame ones, the first segments of every
+    /// playlist before the second ones (a bound cuts every playlist at about the same place), with
+    /// `concurrency` workers; what the bounds left is named in `read.notRead`.
+    private func readSegments(_ read: inout StreamRead, reader: SegmentReader) {
+        var planned: [(playlist: Int, segment: Int)] = []
+        let playlists = read.playlists
+        let longest = playlists.map(\.segmentsListed).max() ?? 0
+        for segment in 0..<longest {
+            for (index, playlist) in playlists.enumerated() where playlist.role != .iFrame && segment < playlist.segmentsListed {
+                planned.append((index, segment))
+            }
+        }
+        let tasks = planned
+        let work = SegmentWork(tasks: tasks.count, maxBytes: settings.maxBytes, deadline: ContinuousClock.now + .seconds(settings.maxTime))
+        let group = DispatchGroup()
+        for worker in 0..<max(1, min(settings.concurrency, tasks.count)) {
+            group.enter()
+            let thread = Thread {
+                while let position = work.next(cancelled: root.reason != nil) {
+                    let task = tasks[position]
+                    let playlist = playlists[task.playlist]
+                    guard let media = playlist.playlist else { continue }
+                    let segment = media.segments[task.segment]
+                    var map: [UInt8] = []
+                    if let section = segment.map {
+                        let uri = URLReference.resolve(section.uri, against: playlist.uri)
+                        do throws(SegmentReader.Failure) {
+                            map = try work.map(uri, range: section.byteRange) { () throws(SegmentReader.Failure) in
+                                try reader.bytes(uri, range: section.byteRange, limit: settings.segmentBytes)
+                            }
+                        } catch {
+                            var failed = SegmentRead(index: task.segment, uri: URLReference.resolve(segment.uri, against: playlist.uri), declaredDuration: segment.duration)
+                            failed.error = "has an EXT-X-MAP (\(uri)) that \(error.clause)"
+                            work.store(failed, at: position)
+                            continue
+                        }
+                    }
+                    let result = reader.read(segment, index: task.segment, playlistURI: playlist.uri, mapBytes: map)
+                    work.spend(result.bytes ?? 0)
+                    work.store(result, at: position)
+                }
+                group.leave()
+            }
+            thread.name = "bufprobe validate \(worker)"
+            thread.start()
+        }
+        group.wait()
+        let results = work.results
+        for (position, task) in tasks.enumerated() {
+            if let result = results[position] { read.playlists[task.playlist].segments.append(result) }
+        }
+        for index in read.playlists.indices {
+            read.playlists[index].segments.sort { $0.index < $1.index }
+            let playlist = read.playlists[index]
+            guard playlist.role != .iFrame, playlist.segments.count < playlist.segmentsListed else { continue }
+            let why = root.reason != nil ? "the run was interrupted" : work.stopReason ?? "a bound was reached"
+            read.notRead.append(
+                "\(playlist.uri): \(playlist.segments.count) of \(playlist.segmentsListed) segments were read (the first \(playlist.segments.count)); \(why).")
+        }
+        if read.playlists.contains(where: { $0.role == .iFrame }) {
+            read.notRead.append("I-frame playlists' byte ranges are not read as media yet: their playlists are judged, not their frames.")
+        }
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
