@@ -17,7 +17,7 @@ public struct Validate: ParsableCommand {
               bufprobe validate https://cdn.example.net/vod/master.m3u8
               bufprobe validate --json stream/master.m3u8 > findings.json
               bufprobe validate --junit validate.xml --ignore apple:9.9 master.m3u8
-              bufprobe validate --max-bytes 500M --max-time 2m https://cdn.example.net/vod/master.m3u8
+              bufprobe validate --max-bytes 500M --max-time 2m master.m3u8
 
             Inputs: an HLS multivariant or media playlist (VOD), a local path or an http(s) URL. Every media \
             playlist it names (variants, renditions, I-frame playlists) and every segment is read, as fast as \
@@ -47,16 +47,20 @@ public struct Validate: ParsableCommand {
     var junit: String?
 
     @Option(
-        parsing: .upToNextOption,
-        help: ArgumentHelp("Leave out the findings of these rules (ids as reported: apple:9.9 rfc8216:4.3.1.2).", valueName: "rule"))
+        help: ArgumentHelp(
+            "Leave out the findings of a rule (its id as reported; repeatable, or several with commas: apple:9.9,rfc8216:4.3.1.2).",
+            valueName: "rule"))
     var ignore: [String] = []
 
-    @Option(help: ArgumentHelp("Requests at once (default 4).", valueName: "count"))
+    /// Every rule `--ignore` names.
+    private var ignoredRules: [String] { ignore.flatMap { $0.split(separator: ",").map(String.init) } }
+
+    @Option(help: ArgumentHelp("Requests at once.", valueName: "count"))
     var concurrency = 4
 
     @Option(
         name: .customLong("max-bytes"),
-        help: ArgumentHelp("Segment bytes read in all before the rest is left unread: 500M, 2G (default 4G).", valueName: "size"))
+        help: ArgumentHelp("Segment bytes read in all before the rest is left unread: 500M, 2G.", valueName: "size"))
     var maxBytes = "4G"
 
     @Option(
@@ -84,7 +88,7 @@ public struct Validate: ParsableCommand {
 
     /// Rejects values the validation cannot use, with a sentence naming the option (exit 64).
     public func validate() throws {
-        for rule in ignore where ValidationCatalogue.rule(rule) == nil {
+        for rule in ignoredRules where ValidationCatalogue.rule(rule) == nil {
             throw ValidationError("--ignore: \(rule) is not a rule bufprobe checks (docs/validate.md lists them).")
         }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 64, got \(concurrency).") }
@@ -100,7 +104,7 @@ public struct Validate: ParsableCommand {
         settings.concurrency = concurrency
         settings.maxBytes = Self.bytes(maxBytes) ?? settings.maxBytes
         settings.maxTime = maxTime.value
-        settings.ignored = Set(ignore)
+        settings.ignored = Set(ignoredRules)
         for option in options {
             let parts = option.split(separator: "=", maxSplits: 1)
             settings.options[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""

@@ -18,13 +18,13 @@ enum ValidateText {
             }
         }
         out += "\nMeasured\n"
-        let header = ["#", "BANDWIDTH", "AVERAGE-BW", "PEAK", "AVERAGE", "RESOLUTION", "VIDEO", "SEGMENTS", "CODECS"]
+        let header = ["#", "BANDWIDTH", "AVERAGE-BW", "PEAK", "AVERAGE", "RESOLUTION", "VIDEO", "SEGMENTS", "CODECS", "PLAYLIST"]
         var rows = [header]
         for row in report.variants {
             rows.append([
                 row.number == 0 ? "-" : String(row.number), rate(row.bandwidth.map(Double.init)), rate(row.averageBandwidth.map(Double.init)),
                 rate(row.measuredPeak), rate(row.measuredAverage), row.resolution ?? "-", row.measuredResolution ?? "-",
-                "\(row.segmentsRead)/\(row.segmentsListed)", row.codecs ?? "-",
+                "\(row.segmentsRead)/\(row.segmentsListed)", row.codecs ?? "-", row.uri,
             ])
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -32,7 +32,6 @@ enum ValidateText {
             out += "  " + row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.padding(widths[$0.offset]) }
                 .joined(separator: "  ") + "\n"
         }
-        for row in report.variants { out += "  \(row.number == 0 ? "-" : String(row.number))  \(row.uri)\n" }
         if !report.notRead.isEmpty {
             out += "\nNot read\n"
             for sentence in report.notRead { out += "  \(sentence)\n" }
