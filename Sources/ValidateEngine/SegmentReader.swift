@@ -12,10 +12,15 @@ struct SegmentReader: Sendable {
     let settings: ValidationSettings
     /// Cancelled with the run (Ctrl-C).
     let root: Interrupter
+    /// When `--max-time` ends: a request still running then is cut (a server that drips bytes never trips
+    /// `--timeout`, yet must not hold the run).
+    let deadline: ContinuousClock.Instant
 
     /// A failure to read, as a clause: "answered HTTP 404".
     struct Failure: Error {
         var clause: String
+        /// Cut by the run's end (`--max-time`, Ctrl-C), not by the server: the resource was not read.
+        var cut = false
     }
 
     /// The bytes at `location` (or its `range`), at most `limit`.
@@ -23,12 +28,17 @@ struct SegmentReader: Sendable {
         if let range, range.length > limit { throw Failure(clause: "is \(range.length) bytes, more than the \(limit) read per resource") }
         guard location.contains("://") else { return try local(location, range: range, limit: limit) }
         let interrupter = Interrupter(timeout: .seconds(settings.timeout), parent: root, input: source)
+        let cut = DispatchWorkItem { interrupter.cancel() }
+        let left = deadline - ContinuousClock.now
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18), execute: cut)
+        defer { cut.cancel() }
         do {
             let reader = try ResourceReader(url: location, options: settings.options, interrupter: interrupter, offset: range?.offset ?? 0)
             if let range { return try reader.read(count: range.length) }
             return try reader.readAll(limit: limit)
         } catch {
-            throw Failure(clause: Self.describe(error, limit: limit))
+            throw Failure(clause: Self.describe(error, limit: limit), cut: error.isInterrupted)
         }
     }
 
@@ -52,20 +62,22 @@ struct SegmentReader: Sendable {
     static func describe(_ error: FFmpegError, limit: Int64) -> String {
         if let status = error.httpStatus { return "answered HTTP \(status)" }
         if error.isTimedOut { return "sent nothing in time (--timeout)" }
+        if error.isInterrupted { return "was cut short (--max-time ended, or the run was interrupted)" }
         if error.isInvalidData { return "is more than the \(limit) bytes read per resource" }
         if error.code == -EACCES { return "was refused (a protocol the input may not lead to)" }
         return "could not be read (\(error.message))"
     }
 
     /// Segment `index` of a playlist at `playlistURI`: its bytes (with `mapBytes` before them when it has an
-    /// `#EXT-X-MAP`) opened as media and every packet read.
-    func read(_ segment: HLSPlaylist.Segment, index: Int, playlistURI: String, mapBytes: [UInt8]) -> SegmentRead {
+    /// `#EXT-X-MAP`) opened as media and every packet read; `nil` when the run's end cut it (not read).
+    func read(_ segment: HLSPlaylist.Segment, index: Int, playlistURI: String, mapBytes: [UInt8]) -> SegmentRead? {
         let uri = URLReference.resolve(segment.uri, against: playlistURI)
         var read = SegmentRead(index: index, uri: uri, declaredDuration: segment.duration)
         let body: [UInt8]
         do throws(Failure) {
             body = try bytes(uri, range: segment.byteRange, limit: settings.segmentBytes)
         } catch {
+            if error.cut { return nil }
             read.error = error.clause
             return read
         }

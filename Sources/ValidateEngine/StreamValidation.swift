@@ -32,7 +32,8 @@ public struct StreamValidation: Sendable {
 
     /// Everything read of the stream (no rule applied).
     public func read() throws(ValidationFailure) -> StreamRead {
-        let reader = SegmentReader(source: source, settings: settings, root: root)
+        let deadline = ContinuousClock.now + .seconds(settings.maxTime)
+        let reader = SegmentReader(source: source, settings: settings, root: root, deadline: deadline)
         let location = source.lowercased().hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
         let (top, text) = try loadInput(location, reader: reader)
         var read = StreamRead(source: source)
@@ -48,7 +49,10 @@ public struct StreamValidation: Sendable {
             }
             let references = PlaylistFeatures(text: text).references
             var audio: [String: [Int]] = [:]
-            for (number, variant) in master.variants.enumerated() {
+            if master.variants.count > Self.maxVariants {
+                read.notRead.append("\(source) lists \(master.variants.count) variants; only the first \(Self.maxVariants) were read.")
+            }
+            for (number, variant) in master.variants.prefix(Self.maxVariants).enumerated() {
                 read.variants.append(StreamRead.Variant(declared: variant, number: number + 1, playlist: add(variant.uri, role: .variant)))
             }
             for reference in references {
@@ -61,7 +65,7 @@ public struct StreamValidation: Sendable {
         } else {
             read.playlists = [top]
         }
-        readSegments(&read, reader: reader)
+        readSegments(&read, reader: reader, deadline: deadline)
         return read
     }
 
@@ -108,7 +112,7 @@ public struct StreamValidation: Sendable {
     /// Reads the segments of every media playlist but the I-frame ones, the first segments of every
     /// playlist before the second ones (a bound cuts every playlist at about the same place), with
     /// `concurrency` workers; what the bounds left is named in `read.notRead`.
-    private func readSegments(_ read: inout StreamRead, reader: SegmentReader) {
+    private func readSegments(_ read: inout StreamRead, reader: SegmentReader, deadline: ContinuousClock.Instant) {
         var planned: [(playlist: Int, segment: Int)] = []
         let playlists = read.playlists
         let longest = playlists.map(\.segmentsListed).max() ?? 0
@@ -118,7 +122,7 @@ public struct StreamValidation: Sendable {
             }
         }
         let tasks = planned
-        let work = SegmentWork(tasks: tasks.count, maxBytes: settings.maxBytes, deadline: ContinuousClock.now + .seconds(settings.maxTime))
+        let work = SegmentWork(tasks: tasks.count, maxBytes: settings.maxBytes, deadline: deadline)
         let group = DispatchGroup()
         for worker in 0..<max(1, min(settings.concurrency, tasks.count)) {
             group.enter()
@@ -136,13 +140,14 @@ public struct StreamValidation: Sendable {
                                 try reader.bytes(uri, range: section.byteRange, limit: settings.segmentBytes)
                             }
                         } catch {
+                            if error.cut { continue }
                             var failed = SegmentRead(index: task.segment, uri: URLReference.resolve(segment.uri, against: playlist.uri), declaredDuration: segment.duration)
                             failed.error = "has an EXT-X-MAP (\(uri)) that \(error.clause)"
                             work.store(failed, at: position)
                             continue
                         }
                     }
-                    let result = reader.read(segment, index: task.segment, playlistURI: playlist.uri, mapBytes: map)
+                    guard let result = reader.read(segment, index: task.segment, playlistURI: playlist.uri, mapBytes: map) else { continue }
                     work.spend(result.bytes ?? 0)
                     work.store(result, at: position)
                 }
@@ -160,13 +165,39 @@ public struct StreamValidation: Sendable {
             read.playlists[index].segments.sort { $0.index < $1.index }
             let playlist = read.playlists[index]
             guard playlist.role != .iFrame, playlist.segments.count < playlist.segmentsListed else { continue }
-            let why = root.reason != nil ? "the run was interrupted" : work.stopReason ?? "a bound was reached"
+            let why = root.reason != nil
+                ? "the run was interrupted"
+                : work.stopReason ?? (ContinuousClock.now >= deadline ? "--max-time was reached" : "a bound was reached")
+            let missing = Self.missingRanges(read: playlist.segments.map(\.index), count: playlist.segmentsListed)
             read.notRead.append(
-                "\(playlist.uri): \(playlist.segments.count) of \(playlist.segmentsListed) segments were read (the first \(playlist.segments.count)); \(why).")
+                "\(playlist.uri): \(playlist.segments.count) of \(playlist.segmentsListed) segments were read; not read (from 1): \(missing); \(why).")
         }
         if read.playlists.contains(where: { $0.role == .iFrame }) {
             read.notRead.append("I-frame playlists' byte ranges are not read as media yet: their playlists are judged, not their frames.")
         }
+    }
+
+    /// The most variants read of a multivariant playlist (with at most `HLSPlaylist.maxReferences`
+    /// renditions and I-frame playlists besides): a hostile one listing thousands is not all requested.
+    public static let maxVariants = 256
+
+    /// The positions of `0..<count` missing from `read` (sorted), as ranges counted from 1: "3, 5-8, 10";
+    /// after 10 ranges the rest is counted, not listed.
+    static func missingRanges(read: [Int], count: Int) -> String {
+        var parts: [String] = []
+        var more = 0
+        var next = 0
+        for position in read + [count] where position >= next {
+            if position > next {
+                if parts.count < 10 {
+                    parts.append(position - 1 == next ? "\(next + 1)" : "\(next + 1)-\(position)")
+                } else {
+                    more += 1
+                }
+            }
+            next = position + 1
+        }
+        return parts.joined(separator: ", ") + (more > 0 ? " and \(more) more range\(more == 1 ? "" : "s")" : "")
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -29,6 +29,23 @@ struct ValidateCommandTests {
         #expect(result.stdout.contains("answered HTTP 404"))
     }
 
+    @Test func slowServerIsCutAtMaxTimeAndTheReportSaysWhatWasNotRead() throws {
+        let folder = try ValidateFixtures.clean(.ts)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 4,000 bytes/s: every read gets data (no --timeout trips), but each ~50 kB segment takes over 10 s.
+        let nginx = try NginxServer(rates: [4_000], extraRoots: ["stream": folder])
+        let result = try BufprobeProcess.run(
+            ["validate", "--json", "--max-time", "3s", nginx.url("stream/master.m3u8", bytesPerSecond: 4_000)], timeout: 60)
+        // Killed by the test's guard it would be 137: --max-time ended it. What it cut is not read, not a finding.
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let notRead = try #require(document["not_read"] as? [String])
+        #expect(notRead.contains { $0.contains("--max-time") })
+        let findings = try #require(document["findings"] as? [[String: Any]])
+        #expect(!findings.contains { $0["rule"] as? String == "bufprobe:read" })
+        #expect((document["segments_read"] as? Int ?? 8) < 8)
+    }
+
     @Test func mustFixFindingExitsOneAndJSONNamesItsFigures() throws {
         let master = try ValidateFixtures.make("bandwidthWrong")
         defer { try? FileManager.default.removeItem(at: master.deletingLastPathComponent()) }

@@ -1,6 +1,7 @@
 import MediaIO
+@testable import ValidateEngine
 import Testing
-import ValidateEngine
+
 
 /// The pure rule functions on constructed inputs: each fires on what breaks it and stays quiet on what
 /// does not.
@@ -144,5 +145,14 @@ import ValidateEngine
         read.playlists[0].segments[1] = SegmentRead(index: 1, uri: "v/s1.ts", declaredDuration: 2, error: "answered HTTP 404")
         let found = HLSRules.unreadable(read)
         #expect(found.first?.message == "a segment answered HTTP 404 (v/s1.ts); 1 of 2 segments read failed")
+    }
+}
+
+/// What a bound left unread, as the report names it.
+@Suite struct NotReadRangesTests {
+    @Test func missingSegmentsAreNamedAsRangesFromOne() {
+        #expect(StreamValidation.missingRanges(read: [0, 1, 3], count: 8) == "3, 5-8")
+        #expect(StreamValidation.missingRanges(read: [], count: 1) == "1")
+        #expect(StreamValidation.missingRanges(read: Array(stride(from: 0, to: 40, by: 2)), count: 40).hasSuffix("and 10 more ranges"))
     }
 }
