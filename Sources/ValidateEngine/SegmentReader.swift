@@ -44,6 +44,12 @@ struct SegmentReader: Sendable {
 
     /// A local file's bytes (or its `range`), at most `limit`.
     private func local(_ path: String, range: HLSPlaylist.ByteRange?, limit: Int64) throws(Failure) -> [UInt8] {
+        // A device or a FIFO a hostile playlist names (/dev/zero, a pipe no one writes) is not read: it may never end.
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType,
+            type == .typeRegular
+        else {
+            throw Failure(clause: "cannot be read (it does not exist, or is not a regular file)")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw Failure(clause: "cannot be read (check the path and permissions)") }
         defer { try? handle.close() }
         do {

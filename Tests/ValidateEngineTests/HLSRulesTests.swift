@@ -156,3 +156,21 @@ import Testing
         #expect(StreamValidation.missingRanges(read: Array(stride(from: 0, to: 40, by: 2)), count: 40).hasSuffix("and 10 more ranges"))
     }
 }
+
+/// A variant whose audio is an `AUDIO` rendition group: its measured figures are its own playlist's plus
+/// the group's largest (RFC 8216 §4.3.4.2's largest playable combination).
+@Suite struct RenditionSumTests {
+    @Test func variantWithAudioGroupMeasuresItsVideoPlusTheLargestRendition() throws {
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,AUDIO=\"a\"\nv/index.m3u8\n"
+        var read = try HLSRulesTests.stream(bandwidth: 0, average: nil, sizes: [200_000, 200_000], master: master)
+        let audio = HLSRulesTests.playlist(target: 2, durations: ["2", "2"])
+        read.playlists.append(try HLSRulesTests.media(audio, segments: [HLSRulesTests.segment(0, bytes: 16_000), HLSRulesTests.segment(1, bytes: 16_000)], role: .rendition))
+        read.playlists.append(try HLSRulesTests.media(audio, segments: [HLSRulesTests.segment(0, bytes: 32_000), HLSRulesTests.segment(1, bytes: 32_000)], role: .rendition))
+        read.variants[0].audio = [1, 2]
+        let figures = try #require(HLSRules.measured(read.variants[0], in: read))
+        // 800 kbit/s of video and the larger rendition's 128 kbit/s.
+        #expect(figures.peak == 928_000)
+        #expect(figures.average == 928_000)
+        #expect(HLSRules.bitRates(read).isEmpty)
+    }
+}

@@ -78,3 +78,21 @@ import ValidateEngine
         }
     }
 }
+
+/// Hostile inputs end in findings or the one-sentence failure, never a hang.
+@Suite struct HostilePlaylistTests {
+    @Test func deviceOrSelfReferenceIsAReadFindingNotAHang() throws {
+        let folder = try ValidateFixtures.clean(.ts)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let master = folder.appendingPathComponent("master.m3u8")
+        // The first variant's playlist lists /dev/zero; the second variant is the master itself.
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:2,\n/dev/zero\n#EXT-X-ENDLIST\n"
+            .write(to: folder.appendingPathComponent("v1/index.m3u8"), atomically: true, encoding: .utf8)
+        let text = try String(contentsOf: master, encoding: .utf8).replacingOccurrences(of: "v2/index.m3u8", with: "master.m3u8")
+        try text.write(to: master, atomically: true, encoding: .utf8)
+        let report = try StreamValidation(source: master.path).run()
+        let read = report.findings.filter { $0.rule == "bufprobe:read" }.map(\.message)
+        #expect(read.contains { $0.contains("not a regular file") })
+        #expect(read.contains { $0.contains("multivariant playlist, not a media playlist") })
+    }
+}
