@@ -1,3 +1,4 @@
+import BufprobeOutput
 import Foundation
 public import MediaIO
 import Synchronization
@@ -14,16 +15,27 @@ public struct StreamValidation: Sendable {
     /// Cancelled with the run (Ctrl-C): every request stops.
     public let root: Interrupter
 
+    /// Whether `run()` first sends FFmpeg's log through bufprobe's sink (nothing on stderr), as the other
+    /// engines' library faces do; the command, which installs its own (`--verbose`), says no.
+    let installsLogSink: Bool
+
     /// A validation of `source`.
     public init(source: String, settings: ValidationSettings = ValidationSettings(), root: Interrupter = Interrupter(timeout: nil)) {
+        self.init(source: source, settings: settings, root: root, installsLogSink: true)
+    }
+
+    /// A validation of `source` that leaves FFmpeg's log as the caller set it (`installsLogSink` false).
+    package init(source: String, settings: ValidationSettings, root: Interrupter, installsLogSink: Bool) {
         self.source = source
         self.settings = settings
         self.root = root
+        self.installsLogSink = installsLogSink
     }
 
     /// Reads and judges the stream.
     /// - Throws: `ValidationFailure` when the input cannot be read or is not an HLS playlist.
     public func run() throws(ValidationFailure) -> ValidationReport {
+        if installsLogSink { LibrarySetup.once() }
         let started = ContinuousClock.now
         let read = try self.read()
         let findings = HLSRules.findings(read).filter { !settings.ignored.contains($0.rule) }

@@ -113,7 +113,7 @@ public struct Validate: ParsableCommand {
         let began = Date()
         var results: [(source: String, result: Result<ValidationReport, ValidationFailure>)] = []
         for input in inputs {
-            let validation = StreamValidation(source: input, settings: settings)
+            let validation = StreamValidation(source: input, settings: settings, root: Interrupter(timeout: nil), installsLogSink: false)
             results.append((input, Result { () throws(ValidationFailure) in try validation.run() }))
         }
         var worst: Int32 = 0
