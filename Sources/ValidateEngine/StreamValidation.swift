@@ -184,6 +184,9 @@ public struct StreamValidation: Sendable {
             read.notRead.append(
                 "\(playlist.uri): \(playlist.segments.count) of \(playlist.segmentsListed) segments were read; not read (from 1): \(missing); \(why).")
         }
+        for playlist in read.playlists where playlist.playlist?.kind == .media && playlist.playlist?.hasEndList == false {
+            read.notRead.append("\(playlist.uri) has no EXT-X-ENDLIST (live or still growing): it was read once, not watched, and the VOD bit-rate rules were not applied.")
+        }
         if read.playlists.contains(where: { $0.role == .iFrame }) {
             read.notRead.append("I-frame playlists' byte ranges are not read as media yet: their playlists are judged, not their frames.")
         }

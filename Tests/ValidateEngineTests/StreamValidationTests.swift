@@ -67,6 +67,18 @@ import ValidateEngine
         #expect(!report.findings.contains { $0.rule == "apple:8.1" })
     }
 
+    @Test func playlistWithoutEndListIsReadOnceAndSaidSo() throws {
+        let folder = try ValidateFixtures.clean(.ts)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let media = folder.appendingPathComponent("v1/index.m3u8")
+        let text = try String(contentsOf: media, encoding: .utf8).replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+        try text.write(to: media, atomically: true, encoding: .utf8)
+        let report = try StreamValidation(source: media.path).run()
+        #expect(report.segmentsRead == 4)
+        #expect(report.notRead.contains { $0.contains("has no EXT-X-ENDLIST") })
+        #expect(!report.findings.contains { $0.rule == "apple:8.6" })
+    }
+
     @Test func inputThatIsNotAPlaylistIsAFailureNamingIt() throws {
         let path = Samples.directory.appendingPathComponent("h264-aac.mp4").path
         #expect(throws: ValidationFailure.self) { try StreamValidation(source: path).run() }
