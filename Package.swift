@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PlaybackModel", targets: ["PlaybackModel"]),
         .library(name: "ProgressLine", targets: ["ProgressLine"]),
         .library(name: "CheckEngine", targets: ["CheckEngine"]),
+        .library(name: "ValidateEngine", targets: ["ValidateEngine"]),
         .library(name: "BufprobeCommands", targets: ["BufprobeCommands"]),
     ],
     dependencies: [
@@ -111,11 +112,18 @@ let package = Package(
             ],
             swiftSettings: upcoming
         ),
+        // `validate`'s engine: the catalogue of rules as data, the pure rule functions over what was read, the
+        // findings, and the one driver that reads an HLS stream's playlists and segments.
+        .target(
+            name: "ValidateEngine",
+            dependencies: ["BufprobeOutput", "InputReading", "MediaIO", "PlaybackModel"],
+            swiftSettings: upcoming
+        ),
         .target(
             name: "BufprobeCommands",
             dependencies: [
                 "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "ProbeEngine", "ProgressLine",
-                "SimulateEngine",
+                "SimulateEngine", "ValidateEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -145,7 +153,7 @@ let package = Package(
         .target(
             name: "Bufprobe",
             dependencies: [
-                "CheckEngine", "PlaybackModel", "ProbeEngine", "SimulateEngine",
+                "CheckEngine", "PlaybackModel", "ProbeEngine", "SimulateEngine", "ValidateEngine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: upcoming
@@ -197,6 +205,10 @@ let package = Package(
         .testTarget(
             name: "CheckEngineTests",
             dependencies: ["BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "TestSupport"], swiftSettings: upcoming),
+        .testTarget(
+            name: "ValidateEngineTests",
+            dependencies: ["BufprobeOutput", "InputReading", "MediaIO", "TestSupport", "ValidateEngine"],
+            swiftSettings: upcoming),
         .testTarget(
             name: "BufprobeServeTests",
             dependencies: [

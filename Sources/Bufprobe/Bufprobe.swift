@@ -7,3 +7,5 @@
 @_exported public import SimulateEngine
 // `StreamCheck` takes a `Logger` for FFmpeg's log lines: the type comes with the import.
 @_exported public import struct Logging.Logger
+// `validate`'s engine: the rule catalogue, `StreamValidation` and its report.
+@_exported public import ValidateEngine

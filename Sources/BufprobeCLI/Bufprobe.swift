@@ -16,8 +16,8 @@ public struct Bufprobe: AsyncParsableCommand {
                   bufprobe probe samples/gap.ts              what is in it, gaps, needs
                   bufprobe check https://cdn.example.net/live/master.m3u8
                   bufprobe simulate samples/h264-aac.mp4 --bandwidth 150k
-                  bufprobe serve --allow-target 'https://cdn\\.example\\.net/.*'
-                  bufprobe help check                        a command's examples, options
+                  bufprobe validate https://cdn.example.net/vod/master.m3u8
+                  bufprobe help serve                        a command's examples, options
 
                 Exit codes (every command):
                   0   success (probe: read to the end; check: pass; simulate: ran;
@@ -25,8 +25,10 @@ public struct Bufprobe: AsyncParsableCommand {
                   1   check: degraded (played, but crossed a threshold: --max-stalls,
                       --max-startup, --max-rebuffer-ratio...);
                       probe: the --plot file could not be written;
-                      serve: the address could not be listened on
-                  2   the input could not be opened or is not media; check: fail
+                      serve: the address could not be listened on;
+                      validate: must-fix findings
+                  2   the input could not be opened or is not media; check: fail;
+                      validate: the input is not a readable HLS playlist
                   3   probe: reading started but stopped early (truncated, damaged)
                   64  usage error (bad command, option or value)
                   74  results could not be written to stdout (full disk, closed pipe)
@@ -37,7 +39,7 @@ public struct Bufprobe: AsyncParsableCommand {
                 0, and a number without a unit below 1000 (150), are refused.
                 """,
             version: BufprobeVersion.full,
-            subcommands: [Probe.self, Check.self, Simulate.self, Serve.self]
+            subcommands: [Probe.self, Check.self, Simulate.self, Validate.self, Serve.self]
         )
     }
 

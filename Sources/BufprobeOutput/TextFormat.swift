@@ -46,6 +46,14 @@ package enum TextFormat {
         return text == "-0" ? "0" : text
     }
 
+    /// A ratio as a percentage for sentences, to the hundredth without trailing zeros: `10%`, `2.5%`.
+    package static func percent(_ ratio: Double) -> String {
+        var text = String(format: "%.2f", ratio * 100)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text + "%"
+    }
+
     /// `word` as one POSIX shell word, to paste into a command line: as is when it holds only safe
     /// characters, else in single quotes (a quote inside written `'\''`).
     package static func shellQuoted(_ word: String) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 package import MediaIO
 import BufprobeOutput
+import InputReading
 
 /// `check --all-variants` for a DASH manifest (static or live): for each video representation, its
 /// initialization segment and one media segment are fetched and opened with libavformat from memory, and

@@ -1,4 +1,5 @@
 package import MediaIO
+import InputReading
 
 /// What an `--all-variants` validation of either kind (`VariantProber` for HLS, `DASHVariantProber` for
 /// DASH) works with: the input, its request options, `--timeout`, the segments sized per variant, the

@@ -1,4 +1,5 @@
 import MediaIO
+import InputReading
 package import PlaybackModel
 import BufprobeOutput
 

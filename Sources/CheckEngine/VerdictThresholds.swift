@@ -205,12 +205,7 @@ public struct VerdictThresholds: Sendable, Hashable {
     }
 
     /// A ratio as a percentage with at most two decimals: `5%`, `0.25%`, `12.34%`.
-    package static func percent(_ ratio: Double) -> String {
-        var text = String(format: "%.2f", ratio * 100)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text + "%"
-    }
+    package static func percent(_ ratio: Double) -> String { TextFormat.percent(ratio) }
 }
 
 extension String {

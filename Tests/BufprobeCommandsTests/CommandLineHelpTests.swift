@@ -10,7 +10,7 @@ import TestSupport
 struct CommandLineHelpTests {
     static let helpInvocations: [[String]] = [
         ["--help"], ["probe", "--help"], ["check", "--help"], ["simulate", "--help"], ["help"], ["help", "probe"],
-        ["help", "check"], ["help", "simulate"], ["serve", "--help"], ["help", "serve"],
+        ["help", "check"], ["help", "simulate"], ["serve", "--help"], ["help", "serve"], ["validate", "--help"], ["help", "validate"],
     ]
 
     @Test("help fits 80 columns, and no indented line wraps back to column 0", arguments: helpInvocations)
@@ -75,9 +75,9 @@ struct CommandLineHelpTests {
         arguments: [
             (["prob", "x.ts"], "error: 'prob' is not a command; did you mean probe?", "usage: bufprobe <command>"),
             (["chekc"], "error: 'chekc' is not a command; did you mean check?", "usage: bufprobe <command>"),
-            (["help", "nope"], "error: there is no command 'nope'; the commands are probe, check, simulate and serve.",
+            (["help", "nope"], "error: there is no command 'nope'; the commands are probe, check, simulate, validate and serve.",
              "usage: bufprobe <command>"),
-            (["nonsense"], "error: 'nonsense' is not a command; the commands are probe, check, simulate and serve.",
+            (["nonsense"], "error: 'nonsense' is not a command; the commands are probe, check, simulate, validate and serve.",
              "usage: bufprobe <command>"),
             (["probe"], "error: Missing expected argument '<file> ...'.", "usage: bufprobe probe [<options>] <file> ..."),
             (["probe", "--nope", "x"], "error: Unknown option '--nope'.", "usage: bufprobe probe [<options>]"),

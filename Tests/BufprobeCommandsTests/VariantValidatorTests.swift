@@ -1,6 +1,7 @@
 import BufprobeCommands
 @testable import CheckEngine
 import MediaIO
+import InputReading
 import Testing
 
 @Suite("RFC 6381 CODECS strings against the streams FFmpeg finds")

@@ -1,0 +1,90 @@
+public import MediaIO
+
+/// A variant as the multivariant playlist declares it.
+public typealias HLSPlaylistVariant = HLSPlaylist.Variant
+
+/// What `validate` reports for one input: the findings (after `--ignore`), the rules checked, the measured
+/// table per variant, and what the bounds left unread. Every output (text, JSON, JUnit) renders it.
+public struct ValidationReport: Sendable, Hashable {
+    /// One row of the measured table: a variant's declared figures beside the measured ones.
+    public struct VariantRow: Sendable, Hashable, Codable {
+        /// Its position in the multivariant playlist, from 1 (0 for a media playlist given as the input).
+        public var number: Int
+        /// Its media playlist.
+        public var uri: String
+        /// `BANDWIDTH`, bits per second (`nil` for a media playlist input).
+        public var bandwidth: Int?
+        /// `AVERAGE-BANDWIDTH`, bits per second.
+        public var averageBandwidth: Int?
+        /// Measured peak segment bit rate (with its audio rendition's), bits per second.
+        public var measuredPeak: Double?
+        /// Measured average segment bit rate, bits per second.
+        public var measuredAverage: Double?
+        /// `CODECS`.
+        public var codecs: String?
+        /// `RESOLUTION`.
+        public var resolution: String?
+        /// The video's picture size as read, `WIDTHxHEIGHT`.
+        public var measuredResolution: String?
+        /// Segments read.
+        public var segmentsRead: Int
+        /// Segments the playlist lists.
+        public var segmentsListed: Int
+    }
+
+    /// The input as given.
+    public var source: String
+    /// The findings, must before should, in catalogue order.
+    public var findings: [Finding]
+    /// The rules judged (the catalogue's ids but the ignored ones).
+    public var rulesChecked: [String]
+    /// The measured table.
+    public var variants: [VariantRow]
+    /// Media playlists read (variants, renditions, I-frame playlists).
+    public var playlists: Int
+    /// Segments read in all.
+    public var segmentsRead: Int
+    /// Bytes of segments read in all.
+    public var bytesRead: Int64
+    /// What the bounds left unread, as sentences.
+    public var notRead: [String]
+    /// Seconds the validation took.
+    public var seconds: Double
+
+    /// Must-fix findings.
+    public var mustFix: [Finding] { findings.filter { $0.level == .must } }
+    /// Should-fix findings.
+    public var shouldFix: [Finding] { findings.filter { $0.level == .should } }
+
+    /// The report of `read` judged into `findings`.
+    public init(read: StreamRead, findings: [Finding], ignored: Set<String>, seconds: Double) {
+        source = read.source
+        self.findings = findings.sorted { $0.level < $1.level }
+        rulesChecked = ValidationCatalogue.rules.map(\.id).filter { !ignored.contains($0) }
+        playlists = read.playlists.count
+        segmentsRead = read.playlists.reduce(0) { $0 + $1.segments.filter { $0.bytes != nil }.count }
+        bytesRead = read.playlists.reduce(0) { $0 + $1.segments.reduce(0) { $0 + ($1.bytes ?? 0) } }
+        notRead = read.notRead
+        self.seconds = seconds
+        if read.multivariant == nil, let playlist = read.playlists.first {
+            let figures = SegmentBitRates.measure(playlist)
+            variants = [Self.row(number: 0, playlist: playlist, declared: nil, figures: figures)]
+        } else {
+            variants = read.variants.map { variant in
+                Self.row(
+                    number: variant.number, playlist: read.playlists[variant.playlist], declared: variant.declared,
+                    figures: HLSRules.measured(variant, in: read))
+            }
+        }
+    }
+
+    private static func row(number: Int, playlist: PlaylistRead, declared: HLSPlaylistVariant?, figures: SegmentBitRates?) -> VariantRow {
+        let video = playlist.segments.lazy.compactMap { $0.streams.first { $0.type == .video } }.first
+        return VariantRow(
+            number: number, uri: playlist.uri, bandwidth: declared?.bandwidth, averageBandwidth: declared?.averageBandwidth,
+            measuredPeak: figures?.peak.rounded(), measuredAverage: figures?.average.rounded(), codecs: declared?.codecs,
+            resolution: declared?.resolution?.description,
+            measuredResolution: video.flatMap { stream in stream.width.flatMap { width in stream.height.map { "\(width)x\($0)" } } },
+            segmentsRead: playlist.segments.filter { $0.bytes != nil }.count, segmentsListed: playlist.segmentsListed)
+    }
+}
