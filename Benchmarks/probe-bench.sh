@@ -223,7 +223,7 @@ if [[ -n "$bufprobe" ]]; then
   awk -v m="$last" -v bp="${row[$last,bp]}" -v c="${row[$last,c]}" -v cbp="${row[$last,cpu_bp]}" -v cc="${row[$last,cpu_c]}" -v p="$paired" '
     BEGIN {
       r = bp / c
-      printf "issue 15 goal on the %s min file: bufprobe/C loop <= 1.10x: interleaved paired median %.2fx, %s; hyperfine medians %.2fx; CPU time %.2fx\n",
+      printf "goal on the %s min file: bufprobe/C loop <= 1.10x: interleaved paired median %.2fx, %s; hyperfine medians %.2fx; CPU time %.2fx\n",
         m, p, (p <= 1.10 ? "met" : "NOT met"), r, cbp / cc
     }'
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Compares one real web-player run with `bufprobe simulate` on the same media and trace, by issue 28's
-criteria: same stall count, startup within 0.5 s or 25 %, total stall time within 1 s or 25 %, the same
+"""Compares one real web-player run with `bufprobe simulate` on the same media and trace, by the
+criteria of Benchmarks/README.md ("webplayers.sh"): same stall count, startup within 0.5 s or 25 %, total stall time within 1 s or 25 %, the same
 video variant on >= 90 % of segments.
 
 Usage: compare.py CASE_DIR   (holds meta.json, requests.jsonl from shaper.py, timeline.jsonl from the page,

@@ -27,7 +27,8 @@ public struct Bufprobe: AsyncParsableCommand {
                       probe: the --plot file could not be written;
                       serve: the address could not be listened on
                   2   the input could not be opened or is not media; check: fail
-                  3   probe: reading started but stopped early (truncated, damaged)
+                  3   probe, simulate: the media stops short (truncated, damaged); the
+                      report covers what was read (check: fail, 2, the same warning)
                   64  usage error (bad command, option or value)
                   74  results could not be written to stdout (full disk, closed pipe)
                   130 interrupted (Ctrl-C); SIGTERM, SIGHUP, SIGQUIT: 128 + signal number

@@ -35,17 +35,17 @@ public enum BufferPolicyError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .negative(let setting, let value):
-            "The \(setting.rawValue) is \(value) s; give a number of seconds that is 0 or more."
+            "the \(setting.rawValue) is \(value) s; give a number of seconds that is 0 or more."
         case .notFinite(let setting):
-            "The \(setting.rawValue) is infinite; give a finite number of seconds."
+            "the \(setting.rawValue) is infinite; give a finite number of seconds."
         case .resumeBelowStart(let resume, let start):
-            "The resume threshold (\(resume) s) is below the start threshold (\(start) s); make it at least as large."
+            "the resume threshold (\(resume) s) is below the start threshold (\(start) s); make it at least as large."
         case .targetBelowResume(let target, let resume):
-            "The forward buffer target (\(target) s) is below the resume threshold (\(resume) s); make it at least as large."
+            "the forward buffer target (\(target) s) is below the resume threshold (\(resume) s); make it at least as large."
         case .invalidHorizon(let horizon):
-            "The keep-up prediction horizon is \(horizon) s; give a positive finite number of seconds."
+            "the keep-up prediction horizon is \(horizon) s; give a positive finite number of seconds."
         case .capBelowResume(let cap, let resume):
-            "The resume threshold cap (\(cap) s) is below the resume threshold (\(resume) s); make it at least as large."
+            "the resume threshold cap (\(cap) s) is below the resume threshold (\(resume) s); make it at least as large."
         }
     }
 }

@@ -62,7 +62,7 @@ public enum NetworkSimulation {
         do {
             try policy.validate()
         } catch {
-            return .failure(SimulationError(description: "The buffer policy is not usable: \(error)"))
+            return .failure(SimulationError(description: "the buffer policy is not usable: \(error)"))
         }
         plan.policy = policy
         var engine = plan.makeEngine()

@@ -45,9 +45,9 @@ struct BufferPolicyTests {
     @Test("error descriptions are one sentence naming the setting and the fix")
     func errorDescription() {
         let text = BufferPolicyError.resumeBelowStart(resume: 0.5, start: 1).description
-        #expect(text == "The resume threshold (0.5 s) is below the start threshold (1.0 s); make it at least as large.")
+        #expect(text == "the resume threshold (0.5 s) is below the start threshold (1.0 s); make it at least as large.")
         for error in [BufferPolicyError.negative(.backBuffer, -1), .notFinite(.startThreshold), .invalidHorizon(-3)] {
-            #expect(error.description.hasPrefix("The "))
+            #expect(error.description.hasPrefix("the "))
             #expect(error.description.hasSuffix("."))
             #expect(error.description.filter { $0 == "." }.count <= 3)
         }
