@@ -97,4 +97,20 @@ struct TruncatedInputTests {
         let lines = run.stdout.split(whereSeparator: \.isNewline)
         #expect(!lines.contains { $0.hasPrefix("error: ") || $0.hasPrefix("warning: ") }, "\(run.stdout)")
     }
+
+    @Test("on one terminal an unreadable input's error shows once, in the report (probe and check)")
+    func errorOnceOnATerminal() throws {
+        let script = URL(fileURLWithPath: "/usr/bin/script")
+        try #require(FileManager.default.isExecutableFile(atPath: script.path), "util-linux's script gives the command a terminal")
+        let notMedia = BufprobeProcess.packageRoot.appendingPathComponent("README.md").path
+        for command in ["probe", "check"] {
+            let line = "'\(BufprobeProcess.executable.path)' \(command) '\(notMedia)' --progress none"
+            let run = try BufprobeProcess.run(script, ["-qec", line, "/dev/null"])
+            #expect(run.stdout.components(separatedBy: "is not a media file").count == 2, "\(run.stdout)")
+            #expect(!run.stdout.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("error: ") }, "\(run.stdout)")
+            // Redirected, the sentence is on stderr as well.
+            let redirected = try BufprobeProcess.run([command, notMedia, "--progress", "none"])
+            #expect(redirected.stderr.hasPrefix("error: \(notMedia) is not a media file"), "\(redirected.stderr)")
+        }
+    }
 }

@@ -174,7 +174,8 @@ public struct Probe: AsyncParsableCommand {
             }
             worst = max(worst, outcome)
             if let error = report.error {
-                Diagnostics.error(error)
+                // On one terminal the text report's `error` line says it: once is enough.
+                if json || !Diagnostics.reportSharesTerminal { Diagnostics.error(error) }
             } else if interrupt.exitStatus != nil {
                 Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
             } else if outcome == .incomplete, json || !Diagnostics.reportSharesTerminal {
