@@ -2,6 +2,7 @@ import BufprobeCommands
 @testable import CheckEngine
 import Foundation
 import MediaIO
+import PlaybackModel
 import Testing
 import TestSupport
 
@@ -27,6 +28,31 @@ struct CommandLineHelpTests {
             #expect(!wrapped, "wrapped to column 0: \(previous) / \(line)")
             previous = line
         }
+    }
+
+    @Test(
+        "--player's help is one line per player (name, version, measured agreement) and a pointer to docs/model.md",
+        arguments: ["check", "simulate"])
+    func playerHelp(_ command: String) throws {
+        let run = try BufprobeProcess.run([command, "--help"], environment: ["COLUMNS": "80"])
+        let lines = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("--player <name>") })
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix("--start-threshold <duration>") })
+        let players = lines[start..<end].filter { line in PlayerPreset.allCases.contains { line.hasPrefix("\($0.rawValue): ") } }
+        #expect(players.count == PlayerPreset.allCases.count, "\(lines[start..<end])")
+        #expect(players.contains("shaka: Shaka Player 3.1; simulate agreed in 11 of 12 cases."))
+        #expect(lines[start..<end].contains { $0.contains("docs/model.md") })
+        #expect(end - start <= PlayerPreset.allCases.count + 6, "\(lines[start..<end])")
+        // No ABR internals, no simulate-only sentence.
+        #expect(!lines[start..<end].contains { $0.contains("estimator") || $0.contains("on simulate") }, "\(lines[start..<end])")
+    }
+
+    @Test("check's --max-startup is listed with the other verdict thresholds")
+    func maxStartupWithThresholds() throws {
+        let run = try BufprobeProcess.run(["check", "--help"], environment: ["COLUMNS": "80"])
+        let section = try #require(run.stdout.components(separatedBy: "VERDICT THRESHOLDS:").dropFirst().first)
+        let group = section.components(separatedBy: "\n\n").first ?? ""
+        #expect(group.contains("--max-startup <duration>") && group.contains("--max-stalls <N>"), "\(group)")
     }
 
     @Test("every help opens with 3 to 5 examples within its first 15 lines", arguments: helpInvocations)
