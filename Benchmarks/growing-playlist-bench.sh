@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Memory of checks of a hostile live playlist that grows by 10,000 entries per reload and never slides
-# (hostile_server.py's /growing/, issue 23; ENTRIES per reload): one `bufprobe check` and N checks at once through `serve`.
+# (hostile_server.py's /growing/; ENTRIES per reload): one `bufprobe check` and N checks at once through `serve`.
 #
 #   BUFPROBE=.build/debug/bufprobe SECONDS_PER_CHECK=10 N=8 ENTRIES=10000 START=0 SHARED=0 Benchmarks/growing-playlist-bench.sh
 #

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Real web players against `bufprobe simulate`, on one shared shaped link (issue 28's comparison).
+# Real web players against `bufprobe simulate`, on one shared shaped link (Benchmarks/README.md, "webplayers.sh").
 #
 # For each player (hls.js, dash.js, Shaka: the builds in ../shared/webplayers/, never committed) and each
 # case (a rate trace), this plays ffmpeg-made media (a 300k/800k/2000k ladder + AAC, 2 s segments, 30 s; HLS
 # for hls.js, DASH for dash.js and Shaka) in Debian's headless Chromium through Benchmarks/webplayers/
 # shaper.py, which shapes all of the player's connections through one link following the trace, then runs
 # `bufprobe simulate` on the same media with the same --trace and the closest preset, and prints per case:
-# startup, stalls (count, total), per-segment video variant, and whether they agree by issue 28's criteria
+# startup, stalls (count, total), per-segment video variant, and whether they agree by the criteria in Benchmarks/README.md
 # (same stall count; startup within 0.5 s or 25 %; stall time within 1 s or 25 %; same variant on >= 90 % of
 # segments). Runs are sequential, one Chromium at a time, each bounded by LIMIT seconds.
 #

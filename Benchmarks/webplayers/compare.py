@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Compares one real web-player run with `bufprobe simulate` on the same media and trace, by these criteria:
-same stall count, startup within 0.5 s or 25 %, total stall time within 1 s or 25 % (for the DASH players,
-the time the picture was frozen instead: stalls and audio playing on alone), the same video variant on
->= 90 % of segments.
+"""Compares one real web-player run with `bufprobe simulate` on the same media and trace, by the criteria
+of Benchmarks/README.md ("webplayers.sh"): same stall count, startup within 0.5 s or 25 %, total stall time
+within 1 s or 25 % (for the DASH players, the time the picture was frozen instead: stalls and audio playing
+on alone), the same video variant on >= 90 % of segments.
 
 Usage: compare.py CASE_DIR   (holds meta.json, requests.jsonl from shaper.py, timeline.jsonl from the page,
 simulate.json from `bufprobe simulate --json`); prints one JSON line, the case's figures and verdict.

@@ -29,7 +29,10 @@ public struct Bufprobe: AsyncParsableCommand {
                       validate: must-fix findings
                   2   the input could not be opened or is not media; check: fail;
                       validate: the input is not a readable HLS playlist
-                  3   probe: reading started but stopped early (truncated, damaged)
+                  3   probe, simulate: the media stops short (truncated, damaged); the
+                      report covers what was read (check: fail, 2, the same warning)
+                  4   simulate: the buffer policy a --player preset derives from the
+                      media cannot play it
                   64  usage error (bad command, option or value)
                   74  results could not be written to stdout (full disk, closed pipe)
                   130 interrupted (Ctrl-C); SIGTERM, SIGHUP, SIGQUIT: 128 + signal number

@@ -26,7 +26,16 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(parserMessage message: String, usage: String) {
         var text = message.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace }.joined(separator: " ")
         if let rewritten = Self.optionValueSentence(text) { text = rewritten }
-        self.init(text, usage: usage)
+        self.init(Self.lowercasingFirstWord(text), usage: usage)
+    }
+
+    /// ArgumentParser's sentences start with a capital (`Unknown option '--nope'.`, `Missing expected
+    /// argument`); bufprobe's start lower case. Only an ordinary word is lowered: a capital followed by a
+    /// lower-case letter, never an acronym (`HLS`), an option or a quoted value.
+    static func lowercasingFirstWord(_ text: String) -> String {
+        let letters = Array(text.prefix(2))
+        guard letters.count == 2, letters[0].isUppercase, letters[1].isLowercase else { return text }
+        return letters[0].lowercased() + text.dropFirst()
     }
 
     /// `error: SENTENCE` and `usage: USAGE`, two lines for stderr.

@@ -18,6 +18,17 @@ package enum Diagnostics {
     /// Writes `warning: <sentence>` to stderr.
     package static func warning(_ sentence: String) { standardError("warning: \(TerminalText.escaped(sentence))\n") }
 
+    /// Whether stdout and stderr are the same terminal: a person reads the text report and the stderr
+    /// sentences on one screen, so a sentence the report already shows (check's fail reason, the media's
+    /// shortfall) is not written to stderr as well. Redirect either stream and both are written.
+    package static var reportSharesTerminal: Bool {
+        guard isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
+        var out = stat()
+        var err = stat()
+        guard fstat(STDOUT_FILENO, &out) == 0, fstat(STDERR_FILENO, &err) == 0 else { return false }
+        return out.st_rdev == err.st_rdev
+    }
+
     /// Writes `text` to stderr (control characters other than newlines escaped): above the live line
     /// while one is drawn, so it never tears it.
     package static func standardError(_ text: String) {

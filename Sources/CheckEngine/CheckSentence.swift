@@ -75,8 +75,8 @@ package enum CheckSentence {
             return "\(source) is missing media from \(TextFormat.seconds(hole)): \(describe(segment))."
         }
         if let declared, case .truncated = TruncationRule.judge(declared, receivedEnd: end) {
-            let why = segment.map { ": \(describe($0))" } ?? ""
-            return "\(source) ended early, at media time \(TextFormat.seconds(end)) of \(TextFormat.seconds(declared.end))\(why)."
+            // `loaded` counts from the playable start: its end is the media read.
+            return TruncationRule.sentence(source: source, declared: declared.duration, read: end, cause: segment.map(describe))
         }
         return nil
     }

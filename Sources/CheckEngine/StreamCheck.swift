@@ -277,7 +277,7 @@ extension StreamCheck.Report {
     init(source: String, refusing invalid: CheckSettings.Invalid) {
         self.source = source
         verdict = .fail
-        reason = "The check's options are not usable: " + invalid.sentence { value in
+        reason = "the check's options are not usable: " + invalid.sentence { value in
             switch value {
             case .timeout: "timeout"
             case .maxStartup: "maxStartup"

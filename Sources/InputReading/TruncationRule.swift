@@ -1,3 +1,5 @@
+import BufprobeOutput
+
 /// The one rule for media that ends before its container's declared end: more than 0.5 s or 2% of the
 /// declared duration missing is a truncation (probe's "looks truncated" warning, check's "ended early"),
 /// anything less is rounding between the container's figure and the last packet's. The same margin past
@@ -9,6 +11,18 @@
 /// (Check once took its base from the first received packet instead of the declared start: the two differ
 /// only by the gap between the container's start and the playable start, a share of milliseconds.)
 package enum TruncationRule {
+    /// The one warning every command gives for media that stops short of what it declares (probe's
+    /// warning, check's fail reason, simulate's warning and report), once `judge` found it truncated:
+    /// `source`, the `declared` duration and the duration `read` (each command's own measure: probe's
+    /// packets from the container's start, check's and simulate's playable media), with `cause` (a segment
+    /// that failed to load) after a colon when one is known.
+    package static func sentence(source: String, declared: Double, read: Double, cause: String? = nil) -> String {
+        let read = max(0, read)
+        return "\(source) stops short of what it declares: \(TextFormat.seconds(declared)) declared, "
+            + "\(TextFormat.seconds(read)) read (\(TextFormat.seconds(max(0, declared - read))) missing)"
+            + "\(cause.map { ": \($0)" } ?? "")."
+    }
+
     /// The shortest gap that counts, seconds.
     package static let minimum = 0.5
     /// The share of the declared duration that counts.

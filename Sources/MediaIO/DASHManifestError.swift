@@ -13,6 +13,6 @@ public struct DASHManifestError: Error, Sendable, Hashable, CustomStringConverti
 
     /// One sentence: which manifest, what is wrong.
     public var description: String {
-        "The DASH manifest \(location.map { "\($0) " } ?? "")\(reason)."
+        "the DASH manifest \(location.map { "\($0) " } ?? "")\(reason)."
     }
 }

@@ -16,6 +16,6 @@ public struct HLSPlaylistError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// One sentence: which playlist, which line, what is wrong.
     public var description: String {
-        "The playlist \(location.map { "\($0) " } ?? "")\(reason)\(line.map { " (line \($0))" } ?? "")."
+        "the playlist \(location.map { "\($0) " } ?? "")\(reason)\(line.map { " (line \($0))" } ?? "")."
     }
 }

@@ -18,7 +18,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     /// hls.js on Chromium: hls.js keeps `maxBufferLength` 30 s ahead and everything behind
     /// (`backBufferLength` Infinity) and has no start or resume threshold of its own, so the browser's
     /// rule decides: under MSE Chromium starts once a segment is appended and doubles its resume threshold
-    /// per stall up to 3 s, as for a progressive file (measured, issue 28); hls.js's stall watchdog seeks
+    /// per stall up to 3 s, as for a progressive file (measured by `Benchmarks/webplayers.sh`); hls.js's stall watchdog seeks
     /// the playhead on after 2 s stalled with data ahead (`StallNudge.hlsjs`). On `simulate` its own ABR
     /// (`HlsjsAbr`) runs too.
     case hlsjs
@@ -69,7 +69,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     /// mpv's `--cache-pause-wait` default, seconds of demuxer queue.
     public static let mpvCachePauseWait = 1.0
     /// What mpv holds past its demuxer queue when it resumes (decoder and output queues), measured: with
-    /// `--cache-pause-wait 2` it resumed with 2.2-2.5 s loaded ahead of the playhead (issue 20), 0.3 s is
+    /// `--cache-pause-wait 2` it resumed with 2.2-2.5 s loaded ahead of the playhead (a run not kept; docs/model.md), 0.3 s is
     /// the middle of that range less its rounding.
     public static let mpvDecoderQueue = 0.3
     /// mpv's `--cache-secs` default (1000 hours); `--demuxer-max-bytes` (150 MiB) bounds it in practice.
@@ -93,7 +93,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .media3:
             return BufferPolicy(startThreshold: 1, resumeThreshold: 2, forwardTarget: 50, backBuffer: 0)
         case .hlsjs:
-            // Chromium's doubling decoded-audio queue under MSE too (measured, issue 28: with 2 s segments the
+            // Chromium's doubling decoded-audio queue under MSE too (measured by `Benchmarks/webplayers.sh`: with 2 s segments the
             // first three stalls since a seek ended as the next segment was appended, the fourth, needing 3 s,
             // did not), and hls.js's watchdog seeks the playhead on after 2 s stalled with data ahead (a seek:
             // the doubling starts over).
@@ -110,7 +110,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
             return policy
         case .dashjs:
             // Under MSE Chromium started at the first segment appended and resumed as soon as the next one
-            // was (issue 28: 2.1-2.4 s stalls, every time): its starting capacity, never doubled.
+            // was (`Benchmarks/webplayers.sh`: 2.1-2.4 s stalls, every time): its starting capacity, never doubled.
             return BufferPolicy(
                 startThreshold: Self.chromiumStartingCapacity, resumeThreshold: Self.chromiumStartingCapacity,
                 forwardTarget: 18, backBuffer: 20)
@@ -166,27 +166,39 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
 }
 
 extension PlayerPreset {
-    /// `--player`'s help discussion: one line of values per preset, then where their sources are cited.
-    public static var helpDiscussion: String {
-        allCases.map { preset in
-            let p = preset.policy
-            var values = "start \(seconds(p.startThreshold)), resume \(seconds(p.resumeThreshold))"
-            if case .doubling(let cap) = p.resumeGrowth { values += " doubling per stall to \(seconds(cap))" }
-            if p.stallLevel > 0 { values += ", stalls at \(seconds(p.stallLevel)) ahead" }
-            if let nudge = p.stallNudge { values += ", seeks \(seconds(nudge.offset)) on after \(seconds(nudge.period)) stalled" }
-            if case .predictive = p.keepUp { values = "predictive keep-up (no published threshold)" }
-            values += ", forward \(seconds(p.forwardTarget)), back \(p.backBuffer.isInfinite ? "all" : seconds(p.backBuffer))"
-            let abr = preset.abr.map { model in
-                model.model.helpLines.map { "\n  \(preset.rawValue) ABR (simulate) \($0)." }.joined()
-            }
-            return "\(preset.rawValue): \(values).\(abr ?? "")"
-        }.joined(separator: "\n") + "\nEach value's source: docs/model.md, Player presets."
+    /// The player and its version in words, as reports name it: `Shaka Player 3.1`.
+    public var playerName: String {
+        switch self {
+        case .mpv: "mpv 0.35"
+        case .chromium: "Chromium's <video>"
+        case .media3: "Media3 ExoPlayer"
+        case .hlsjs: "hls.js of September 2023"
+        case .shaka: "Shaka Player 3.1"
+        case .dashjs: "dash.js 5.1.1"
+        case .avplayer: "AVPlayer"
+        }
     }
 
-    /// `0.2 s`, `1 s`, `1000 h`: the help's figures.
-    private static func seconds(_ value: Double) -> String {
-        if value >= 3600, let hours = Int(exactly: value / 3600) { return "\(hours) h" }
-        if let whole = Int(exactly: value) { return "\(whole) s" }
-        return "\(value) s"
+    /// How closely the preset follows the real player, as measured: docs/model.md's table against mpv
+    /// (`check --player mpv`), Benchmarks/README.md's latest `webplayers.sh` run for the web players
+    /// (`simulate --player`, 2026-11-28 at 943ec17), or that it was not measured.
+    public var measuredAgreement: String {
+        switch self {
+        case .mpv: "same stall count as mpv 0.35.1 at 4 of 6 rates"
+        case .hlsjs: "simulate agreed in 11 of 12 cases"
+        case .dashjs: "simulate agreed in 9 of 12 cases"
+        case .shaka: "simulate agreed in 11 of 12 cases"
+        case .chromium: "not measured against Chromium"
+        case .media3: "not measured against ExoPlayer"
+        case .avplayer: "not measured against AVPlayer"
+        }
+    }
+
+    /// `--player`'s help discussion: one line per preset (the player and version, the measured agreement),
+    /// then where the values, the players' own ABR (simulate) and the measurements are.
+    public static var helpDiscussion: String {
+        allCases.map { "\($0.rawValue): \($0.playerName); \($0.measuredAgreement)." }.joined(separator: "\n")
+            + "\nValues and each player's own ABR: docs/model.md (Player presets); the agreement:"
+            + " Benchmarks/README.md (webplayers.sh, run of 2026-11-28)."
     }
 }

@@ -14,7 +14,7 @@ package enum ProbePlotFile {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             return nil
         } catch {
-            return "The plot could not be written to \(path) (\(error.localizedDescription)); check the directory and permissions."
+            return "the plot could not be written to \(path) (\(error.localizedDescription)); check the directory and permissions."
         }
     }
 

@@ -191,10 +191,10 @@ package struct ProbeReader {
         // libavformat reports most truncations as a normal end of file, so look for the signs.
         if let declared = input.format.duration, let span = report.packetSpan {
             switch TruncationRule.judge(.init(start: input.format.startTime, duration: declared), receivedEnd: span.end) {
-            case .truncated(let missing):
+            case .truncated:
                 truncated = true
                 report.warnings.append(
-                    "\(source) looks truncated: the container declares \(Self.format(declared)) but the packets end at \(Self.format(span.end)) (\(Self.format(missing)) missing).")
+                    TruncationRule.sentence(source: source, declared: declared, read: span.end - (input.format.startTime ?? 0)))
             case .overrun:
                 report.warnings.append(
                     "\(source): the container declares \(Self.format(declared)) but the packets run to \(Self.format(span.end)).")

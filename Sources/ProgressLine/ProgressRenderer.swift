@@ -1,19 +1,20 @@
 /// Turns a snapshot into one line of exactly `width` terminal columns; pure, no I/O.
 ///
-/// Layout, left to right: `State Title BAR seg variant time  percent  buf  throughput  realtime  read-rate`:
+/// Layout, left to right: `State Title BAR seg variant time  percent  buf  throughput  factor  read-rate`:
 /// the state word padded to 7 columns; the numeric fields right-aligned in fixed widths (percent 4,
-/// buffered 9, throughput 9, realtime 6, read rate 9) so the line does not jitter.
+/// buffered 9, throughput 11, factor 14, read rate 9) so the line does not jitter. The factor is labelled by
+/// what it is: `1.3x realtime` (media received per second, check) or `2x speed` (a paced simulation).
 ///
 /// As the width shrinks:
-/// 1. the title goes first: it only takes room the bar does not need (at most a third of the width,
-///    cut with `…`, or `~` in ASCII; a URL or path is cut in the middle, keeping the host and the
-///    file name), is left out when fewer than 6 columns are left for it, and is
-///    left out whenever a field below had to be dropped, except when it tells rows apart
-///    (`keepsTitle`): then it takes the room of the realtime factor, read rate and throughput first;
-/// 2. fields drop, first to last: realtime factor, read rate, throughput, the variant legend, buffered ahead, the
-///    duration half of the time (`01:23 / 04:56` becomes `01:23`, `01:23 live` becomes `01:23`), the
-///    segment index, the current time, the percentage, until the bar gets at least a quarter of the
-///    width and never less than 10 columns;
+/// 1. the title (at most a third of the width, cut with `…`, or `~` in ASCII; a URL or path is cut in the
+///    middle, keeping the host and the file name) keeps at least 6 columns (16 when it tells rows apart,
+///    `keepsTitle`) while the fields worth less than naming the input drop, first to last: the factor,
+///    the read rate, the percentage, the duration half of the time (`01:23 / 04:56` becomes `01:23`,
+///    `01:23 live` becomes `01:23`), the variant legend, the throughput; the bar keeps at least a quarter
+///    of the width and never less than 10 columns;
+/// 2. when that is not enough, the title is left out and, from every field again, the fields drop first
+///    to last: factor, read rate, throughput, the variant legend, buffered ahead, the duration half of the
+///    time, the segment index, the current time, the percentage;
 /// 3. when even the state word and a 10-column bar do not fit (below 18 columns for a 7-letter
 ///    word), the compact form: `State 45%` (`State 01:23` without a duration, `State` alone while
 ///    indeterminate or when that does not fit), cut to the width.
@@ -36,13 +37,16 @@ public struct ProgressRenderer: Sendable {
     /// The columns a title that tells rows apart (`ProgressSnapshot.keepsTitle`) is given room for.
     public static let keptTitleWidth = 16
 
+    /// The fewest columns a title is shortened to before it is left out.
+    public static let minimumTitleWidth = 6
+
     /// Creates a renderer with `style`.
     public init(style: ProgressStyle) {
         self.style = style
     }
 
     private enum Field: CaseIterable {
-        case segment, variant, time, percent, buffered, throughput, realtime, readRate
+        case segment, variant, time, percent, buffered, throughput, factor, readRate
     }
 
     private enum Drop {
@@ -51,8 +55,13 @@ public struct ProgressRenderer: Sendable {
     }
 
     private static let dropOrder: [Drop] = [
-        .field(.realtime), .field(.readRate), .field(.throughput), .field(.variant), .field(.buffered), .duration,
+        .field(.factor), .field(.readRate), .field(.throughput), .field(.variant), .field(.buffered), .duration,
         .field(.segment), .field(.time), .field(.percent),
+    ]
+
+    /// What drops, first to last, while the title keeps its room: the fields worth less than naming the input.
+    private static let droppedBeforeTitle: [Drop] = [
+        .field(.factor), .field(.readRate), .field(.percent), .duration, .field(.variant), .field(.throughput),
     ]
 
     /// Where each part of the full form goes for one snapshot and width; `nil` means the compact form.
@@ -67,44 +76,50 @@ public struct ProgressRenderer: Sendable {
     private func layout(_ snapshot: ProgressSnapshot, width: Int) -> Layout? {
         let stateText = pad(snapshot.state.label, 7)
         let stateWidth = TerminalWidth.columns(of: stateText)
-        var fields = fieldTexts(snapshot, shortTime: false)
+        let everyField = fieldTexts(snapshot, shortTime: false)
         let shortTime = fieldTexts(snapshot, shortTime: true)[.time]
+        let barFloor = max(Self.minimumBarWidth, width / 4)
 
-        func fixedWidth() -> Int {
+        func fixedWidth(_ fields: [Field: String]) -> Int {
             stateWidth + 1 + Field.allCases.reduce(0) { sum, field in
                 sum + (fields[field].map { 1 + TerminalWidth.columns(of: $0) } ?? 0)
             }
         }
-
-        let barFloor = max(Self.minimumBarWidth, width / 4)
-        let everyField = fields
-        for drop in Self.dropOrder where fixedWidth() + barFloor > width {
-            switch drop {
-            case .field(let field): fields[field] = nil
-            case .duration: if fields[.time] != nil { fields[.time] = shortTime }
+        /// Every field, less those `order` drops until `reserve` more columns and the bar's floor fit.
+        func dropping(_ order: [Drop], reserve: Int) -> [Field: String] {
+            var fields = everyField
+            for drop in order where fixedWidth(fields) + reserve + barFloor > width {
+                switch drop {
+                case .field(let field): fields[field] = nil
+                case .duration: if fields[.time] != nil { fields[.time] = shortTime }
+                }
             }
+            return fields
         }
-        if fixedWidth() + Self.minimumBarWidth > width { return nil }
 
         let title = snapshot.title.map(TerminalWidth.sanitized) ?? ""
-        if snapshot.keepsTitle, !title.isEmpty {
-            let wanted = min(Self.keptTitleWidth, TerminalWidth.columns(of: title))
-            for field in [Field.realtime, .readRate, .throughput] where width - fixedWidth() - barFloor - 1 < wanted {
-                fields[field] = nil
+        let titleColumns = TerminalWidth.columns(of: title)
+        var fields: [Field: String]?
+        var titleRoom = 0
+        if !title.isEmpty {
+            // A title that tells rows apart asks for more room first, then makes do with the least.
+            let floors = snapshot.keepsTitle ? [Self.keptTitleWidth, Self.minimumTitleWidth] : [Self.minimumTitleWidth]
+            for floor in floors where fields == nil {
+                let reserve = min(floor, titleColumns) + 1
+                let kept = dropping(Self.droppedBeforeTitle, reserve: reserve)
+                if fixedWidth(kept) + reserve + barFloor <= width {
+                    fields = kept
+                    titleRoom = min(width - fixedWidth(kept) - barFloor - 1, max(reserve - 1, width / 3), titleColumns)
+                }
             }
         }
-        var titleText = ""
-        if fields == everyField || snapshot.keepsTitle, !title.isEmpty {
-            let room = min(width - fixedWidth() - barFloor - 1, max(6, width / 3))
-            let wanted = TerminalWidth.columns(of: title)
-            if room >= min(6, wanted) {
-                titleText = TerminalWidth.fitTitle(title, width: min(room, wanted), ellipsis: style.ellipsis)
-            }
-        }
+        let shown = fields ?? dropping(Self.dropOrder, reserve: 0)
+        if fixedWidth(shown) + Self.minimumBarWidth > width { return nil }
+        let titleText = titleRoom > 0 ? TerminalWidth.fitTitle(title, width: titleRoom, ellipsis: style.ellipsis) : ""
         let titleWidth = titleText.isEmpty ? 0 : TerminalWidth.columns(of: titleText) + 1
         return Layout(
-            stateText: stateText, titleText: titleText, fields: fields, barStart: stateWidth + 1 + titleWidth,
-            barWidth: width - fixedWidth() - titleWidth)
+            stateText: stateText, titleText: titleText, fields: shown, barStart: stateWidth + 1 + titleWidth,
+            barWidth: width - fixedWidth(shown) - titleWidth)
     }
 
     /// The frame for `snapshot`, exactly `width` columns wide (escape codes count 0).
@@ -234,8 +249,11 @@ public struct ProgressRenderer: Sendable {
         if let bits = s.throughputBitsPerSecond, bits.isFinite {
             fields[.throughput] = FieldFormat.padLeft(FieldFormat.rate(bits, unit: "bit"), 11)
         }
-        if let factor = s.realtimeFactor, factor.isFinite {
-            fields[.realtime] = FieldFormat.padLeft(FieldFormat.short(factor) + "x", 6)
+        // One place for either factor, each named: a paced simulation's speed is not a receiving rate.
+        if let speed = s.playbackSpeed, speed.isFinite {
+            fields[.factor] = FieldFormat.padLeft(FieldFormat.short(speed) + "x speed", 14)
+        } else if let factor = s.realtimeFactor, factor.isFinite {
+            fields[.factor] = FieldFormat.padLeft(FieldFormat.short(factor) + "x realtime", 14)
         }
         if let bytes = s.readBytesPerSecond, bytes.isFinite {
             fields[.readRate] = FieldFormat.padLeft(FieldFormat.rate(bytes, unit: "B"), 9)

@@ -16,8 +16,11 @@ public struct ProgressSnapshot: Sendable, Equatable {
     public var bufferedAhead: Double?
     /// Network throughput in bits per second, when known.
     public var throughputBitsPerSecond: Double?
-    /// Media seconds obtained per wall-clock second, when known.
+    /// Media seconds obtained per wall-clock second, when known: drawn `1.3x realtime`.
     public var realtimeFactor: Double?
+    /// Media seconds played per wall-clock second when the session is paced (`simulate --speed 2`): drawn
+    /// `2x speed`, in the realtime factor's place, so the two are never confused.
+    public var playbackSpeed: Double?
     /// Input read rate in bytes per second (probe on slow inputs), when known.
     public var readBytesPerSecond: Double?
     /// Events drawn at their positions on the bar.
@@ -38,9 +41,9 @@ public struct ProgressSnapshot: Sendable, Equatable {
     /// (probe reading a file): the bar then shows only the loaded ranges with their holes, while
     /// `currentTime` still gives the time, the percentage and the thumb.
     public var showsPlayed: Bool
-    /// Whether the title is what tells this row from the others (several inputs at once): it then
-    /// takes the room of the realtime factor, the read rate and the throughput, in that order, before
-    /// it is left out. `LiveLine.update(rows:)` sets it when there is more than one row.
+    /// Whether the title is what tells this row from the others (several inputs at once): it then gets
+    /// room for `ProgressRenderer.keptTitleWidth` columns before fields that matter less than it, and the
+    /// shortest title only after every field but the time. `LiveLine.update(rows:)` sets it when there is more than one row.
     public var keepsTitle: Bool = false
 
     /// Creates a snapshot; everything but the state is optional.
@@ -53,6 +56,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         bufferedAhead: Double? = nil,
         throughputBitsPerSecond: Double? = nil,
         realtimeFactor: Double? = nil,
+        playbackSpeed: Double? = nil,
         readBytesPerSecond: Double? = nil,
         markers: [ProgressMarker] = [],
         segments: SegmentProgress? = nil,
@@ -69,6 +73,7 @@ public struct ProgressSnapshot: Sendable, Equatable {
         self.bufferedAhead = bufferedAhead
         self.throughputBitsPerSecond = throughputBitsPerSecond
         self.realtimeFactor = realtimeFactor
+        self.playbackSpeed = playbackSpeed
         self.readBytesPerSecond = readBytesPerSecond
         self.markers = markers
         self.segments = segments

@@ -19,11 +19,11 @@ public enum ProgressStyleError: Error, Sendable, Equatable, CustomStringConverti
         case .unknownColor(let text):
             "'\(text)' is not a color: use a name (red, bright-blue, gray, default), a 256-color index 0-255, or #rrggbb."
         case .colorIndexOutOfRange(let text):
-            "Color index \(text) is out of range: 256-color indexes go from 0 to 255."
+            "color index \(text) is out of range: 256-color indexes go from 0 to 255."
         case .badHexColor(let text):
             "'\(text)' is not a hex color: write # followed by 3 or 6 hex digits, such as #f80 or #ff8800."
         case .badGlyph(let text, let layer):
-            "The \(layer.rawValue) glyph '\(text)' is not one character one terminal column wide; use a single character such as '#' or '█'."
+            "the \(layer.rawValue) glyph '\(text)' is not one character one terminal column wide; use a single character such as '#' or '█'."
         case .unknownLayer(let text):
             "'\(text)' is not a bar layer: use one of \(BarLayer.allCases.map(\.rawValue).joined(separator: ", "))."
         case .missingLayer(let text):

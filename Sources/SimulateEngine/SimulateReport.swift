@@ -60,6 +60,11 @@ package struct SimulateReport: Sendable, Codable, Hashable {
     package var requestLog: [Request] = []
     /// The adaptive session (`--abr`): variants used, switches, average bit rate, QoE; absent without it.
     package var abr: Abr?
+    /// `false` when the media read stops short of what the input declares (truncated or damaged): the
+    /// session played what was read, `source.duration` of `source.declared_duration` (exit 3).
+    package var complete = true
+    /// Sentences about the media, as probe's report words them: why it stops short when it does.
+    package var warnings: [String] = []
 
     /// What was simulated.
     package struct Source: Sendable, Codable, Hashable {
@@ -67,8 +72,11 @@ package struct SimulateReport: Sendable, Codable, Hashable {
         package var kind: String
         /// The path (with the variant for HLS) or the synthetic description.
         package var description: String
-        /// Media length in seconds.
+        /// Media length in seconds: what was read, from the playable start.
         package var duration: Double
+        /// The length the container declares, seconds; `null` when it declares none (synthetic media,
+        /// playlists, MPEG-TS).
+        @NullEncoded package var declaredDuration: Double?
         /// Media start time in seconds (first presentation time).
         package var startTime: Double
         /// Bytes of the resource (all segments for HLS).
@@ -141,7 +149,7 @@ extension SimulateReport {
         let s = JSONOutput.seconds
         self.source = Source(
             kind: source.kind, description: source.description, duration: s(source.media.duration),
-            startTime: s(source.media.startTime), bytes: source.media.totalBytes, units: source.media.unitCount,
+            declaredDuration: source.declaredDuration.map(s), startTime: s(source.media.startTime), bytes: source.media.totalBytes, units: source.media.unitCount,
             layout: source.media.layout == .progressive ? "progressive" : "segmented",
             indexAtEnd: source.media.download != .sequential,
             download: source.media.download == .sequential
@@ -151,6 +159,10 @@ extension SimulateReport {
             startThreshold: policy.startThreshold, resumeThreshold: policy.resumeThreshold,
             maxBuffer: policy.forwardTarget, backBuffer: policy.backBuffer, player: player?.rawValue,
             resumeCap: policy.resumeCap, stallLevel: policy.stallLevel > 0 ? policy.stallLevel : nil)
+        if let shortfall = source.shortfall {
+            complete = false
+            warnings = [shortfall]
+        }
         startupDelay = s(report.startupDelay)
         started = report.started
         stallCount = report.stallCount

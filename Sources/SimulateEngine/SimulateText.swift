@@ -13,6 +13,7 @@ package enum SimulateText {
         let source = report.source
         text += "media    \(source.description) (\(source.kind), \(TextFormat.seconds(source.duration)), "
         text += "\(TextFormat.bytes(source.bytes)), \(source.units) \(source.layout == "segmented" ? "segments" : "packets"))\n"
+        for warning in report.warnings { text += "warning  \(warning)\n" }
         if let audio = source.audio { text += "audio    \(audio), fetched beside the video on the same link\n" }
         let network = report.network
         var networkLine = "network  "
@@ -88,6 +89,7 @@ package enum SimulateText {
             text += "seeks          \(report.seeks.count), \(TextFormat.seconds(report.seekWaitTime)) waited\n"
         }
         text += "played         \(TextFormat.seconds(report.played)) of \(TextFormat.seconds(report.source.duration))"
+        if !report.complete { text += " read" + (report.source.declaredDuration.map { " (\(TextFormat.seconds($0)) declared)" } ?? "") }
         text += report.ended ? ", ended\n" : ", did not reach the end\n"
         text += "session        \(TextFormat.seconds(report.sessionTime)), \(TextFormat.bytes(report.bytesReceived)) in \(report.requests) request\(report.requests == 1 ? "" : "s")\n"
         if let abr = report.abr { text += adaptive(abr) }
@@ -97,6 +99,11 @@ package enum SimulateText {
     /// The adaptive part: rule, per-variant shares, switches and QoE.
     private static func adaptive(_ abr: SimulateReport.Abr) -> String {
         let p = abr.parameters
+        // A player's own model is named by the player and version; its parameters are in --json.
+        if abr.model != nil {
+            let player = PlayerPreset(name: abr.rule)?.playerName ?? abr.rule
+            return adaptiveTail(abr, text: "abr            \(player): the player's own rule (docs/model.md)")
+        }
         var text = "abr            \(abr.rule)"
         switch abr.rule {
         case "fixed": text += " (variant \(p.variant.map(String.init) ?? "?"))"
@@ -105,12 +112,15 @@ package enum SimulateText {
             text += " (safety \(p.safetyFactor), \(estimate)\(p.insufficientBufferRule ? ", insufficient-buffer rule" : ""))"
         case "bola":
             text += " (bola-\(p.bolaVariant), buffer size \(Seconds(p.bolaBufferTarget).description), gamma*p \(p.bolaGammaP))"
-        case _ where abr.model != nil:
-            let values = (abr.model ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            text += " (the player's own ABR: \(values.joined(separator: ", ")))"
         default:
             text += " (bola above \(Seconds(p.dynamicSwitchOn).description) buffered when it picks at least throughput's variant, throughput below \(Seconds(p.dynamicSwitchOff).description) when bola picks less)"
         }
+        return adaptiveTail(abr, text: text)
+    }
+
+    /// The adaptive part after the rule: switch count, per-variant shares, each switch and QoE.
+    private static func adaptiveTail(_ abr: SimulateReport.Abr, text head: String) -> String {
+        var text = head
         text += ", \(abr.switchCount) switch\(abr.switchCount == 1 ? "" : "es")"
         if abr.abandon { text += ", \(abr.abandoned) segment request\(abr.abandoned == 1 ? "" : "s") abandoned" }
         text += "\n"

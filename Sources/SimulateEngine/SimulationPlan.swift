@@ -44,10 +44,10 @@ package struct SimulationPlan {
                 data = try BoundedFile.read(path, limit: BoundedFile.scriptLimit)
             } catch .tooLarge(let limit) {
                 throw Failure(
-                    sentence: "The script \(path) is larger than \(BoundedFile.describe(limit)), the most a script may be.",
+                    sentence: "the script \(path) is larger than \(BoundedFile.describe(limit)), the most a script may be.",
                     exitCode: 64)
             } catch {
-                throw Failure(sentence: "The script \(path) cannot be read (check the path).", exitCode: 64)
+                throw Failure(sentence: "the script \(path) cannot be read (check the path).", exitCode: 64)
             }
             do {
                 script = try SimulationScript.parse(yaml: String(decoding: data, as: UTF8.self), file: path)
@@ -101,7 +101,7 @@ package struct SimulationPlan {
                     runAhead: runAhead)
             } else if bitrate != nil || length != nil {
                 guard let bitrate, let length else {
-                    throw Failure(sentence: "Synthetic media needs both --bitrate and --duration.", exitCode: 64)
+                    throw Failure(sentence: "synthetic media needs both --bitrate and --duration.", exitCode: 64)
                 }
                 source = .synthetic(
                     bitsPerSecond: bitrate, duration: length, variation: options.variation ?? 0, seed: options.seed ?? 1)
@@ -123,7 +123,7 @@ package struct SimulationPlan {
                 }
             } else {
                 throw Failure(
-                    sentence: "Nothing to simulate: give MEDIA, --bitrate and --duration, or media: in a --script.",
+                    sentence: "nothing to simulate: give MEDIA, --bitrate and --duration, or media: in a --script.",
                     exitCode: 64)
             }
         } catch let failure as SimulationSource.Failure {
@@ -195,13 +195,13 @@ package struct SimulationPlan {
             network = NetworkModel(bitsPerSecond: rate, latency: latency)
         } else {
             throw Failure(
-                sentence: "No network given: use --bandwidth (e.g. 2Mbit), --trace FILE, or network: in a --script.",
+                sentence: "no network given: use --bandwidth (e.g. 2Mbit), --trace FILE, or network: in a --script.",
                 exitCode: 64)
         }
         // A Sabre trace's own latency_ms would silently win over a latency given beside it.
         if case .trace(let trace) = network.base, trace.carriesLatency, options.latency != nil || script.latency != nil {
             throw Failure(
-                sentence: "The trace \(tracePath ?? "") gives each request its own latency (latency_ms), so --latency (or the script's network latency) cannot apply: drop one of them.",
+                sentence: "the trace \(tracePath ?? "") gives each request its own latency (latency_ms), so --latency (or the script's network latency) cannot apply: drop one of them.",
                 exitCode: 64)
         }
         let constrained = options.constrained || (script.constrained ?? false)

@@ -42,7 +42,7 @@ package enum SimulationSnapshot {
             loaded: session.presentedLoaded.map { $0.start..<$0.end },
             bufferedAhead: session.player.item.bufferedAhead,
             throughputBitsPerSecond: engine.network.bandwidth(at: engine.clock),
-            realtimeFactor: speed,
+            playbackSpeed: speed,
             markers: markers,
             segments: segments)
     }

@@ -15,6 +15,11 @@ package struct SimulationSource: Sendable {
     package var media: SimulationMedia
     /// A sentence for stderr about how the file will download, when worth saying (index at the end).
     package var warning: String?
+    /// The duration the container declares, seconds, when it declares one (a file read by libavformat).
+    package var declaredDuration: Double?
+    /// Why the media read stops short of what the input declares (`TruncationRule`'s sentence, or the read
+    /// error that ended reading): the simulation plays what was read, and the command says so.
+    package var shortfall: String?
     /// Every variant of a master playlist, loaded for `--abr` (then `media` is its lowest variant).
     package var ladder: SimulationLadder?
     /// What a DASH manifest tells a player preset's start rule (`PlayerPreset.policy(for:)`).
@@ -178,6 +183,17 @@ package struct SimulationSource: Sendable {
                     "\(input) has its index (moov) after the media: fetched by range requests as players do (the head, the index, then the media: three latencies and the index first; \(fix))."
             }
         }
+        source.declaredDuration = opened.format.duration
+        if let declared = opened.format.duration {
+            let span = TruncationRule.Declared(start: opened.format.startTime, duration: declared)
+            if case .truncated = TruncationRule.judge(span, receivedEnd: source.media.endTime) {
+                // The playable media, as the report's duration and check's sentence count it.
+                source.shortfall = TruncationRule.sentence(source: input, declared: declared, read: source.media.duration)
+            }
+        }
+        // A damaged tail with no declared end to measure against: the read error says what stopped it (as
+        // probe's report does).
+        if source.shortfall == nil, let readError { source.shortfall = readError.sentence(for: input, opening: false) }
         source.runAhead = ahead
         return source
     }

@@ -19,9 +19,9 @@ package enum SimulationTraceFile {
         do {
             data = try BoundedFile.read(path, limit: BoundedFile.traceLimit)
         } catch .tooLarge(let limit) {
-            throw Failure(sentence: "The trace \(path) is larger than \(BoundedFile.describe(limit)), the most a trace may be.")
+            throw Failure(sentence: "the trace \(path) is larger than \(BoundedFile.describe(limit)), the most a trace may be.")
         } catch {
-            throw Failure(sentence: "The trace \(path) cannot be read (check the path).")
+            throw Failure(sentence: "the trace \(path) cannot be read (check the path).")
         }
         let text = String(decoding: data, as: UTF8.self)
         let isJSON = text.first { !$0.isWhitespace } == "["
@@ -32,7 +32,7 @@ package enum SimulationTraceFile {
                     steps = try JSONDecoder().decode([SabreStep].self, from: data)
                 } catch {
                     throw Failure(
-                        sentence: "The trace \(path) is not a Sabre JSON list of {duration_ms, bandwidth_kbps, latency_ms} objects.")
+                        sentence: "the trace \(path) is not a Sabre JSON list of {duration_ms, bandwidth_kbps, latency_ms} objects.")
                 }
                 return try NetworkTrace(
                     steps: steps.map {
@@ -43,11 +43,11 @@ package enum SimulationTraceFile {
             }
             return try NetworkTrace.parseColumns(text)
         } catch let error as NetworkTraceError {
-            throw Failure(sentence: "The trace \(path) is not usable: \(error.reason).")
+            throw Failure(sentence: "the trace \(path) is not usable: \(error.reason).")
         } catch let error as Failure {
             throw error
         } catch {
-            throw Failure(sentence: "The trace \(path) is not usable.")
+            throw Failure(sentence: "the trace \(path) is not usable.")
         }
     }
 

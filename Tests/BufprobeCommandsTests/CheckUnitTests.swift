@@ -126,7 +126,7 @@ struct CheckUnitTests {
         #expect(hole == "s is missing media from 4.000 s: segment http://h/seg002.ts could not be loaded (HTTP 404 Not Found).")
         let short = try #require(CheckSentence.earlyEnd(
             source: "s", lines: FFmpegLines(), loaded: Self.ranges([(0, 6)]), declared: .init(end: 10, duration: 10)))
-        #expect(short == "s ended early, at media time 6.000 s of 10.000 s.")
+        #expect(short == "s stops short of what it declares: 10.000 s declared, 6.000 s read (4.000 s missing).")
         let nothing = try #require(CheckSentence.earlyEnd(source: "s", lines: FFmpegLines(), loaded: Self.ranges([]), declared: .init(end: 10, duration: 10)))
         #expect(nothing == "s ended before any playable media arrived.")
     }

@@ -2,6 +2,7 @@ import BufprobeCommands
 @testable import CheckEngine
 import Foundation
 import MediaIO
+import PlaybackModel
 import Testing
 import TestSupport
 
@@ -27,6 +28,31 @@ struct CommandLineHelpTests {
             #expect(!wrapped, "wrapped to column 0: \(previous) / \(line)")
             previous = line
         }
+    }
+
+    @Test(
+        "--player's help is one line per player (name, version, measured agreement) and a pointer to docs/model.md",
+        arguments: ["check", "simulate"])
+    func playerHelp(_ command: String) throws {
+        let run = try BufprobeProcess.run([command, "--help"], environment: ["COLUMNS": "80"])
+        let lines = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("--player <name>") })
+        let end = try #require(lines[start...].firstIndex { $0.hasPrefix("--start-threshold <duration>") })
+        let players = lines[start..<end].filter { line in PlayerPreset.allCases.contains { line.hasPrefix("\($0.rawValue): ") } }
+        #expect(players.count == PlayerPreset.allCases.count, "\(lines[start..<end])")
+        #expect(players.contains("shaka: Shaka Player 3.1; simulate agreed in 11 of 12 cases."))
+        #expect(lines[start..<end].contains { $0.contains("docs/model.md") })
+        #expect(end - start <= PlayerPreset.allCases.count + 6, "\(lines[start..<end])")
+        // No ABR internals, no simulate-only sentence.
+        #expect(!lines[start..<end].contains { $0.contains("estimator") || $0.contains("on simulate") }, "\(lines[start..<end])")
+    }
+
+    @Test("check's --max-startup is listed with the other verdict thresholds")
+    func maxStartupWithThresholds() throws {
+        let run = try BufprobeProcess.run(["check", "--help"], environment: ["COLUMNS": "80"])
+        let section = try #require(run.stdout.components(separatedBy: "VERDICT THRESHOLDS:").dropFirst().first)
+        let group = section.components(separatedBy: "\n\n").first ?? ""
+        #expect(group.contains("--max-startup <duration>") && group.contains("--max-stalls <N>"), "\(group)")
     }
 
     @Test("every help opens with 3 to 5 examples within its first 15 lines", arguments: helpInvocations)
@@ -79,25 +105,25 @@ struct CommandLineHelpTests {
              "usage: bufprobe <command>"),
             (["nonsense"], "error: 'nonsense' is not a command; the commands are probe, check, simulate, validate and serve.",
              "usage: bufprobe <command>"),
-            (["probe"], "error: Missing expected argument '<file> ...'.", "usage: bufprobe probe [<options>] <file> ..."),
-            (["probe", "--nope", "x"], "error: Unknown option '--nope'.", "usage: bufprobe probe [<options>]"),
+            (["probe"], "error: missing expected argument '<file> ...'.", "usage: bufprobe probe [<options>] <file> ..."),
+            (["probe", "--nope", "x"], "error: unknown option '--nope'.", "usage: bufprobe probe [<options>]"),
             (["simulate", "--bandwidth", "-1"], "error: --bandwidth: '-1' must not be negative; expected a rate",
              "usage: bufprobe simulate [<options>]"),
             (["check", "--progress", "sometimes", "x"], "error: --progress does not take 'sometimes'",
              "usage: bufprobe check [<options>] <url> ..."),
-            (["--nope"], "error: Unknown option '--nope'.", "usage: bufprobe <command>"),
+            (["--nope"], "error: unknown option '--nope'.", "usage: bufprobe <command>"),
             // A mistyped option: the nearest of the command's own, else the command that has it.
-            (["check", "--duraton", "5s", "x"], "error: Unknown option '--duraton'. Did you mean '--duration'?",
+            (["check", "--duraton", "5s", "x"], "error: unknown option '--duraton'. Did you mean '--duration'?",
              "usage: bufprobe check [<options>] <url> ..."),
             (["check", "--bandwith", "1M", "x"],
-             "error: Unknown option '--bandwith'. Did you mean '--bandwidth'? (an option of `simulate`, not `check`).",
+             "error: unknown option '--bandwith'. Did you mean '--bandwidth'? (an option of `simulate`, not `check`).",
              "usage: bufprobe check [<options>] <url> ..."),
-            (["simulate", "--bandwith", "1M"], "error: Unknown option '--bandwith'. Did you mean '--bandwidth'?",
+            (["simulate", "--bandwith", "1M"], "error: unknown option '--bandwith'. Did you mean '--bandwidth'?",
              "usage: bufprobe simulate [<options>]"),
             (["probe", "--max-startup", "2s", "x"],
-             "error: Unknown option '--max-startup': an option of `check`, not `probe`.",
+             "error: unknown option '--max-startup': an option of `check`, not `probe`.",
              "usage: bufprobe probe [<options>]"),
-            (["serve", "--alow-target", "x"], "error: Unknown option '--alow-target'. Did you mean '--allow-target'?",
+            (["serve", "--alow-target", "x"], "error: unknown option '--alow-target'. Did you mean '--allow-target'?",
              "usage: bufprobe serve [<options>]"),
         ] as [([String], String, String)])
     func usageError(arguments: [String], sentence: String, usage: String) throws {

@@ -36,7 +36,7 @@ struct CommandLineUnitsTests {
         Case(command: "probe", option: "--timeout", rest: ["x"]) { ($0 as? Probe)?.timeout.value },
         Case(command: "check", option: "--timeout", rest: ["x"]) { ($0 as? Check)?.timeout.value },
         Case(command: "check", option: "--duration", rest: ["x"]) { ($0 as? Check)?.duration?.value },
-        Case(command: "check", option: "--max-startup", rest: ["x"]) { ($0 as? Check)?.maxStartup.value },
+        Case(command: "check", option: "--max-startup", rest: ["x"]) { ($0 as? Check)?.thresholdOptions.maxStartup.value },
         Case(command: "check", option: "--start-threshold", rest: ["x", "--resume-threshold", "1h", "--max-buffer", "2h"]) {
             ($0 as? Check)?.policyOptions.startThreshold?.value
         },
@@ -170,7 +170,7 @@ struct CommandLineUnitsTests {
         defer { try? FileManager.default.removeItem(at: path) }
         let run = try BufprobeProcess.run(["simulate", "--bitrate", "1M", "--duration", "10s", "--trace", path.path])
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("error: The trace \(path.path) is not usable: "), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: the trace \(path.path) is not usable: "), "\(run.stderr)")
         #expect(run.stderr.contains(expected), "\(run.stderr)")
     }
 }

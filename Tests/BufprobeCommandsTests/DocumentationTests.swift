@@ -62,12 +62,22 @@ struct DocumentationTests {
         return anchors
     }
 
+    @Test("README.md shows its first example's output within its first 40 lines")
+    func firstExampleEarly() throws {
+        let lines = try Self.text("README.md").split(separator: "\n", omittingEmptySubsequences: false)
+        let block = try #require(lines.firstIndex { $0.hasPrefix("```console") })
+        // 0-based: the block's first line is the command, the next its output.
+        #expect(block + 3 <= 40, "the first console block opens on line \(block + 1)")
+    }
+
     @Test("every relative link of README.md and docs/*.md names a file, and a heading in it when it has an anchor")
     func links() throws {
         let docs = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)
         let pages = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
         var anchors: [String: Set<String>] = [:]
         for page in pages { anchors[page] = Self.anchors(of: try Self.text(page)) }
+        // The docs cite the benchmarks' sections as their sources.
+        anchors["Benchmarks/README.md"] = Self.anchors(of: try Self.text("Benchmarks/README.md"))
         var checked = 0
         for page in pages {
             let folder = Self.root.appendingPathComponent(page).deletingLastPathComponent()

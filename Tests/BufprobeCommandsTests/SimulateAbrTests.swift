@@ -230,7 +230,7 @@ struct SimulateAbrTests {
             (["--bitrate", "1Mbit", "--duration", "1m", "--bandwidth", "1Mbit", "--abr", "bola"], "error: --abr needs a local HLS master playlist"),
             (["SAMPLE:cbr.wav", "--bandwidth", "1Mbit", "--abr", "throughput"], "error: --abr applies to local HLS master playlists"),
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "bola", "--variant", "1"], "error: --variant chooses the variant of --abr fixed"),
-            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr-safety", "0.8"], "error: The ABR and QoE options need --abr RULE."),
+            (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr-safety", "0.8"], "error: the ABR and QoE options need --abr RULE."),
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "bola", "--abr-safety", "1.5"], "error: --abr-safety must be above 0 and at most 1."),
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "fixed", "--variant", "7"], "--variant 7 is not one of them"),
             (["SAMPLE:hls/master.m3u8", "--bandwidth", "1Mbit", "--abr", "fixed", "--abandon"], "error: --abandon needs an adaptive rule"),

@@ -150,9 +150,9 @@ struct SimulateCommandTests {
         "usage and script mistakes exit 64 with one sentence and the usage line; unopenable media exits 2 without it",
         arguments: [
             (["--bitrate", "1Mbit", "--duration", "1m", "--bandwidth", "2parsecs"], Int32(64), "error: --bandwidth: '2parsecs' has an unknown unit 'parsecs'"),
-            (["--bitrate", "1Mbit", "--duration", "1m"], 64, "error: No network given"),
-            (["--bitrate", "1Mbit", "--bandwidth", "1Mbit"], 64, "error: Synthetic media needs both --bitrate and --duration."),
-            (["--bandwidth", "1Mbit"], 64, "error: Nothing to simulate"),
+            (["--bitrate", "1Mbit", "--duration", "1m"], 64, "error: no network given"),
+            (["--bitrate", "1Mbit", "--bandwidth", "1Mbit"], 64, "error: synthetic media needs both --bitrate and --duration."),
+            (["--bandwidth", "1Mbit"], 64, "error: nothing to simulate"),
             (["/nonexistent/clip.mp4", "--bandwidth", "1Mbit"], 2, "error: /nonexistent/clip.mp4: no such file."),
             (["README.md", "--bandwidth", "1Mbit"], 2, "is not a media file FFmpeg can read"),
             (["samples/hls/master.m3u8", "--bandwidth", "1Mbit", "--variant", "7"], 64, "has 2 variants (0 to 1); --variant 7 is not one of them."),
@@ -160,10 +160,10 @@ struct SimulateCommandTests {
             (["samples/cbr.wav", "--bandwidth", "1Mbit", "--variant", "1"], 64, "error: --variant applies to HLS master playlists and DASH manifests;"),
             (["samples/cbr.wav", "--bandwidth", "1Mbit", "--seed", "3"], 64, "--variation and --seed apply to synthetic media"),
             (["http://127.0.0.1:9/live/index.m3u8", "--bandwidth", "1Mbit"], 64, "is a remote HLS playlist: simulate reads local playlists"),
-            (["--bitrate", "1Mbit", "--duration", "1m", "--trace", "README.md"], 64, "error: The trace README.md is not usable: line 3 is not two numbers 'seconds Mbit/s'."),
+            (["--bitrate", "1Mbit", "--duration", "1m", "--trace", "README.md"], 64, "error: the trace README.md is not usable: line 3 is not two numbers 'seconds Mbit/s'."),
             // Issue 10: files that never end are refused at their cap, not read into memory.
-            (["--script", "/dev/zero"], 64, "error: The script /dev/zero is larger than 1 MiB, the most a script may be."),
-            (["--bitrate", "1Mbit", "--duration", "1m", "--trace", "/dev/zero"], 64, "error: The trace /dev/zero is larger than 16 MiB, the most a trace may be."),
+            (["--script", "/dev/zero"], 64, "error: the script /dev/zero is larger than 1 MiB, the most a script may be."),
+            (["--bitrate", "1Mbit", "--duration", "1m", "--trace", "/dev/zero"], 64, "error: the trace /dev/zero is larger than 16 MiB, the most a trace may be."),
         ] as [([String], Int32, String)])
     func failures(arguments: [String], status: Int32, message: String) throws {
         let resolved = arguments.map { $0.hasPrefix("samples/") || $0 == "README.md" ? BufprobeProcess.packageRoot.appendingPathComponent($0).path : $0 }
@@ -205,7 +205,7 @@ struct SimulateCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = try BufprobeProcess.run(["simulate", "--script", script])
         #expect(run.status == 64)
-        #expect(run.stderr == "error: \(script):3: network.trace: The trace \(directory)/missing.txt cannot be read (check the path).\n\(simulateUsage)")
+        #expect(run.stderr == "error: \(script):3: network.trace: the trace \(directory)/missing.txt cannot be read (check the path).\n\(simulateUsage)")
     }
 
     @Test("text output lists the settings, the timeline and the summary")
@@ -344,7 +344,7 @@ struct SimulateCommandTests {
             "--latency", "40ms",
         ])
         #expect(run.status == 64)
-        #expect(run.stderr.hasPrefix("error: The trace"), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: the trace"), "\(run.stderr)")
         #expect(run.stderr.contains("latency_ms"))
     }
 }

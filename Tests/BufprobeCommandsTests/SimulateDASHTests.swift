@@ -151,7 +151,7 @@ struct SimulateDASHTests {
             """.write(toFile: remote, atomically: true, encoding: .utf8)
         let run = try BufprobeProcess.run(["simulate", remote, "--abr", "throughput", "--bandwidth", "1Mbit"])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("error: The DASH manifest \(remote) lists https://cdn.example.net/1.m4s, a URL"), "\(run.stderr)")
+        #expect(run.stderr.contains("error: the DASH manifest \(remote) lists https://cdn.example.net/1.m4s, a URL"), "\(run.stderr)")
         let broken = directory.appendingPathComponent("broken.mpd").path
         try "<MPD mediaPresentationDuration='PT4S'><Period><AdaptationSet><Representation id='v' bandwidth='1'><SegmentTemplate media='$Number%0999d$' duration='1'/></Representation></AdaptationSet></Period></MPD>"
             .write(toFile: broken, atomically: true, encoding: .utf8)

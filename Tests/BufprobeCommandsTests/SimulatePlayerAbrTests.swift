@@ -28,6 +28,18 @@ import SimulateEngine
         #expect(report["stall_count"] as? Int == 0)
     }
 
+    @Test("the text's abr line names the player and its version, not its parameters (those stay in --json)")
+    func abrLineNamesThePlayer() throws {
+        let master = BufprobeProcess.sample("hls/master.m3u8")
+        for (player, name) in [("hlsjs", "hls.js of September 2023"), ("shaka", "Shaka Player 3.1"), ("dashjs", "dash.js 5.1.1")] {
+            let run = try BufprobeProcess.run(["simulate", master, "--player", player, "--bandwidth", "1Mbit", "--progress", "none"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let line = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("abr ") }, "\(run.stdout)")
+            #expect(line.hasPrefix("abr            \(name): the player's own rule (docs/model.md), "), "\(line)")
+            #expect(!line.contains("_"), "no parameter names: \(line)")
+        }
+    }
+
     @Test("hls.js abandons a 2M segment when the link falls under it: 1 s into the request, 5 s left > 1 s buffered, for 500k")
     func hlsjsAbandons() throws {
         let master = try writeLadder(segments: 10)

@@ -40,7 +40,7 @@ struct CheckSettingsTests {
     func streamCheckRefuses() async {
         let report = await StreamCheck("/nonexistent/never-opened.mp4", options: .init(timeout: 0)).run()
         #expect(report.verdict == .fail)
-        #expect(report.reason == "The check's options are not usable: timeout must be more than 0 seconds, got \(Seconds(0)).")
+        #expect(report.reason == "the check's options are not usable: timeout must be more than 0 seconds, got \(Seconds(0)).")
         #expect(report.json.contains("\"verdict\" : \"fail\""))
     }
 }

@@ -181,7 +181,7 @@ struct DASHManifestTests {
             try parse(text)
         } throws: { error in
             guard let error = error as? DASHManifestError else { return false }
-            return error.description.contains(reason) && error.description.hasPrefix("The DASH manifest ")
+            return error.description.contains(reason) && error.description.hasPrefix("the DASH manifest ")
         }
     }
 

@@ -16,7 +16,6 @@ private struct RecordingModel: PlayerAbrModel {
 
     var name: String { "recording" }
     var parameters: [String: Double] { [:] }
-    var helpLines: [String] { [] }
 
     mutating func choose(_ context: PlayerAbrContext) -> AbrDecision { AbrDecision(variant: 0, reason: "lowest") }
     mutating func recordDownload(_ download: PlayerAbrDownload) { log.downloads.withLock { $0.append(download) } }

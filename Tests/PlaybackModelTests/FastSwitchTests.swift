@@ -11,7 +11,6 @@ private struct StepUpModel: PlayerAbrModel {
 
     var name: String { "step-up" }
     var parameters: [String: Double] { [:] }
-    var helpLines: [String] { [] }
 
     mutating func choose(_ context: PlayerAbrContext) -> AbrDecision {
         requests += 1

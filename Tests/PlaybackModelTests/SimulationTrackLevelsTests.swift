@@ -14,7 +14,6 @@ private let onData = BufferPolicy(startThreshold: 0.1, resumeThreshold: 0.1, for
 private struct LowestModel: PlayerAbrModel {
     var name: String { "lowest" }
     var parameters: [String: Double] { [:] }
-    var helpLines: [String] { [] }
     mutating func choose(_ context: PlayerAbrContext) -> AbrDecision { AbrDecision(variant: 0, reason: "lowest") }
     mutating func recordDownload(_ download: PlayerAbrDownload) {}
     func overriding(safetyFactor: Double?) -> LowestModel { self }

@@ -58,13 +58,14 @@ struct RendererRuleTests {
         let present = { (width: Int) -> [String] in
             let line = render(Fixtures.full, width: width, style: style)
             var found: [String] = []
-            if line.contains("Big Buck") { found.append("title") }
+            // The title shortened ("Big B…") counts.
+            if line.contains("Big") { found.append("title") }
             if line.contains("/ 2:00:00") { found.append("duration") }
             if line.contains("1:02:05") { found.append("time") }
             if line.contains("51%") { found.append("percent") }
             if line.contains("buf") { found.append("buffered") }
             if line.contains("Mbit/s") { found.append("throughput") }
-            if line.contains("3.1x") { found.append("realtime") }
+            if line.contains("3.1x realtime") { found.append("realtime") }
             if line.contains("MB/s") { found.append("read") }
             return found
         }
@@ -74,12 +75,15 @@ struct RendererRuleTests {
             if seen.last != fields { seen.append(fields) }
         }
         let all = ["title", "duration", "time", "percent", "buffered", "throughput", "realtime", "read"]
+        // While the title keeps its room (shortened): the factor, the read rate, the percentage, the duration,
+        // the throughput; then without the title, from every field: factor, read rate, throughput, buffered...
         #expect(seen == [
             all,
-            all.filter { $0 != "title" },
-            ["duration", "time", "percent", "buffered", "throughput", "read"],
-            ["duration", "time", "percent", "buffered", "throughput"],
-            ["duration", "time", "percent", "buffered"],
+            ["title", "duration", "time", "percent", "buffered", "throughput", "read"],
+            ["title", "duration", "time", "percent", "buffered", "throughput"],
+            ["title", "duration", "time", "buffered", "throughput"],
+            ["title", "time", "buffered", "throughput"],
+            ["title", "time", "buffered"],
             ["duration", "time", "percent"],
             ["time", "percent"],
             ["percent"],
@@ -138,21 +142,38 @@ struct RendererRuleTests {
         #expect(render(shared, width: 18, style: style) == "Paused  -----!----")
     }
 
-    @Test("a title that tells rows apart takes the room of the realtime factor and throughput before it goes")
+    @Test("a title keeps a shortened place before the factor; one that tells rows apart gets 16 columns first")
     func keptTitle() {
         var snapshot = ProgressSnapshot(
             state: .playing, title: "http://127.0.0.1:8080/media/h264-aac.mp4", currentTime: 3, duration: 10,
             loaded: [0..<6], bufferedAhead: 3, throughputBitsPerSecond: 2_000_000, realtimeFactor: 1.5)
         let style = Fixtures.style(.ascii)
         let plain = render(snapshot, width: 79, style: style)
-        #expect(!plain.contains("h264"), "one row: the title goes first: \(plain)")
-        #expect(plain.contains("1.5x"))
+        #expect(plain.contains(" 127~ac.mp4 "), "one row: the title, shortened, before the factor: \(plain)")
+        #expect(!plain.contains("1.5x"), "\(plain)")
+        #expect(plain.contains("00:03 / 00:10") && plain.contains("30%") && plain.contains("2.0 Mbit/s"), "\(plain)")
         snapshot.keepsTitle = true
         let kept = render(snapshot, width: 79, style: style)
-        #expect(kept.contains(" 127.0.0.~/h264-aac.mp4 "), "\(kept)")
-        #expect(!kept.contains("1.5x"), "\(kept)")
-        #expect(kept.contains("00:03 / 00:10") && kept.contains("buf"), "\(kept)")
-        #expect(TerminalWidth.columns(of: kept) == 79)
+        #expect(kept.contains(" 127.0.0.1~/h264-aac.mp4 "), "\(kept)")
+        #expect(!kept.contains("1.5x") && !kept.contains("30%"), "\(kept)")
+        #expect(kept.contains("00:03") && kept.contains("buf") && kept.contains("2.0 Mbit/s"), "\(kept)")
+        #expect(TerminalWidth.columns(of: plain) == 79 && TerminalWidth.columns(of: kept) == 79)
+    }
+
+    @Test("at 60 columns a check keeps its title, shortened, and its throughput; the last figure says what it is")
+    func sixtyColumns() {
+        let check = ProgressSnapshot(
+            state: .playing, title: "http://127.0.0.1:8081/slow/h264-aac.mp4", currentTime: 4, duration: 10,
+            loaded: [0..<6], bufferedAhead: 2, throughputBitsPerSecond: 164_000, realtimeFactor: 0.77)
+        let style = Fixtures.style(.ascii, thumb: false)
+        let narrow = render(check, width: 60, style: style)
+        #expect(narrow == "Playing 12~c.mp4 ######===------ 00:04  buf 2.0s  164 kbit/s", "\(narrow)")
+        let wide = render(check, width: 120, style: style)
+        #expect(wide.hasSuffix(" 0.8x realtime"), "\(wide)")
+        var simulated = check
+        simulated.realtimeFactor = nil
+        simulated.playbackSpeed = 2
+        #expect(render(simulated, width: 120, style: style).hasSuffix(" 2.0x speed"))
     }
 
     @Test("control characters in a title cannot reach the terminal")
@@ -167,7 +188,7 @@ struct RendererRuleTests {
     func plainLine() {
         let renderer = ProgressRenderer(style: Fixtures.style(.unicode))
         #expect(renderer.renderPlain(Fixtures.full)
-            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mbit/s  3.1x  13 MB/s")
+            == "Playing  Big Buck Bunny  1:02:05 / 2:00:00  51%  buf 275s  4.2 Mbit/s  3.1x realtime  13 MB/s")
         #expect(renderer.renderPlain(Fixtures.live) == "Playing  10:00 live  buf 5.0s")
         #expect(renderer.renderPlain(Fixtures.phases) == "Loading  3/6 open")
     }

@@ -15,7 +15,7 @@ struct StyleParsingTests {
     @Test("a bad color is rejected with one sentence saying what to write", arguments: [
         ("purple", ProgressStyleError.unknownColor("purple"),
          "'purple' is not a color: use a name (red, bright-blue, gray, default), a 256-color index 0-255, or #rrggbb."),
-        ("256", .colorIndexOutOfRange("256"), "Color index 256 is out of range: 256-color indexes go from 0 to 255."),
+        ("256", .colorIndexOutOfRange("256"), "color index 256 is out of range: 256-color indexes go from 0 to 255."),
         ("#ff88", .badHexColor("#ff88"),
          "'#ff88' is not a hex color: write # followed by 3 or 6 hex digits, such as #f80 or #ff8800."),
         ("#gg0000", .badHexColor("#gg0000"),
@@ -72,7 +72,7 @@ struct StyleParsingTests {
         #expect(ProgressStyleError.unknownLayer("trak").description
             == "'trak' is not a bar layer: use one of track, buffer, progress, thumb, current, separator, stall, seek, gap, boundary, custom.")
         #expect(ProgressStyleError.badGlyph("ab", layer: .buffer).description
-            == "The buffer glyph 'ab' is not one character one terminal column wide; use a single character such as '#' or '█'.")
+            == "the buffer glyph 'ab' is not one character one terminal column wide; use a single character such as '#' or '█'.")
     }
 
     @Test("applying a spec changes only what it names and the renderer draws it")

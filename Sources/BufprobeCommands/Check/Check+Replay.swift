@@ -8,7 +8,7 @@ extension Check {
     /// report printed as a check's is (the same URL and options give the recorded run's report).
     func replay(_ path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
-            Diagnostics.error("The events could not be read from \(path) (check the path).")
+            Diagnostics.error("the events could not be read from \(path) (check the path).")
             throw ExitCode(CheckVerdict.fail.exitCode)
         }
         let recorded: (header: CheckReplay.Header, events: [CheckEvent.Timed])

@@ -97,12 +97,6 @@ public struct Check: AsyncParsableCommand {
     @OptionGroup(title: "Buffer policy")
     var policyOptions: BufferPolicyOptions
 
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("Longest startup delay (opening included) that still passes (default 3s).", valueName: "duration"),
-        transform: Seconds.argument)
-    var maxStartup = Seconds(3)
-
     @OptionGroup(title: "Verdict thresholds")
     var thresholdOptions: ThresholdOptions
 
@@ -220,7 +214,7 @@ public struct Check: AsyncParsableCommand {
 
     private var policy: BufferPolicy { policyOptions.policy() }
 
-    private var thresholds: VerdictThresholds { thresholdOptions.thresholds(over: VerdictThresholds(maxStartup: maxStartup.value)) }
+    private var thresholds: VerdictThresholds { thresholdOptions.thresholds() }
 
     /// The check's settings from the parsed options; a value no check can use is a usage error, in the
     /// option's name.
@@ -320,7 +314,7 @@ public struct Check: AsyncParsableCommand {
             do {
                 try recording.render(traceFormat, source: inputs[0]).write(toFile: recordTrace, atomically: true, encoding: .utf8)
             } catch {
-                Diagnostics.error("The trace could not be written to \(recordTrace) (check the path).")
+                Diagnostics.error("the trace could not be written to \(recordTrace) (check the path).")
                 throw ExitCode(CheckVerdict.fail.exitCode)
             }
         }
@@ -329,7 +323,7 @@ public struct Check: AsyncParsableCommand {
             do {
                 try CheckReplay.lines(events, source: inputs[0]).write(toFile: recordEvents, atomically: true, encoding: .utf8)
             } catch {
-                Diagnostics.error("The events could not be written to \(recordEvents) (check the path).")
+                Diagnostics.error("the events could not be written to \(recordEvents) (check the path).")
                 throw ExitCode(CheckVerdict.fail.exitCode)
             }
         }
@@ -339,7 +333,7 @@ public struct Check: AsyncParsableCommand {
             do {
                 try CheckJUnit.render(reports, time: elapsed, timestamp: began).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                Diagnostics.error("The JUnit report could not be written to \(junit) (check the path).")
+                Diagnostics.error("the JUnit report could not be written to \(junit) (check the path).")
                 throw ExitCode(interrupted ?? CheckVerdict.fail.exitCode)
             }
         }
@@ -354,7 +348,8 @@ public struct Check: AsyncParsableCommand {
             worst = max(worst, report.verdict)
             if report.interrupted == true {
                 Diagnostics.warning("\(report.source): interrupted; the report covers what was measured until then.")
-            } else if report.verdict == .fail {
+            } else if report.verdict == .fail, json || !Diagnostics.reportSharesTerminal {
+                // On one terminal the text report's verdict line says it: once is enough.
                 Diagnostics.error(report.reason)
             }
             if !json {

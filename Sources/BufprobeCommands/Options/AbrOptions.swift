@@ -134,7 +134,7 @@ public struct AbrOptions: ParsableArguments {
                     "--player's own ABR takes --abr-safety and the QoE weights; the other ABR options need --abr RULE (which replaces the player's ABR).")
             }
         } else if anyParameter {
-            throw ValidationError("The ABR and QoE options need --abr RULE.")
+            throw ValidationError("the ABR and QoE options need --abr RULE.")
         }
     }
 

@@ -11,7 +11,7 @@ public struct BufferPolicyOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Use a real player's buffering policy: \(PlayerPreset.allCases.map(\.rawValue).joined(separator: ", ")) (exoplayer = media3); on simulate, a player with its own ABR (\(PlayerPreset.allCases.filter { $0.abr != nil }.map(\.rawValue).joined(separator: ", "))) also picks the variants (--abr and --variant override it). --start-threshold, --resume-threshold, --max-buffer and --back-buffer override it.",
+            "Play as a real player does (exoplayer = media3); --start-threshold, --resume-threshold, --max-buffer and --back-buffer override its values.",
             discussion: PlayerPreset.helpDiscussion, valueName: "name"),
         transform: BufferPolicyOptions.preset)
     public var player: PlayerPreset?

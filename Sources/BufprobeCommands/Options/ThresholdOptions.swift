@@ -2,11 +2,18 @@ public import ArgumentParser
 public import CheckEngine
 public import PlaybackModel
 
-/// `check`'s verdict thresholds besides `--max-startup`: how many stalls, how much stall time, which
-/// rebuffer ratio, which real-time factor and, for live streams, which latency and drift still pass
-/// (`VerdictThresholds`). Each option left out keeps the default: no stall allowed, no slower than real
-/// time, the others not limited.
+/// `check`'s verdict thresholds: how long a startup, how many stalls, how much stall time, which rebuffer
+/// ratio, which real-time factor and, for live streams, which latency and drift still pass
+/// (`VerdictThresholds`). Each option left out keeps the default: 3 s to start, no stall allowed, no slower
+/// than real time, the others not limited.
 public struct ThresholdOptions: ParsableArguments {
+    /// `--max-startup`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Longest startup delay (opening included) that still passes (default 3s).", valueName: "duration"),
+        transform: Seconds.argument)
+    public var maxStartup = Seconds(VerdictThresholds.default.maxStartup)
+
     /// `--max-stalls`.
     @Option(
         parsing: .unconditional,
@@ -78,9 +85,10 @@ public struct ThresholdOptions: ParsableArguments {
     /// Creates the options with nothing given.
     public init() {}
 
-    /// The thresholds with these options over `base` (its `maxStartup` is `--max-startup`'s).
+    /// The thresholds with these options over `base`.
     public func thresholds(over base: VerdictThresholds = .default) -> VerdictThresholds {
         var thresholds = base
+        thresholds.maxStartup = maxStartup.value
         if let maxStalls { thresholds.maxStalls = maxStalls }
         if let maxStallTime { thresholds.maxStallTime = maxStallTime.value }
         if let maxRebufferRatio { thresholds.maxRebufferRatio = maxRebufferRatio }

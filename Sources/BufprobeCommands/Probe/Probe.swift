@@ -174,11 +174,15 @@ public struct Probe: AsyncParsableCommand {
             }
             worst = max(worst, outcome)
             if let error = report.error {
-                Diagnostics.error(error)
+                // On one terminal the text report's `error` line says it: once is enough.
+                if json || !Diagnostics.reportSharesTerminal { Diagnostics.error(error) }
             } else if interrupt.exitStatus != nil {
                 Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
-            } else if outcome == .incomplete {
-                Diagnostics.warning("\(input) was not read to the end; see the warnings in the report.")
+            } else if outcome == .incomplete, json || !Diagnostics.reportSharesTerminal {
+                // Why it stopped (the report's first warning: the read error, or where the media stops short
+                // of what it declares, in the words check and simulate use), unless the text report on the
+                // same terminal shows it.
+                Diagnostics.warning(report.warnings.first ?? "\(input) was not read to the end; see the warnings in the report.")
             }
             if json {
                 reports.append(report)

@@ -5,6 +5,7 @@ import PlaybackModel
 import ProgressLine
 import BufprobeOutput
 import SimulateEngine
+import ProbeEngine
 
 /// `bufprobe simulate MEDIA`: plays media over a scripted network in virtual time, with the same player
 /// state machine `check` uses, and reports startup delay, stalls and QoE.
@@ -58,8 +59,8 @@ public struct Simulate: AsyncParsableCommand {
             Adaptive bit rate (--abr, a local HLS master or DASH manifest, whose video representations are the \
             variants): each segment is fetched at the variant the rule \
             picks when its request goes out; the variants' real segment sizes are read. fixed: --variant \
-            throughout (the default, unless --player names a player with its own ABR, hlsjs: then that \
-            player's ABR, docs/model.md). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
+            throughout (the default, unless --player names a player with its own ABR, \(Self.playersWithAbr): then that \
+            player's ABR, --abr and --variant override it, docs/model.md). throughput: the highest BANDWIDTH <= --abr-safety (0.9, dash.js) x the \
             mean throughput of the last --abr-window (3, Sabre) segments. bola: BOLA-BASIC (Spiteri et al., \
             INFOCOM 2016, as Sabre): buffer-based, --bola-target 25s, --bola-gp 5. dynamic: Sabre's Dynamic \
             (src/sabre.py, class Dynamic), both rules asked for every segment: BOLA's pick once more than \
@@ -70,8 +71,10 @@ public struct Simulate: AsyncParsableCommand {
             --qoe-stall-weight mu = top variant's kbit/s).
 
             Exit codes: 0 simulated (stalls or not; see the report); 2 the media could not be opened or is \
-            not media; 4 the buffer policy a --player preset derives from the media cannot play it; 64 usage \
-            error or a mistake in the script (one sentence naming the line and field).
+            not media; 3 simulated, but the media stops short of what it declares (truncated or damaged: \
+            the session plays what was read, and a warning, the report and "complete": false in --json say so, \
+            as probe's exit 3); 4 the buffer policy a --player preset derives from the media cannot play it; \
+            64 usage error or a mistake in the script (one sentence naming the line and field).
             """)
 
     @Argument(
@@ -183,6 +186,9 @@ public struct Simulate: AsyncParsableCommand {
     @Flag(help: "Watch it in a terminal and act: left/right arrow seek 10 s, space pauses and resumes, q stops (implies --realtime unless --speed is given).")
     var interactive = false
 
+    @Flag(name: .shortAndLong, help: "Show FFmpeg's own log and bufprobe's diagnostics on stderr.")
+    var verbose = false
+
     @OptionGroup(title: "Live line (with --realtime or --speed)")
     var progressOptions: ProgressOptions
 
@@ -198,9 +204,9 @@ public struct Simulate: AsyncParsableCommand {
         try abrOptions.validateRule(hasPlayerModel: engineOptions.playerModel != nil)
         if let variation, !(0...1).contains(variation) { throw ValidationError("--variation must be between 0 and 1.") }
         if media != nil, bitrate != nil || duration != nil {
-            throw ValidationError("Give either MEDIA or --bitrate/--duration for synthetic media, not both.")
+            throw ValidationError("give either MEDIA or --bitrate/--duration for synthetic media, not both.")
         }
-        if bandwidth != nil, trace != nil { throw ValidationError("Give either --bandwidth or --trace, not both.") }
+        if bandwidth != nil, trace != nil { throw ValidationError("give either --bandwidth or --trace, not both.") }
         if traceDir != nil, bandwidth != nil || trace != nil {
             throw ValidationError("--trace-dir gives the network: drop --bandwidth and --trace.")
         }
@@ -214,6 +220,9 @@ public struct Simulate: AsyncParsableCommand {
 
     /// Loads the plan, runs the simulation (instantly, or paced on the live line) and prints the report.
     public func run() async throws {
+        // FFmpeg's own log (a damaged file's "Packet corrupt", "Invalid NAL unit size") goes through
+        // bufprobe's sink, silent unless --verbose: what it means reaches the report as one warning.
+        FFmpegLog.install(logger: Diagnostics.logger(verbose: verbose), verbose: verbose)
         if let traceDir {
             try runBatch(traceDir)
             return
@@ -223,6 +232,8 @@ public struct Simulate: AsyncParsableCommand {
         options.runsAhead = factor == nil
         let plan = try makePlan(options)
         if let warning = plan.source.warning { Diagnostics.warning(warning) }
+        // Said on stderr too, unless the text report below shows it on the same terminal.
+        if let shortfall = plan.source.shortfall, json || !Diagnostics.reportSharesTerminal { Diagnostics.warning(shortfall) }
         var engine: SimulationEngine
         if let factor {
             engine = plan.makeEngine()
@@ -244,7 +255,7 @@ public struct Simulate: AsyncParsableCommand {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: plot))
             } catch {
-                Diagnostics.error("The plot could not be written to \(plot) (\(error.localizedDescription)); check the directory and permissions.")
+                Diagnostics.error("the plot could not be written to \(plot) (\(error.localizedDescription)); check the directory and permissions.")
                 throw ExitCode(74)
             }
         }
@@ -254,7 +265,15 @@ public struct Simulate: AsyncParsableCommand {
         } else {
             Diagnostics.standardOutput(SimulateText.render(report))
         }
+        if !report.complete { throw ExitCode(Self.incompleteExitCode) }
     }
+
+    /// The presets whose player's own ABR picks the variants: `hlsjs, shaka, dashjs`.
+    static var playersWithAbr: String { PlayerPreset.allCases.filter { $0.abr != nil }.map(\.rawValue).joined(separator: ", ") }
+
+    /// The exit code of a simulation whose media stops short of what it declares: probe's for an input
+    /// read only in part (`ProbeOutcome.incomplete`), as both report what was read.
+    static let incompleteExitCode = ProbeOutcome.incomplete.rawValue
 
     /// The plan for `options`, or the error's sentence and exit code.
     private func makePlan(_ options: SimulationOptions) throws -> SimulationPlan {
@@ -273,7 +292,7 @@ public struct Simulate: AsyncParsableCommand {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw UsageError("The trace folder \(directory) cannot be read (check the path).", usage: Self.oneLineUsage)
+            throw UsageError("the trace folder \(directory) cannot be read (check the path).", usage: Self.oneLineUsage)
         }
         let traces = names.filter { !$0.hasPrefix(".") }.sorted()
             .map { (directory as NSString).appendingPathComponent($0) }
@@ -282,14 +301,20 @@ public struct Simulate: AsyncParsableCommand {
                 return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
         guard !traces.isEmpty else {
-            throw UsageError("The trace folder \(directory) holds no trace files.", usage: Self.oneLineUsage)
+            throw UsageError("the trace folder \(directory) holds no trace files.", usage: Self.oneLineUsage)
         }
         var rows: [SimulateBatchReport.Row] = []
+        var shortfall: String?
         for trace in traces {
             var options = engineOptions
             options.trace = trace
             options.runsAhead = true
             let plan = try makePlan(options)
+            // The same media under every trace: said once.
+            if shortfall == nil, let sentence = plan.source.shortfall {
+                shortfall = sentence
+                Diagnostics.warning(sentence)
+            }
             rows.append(SimulateBatchReport.Row(trace: trace, report: plan.report(of: plan.runToEnd())))
         }
         let batch = SimulateBatchReport(traceDir: directory, traces: rows)
@@ -298,6 +323,7 @@ public struct Simulate: AsyncParsableCommand {
         } else {
             Diagnostics.standardOutput(batch.text)
         }
+        if shortfall != nil { throw ExitCode(Self.incompleteExitCode) }
     }
 
     /// Advances the engine with the wall clock scaled by `speed`, drawing the live line on stderr (its

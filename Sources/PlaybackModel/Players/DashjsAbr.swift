@@ -100,17 +100,6 @@ public struct DashjsAbr: PlayerAbrModel {
         ]
     }
 
-    /// `--help`'s lines.
-    public var helpLines: [String] {
-        [
-            "first choice: the highest BANDWIDTH <= 1000 kbit/s (DEFAULT_VIDEO_BITRATE)",
-            "estimator: the lower of two EWMAs of segment throughput weighted 0.0015 per ms, half-lives 3 and 8 (2 s and 5.3 s of transfer)",
-            "switch: the lowest of ThroughputRule (\(safetyFactor) x estimate; BolaRule instead from 18 s buffered to below 9 s), InsufficientBufferRule (0.7 x estimate x buffer / segment) and SwitchHistoryRule",
-            "abandon: from 500 ms into a download with <= 18 s buffered, when it would take 1.8 segment durations; no up-switch for 10 s after",
-            "fast switch: after an up-switch, buffered segments from the one holding the playhead on are fetched again at the new variant",
-        ]
-    }
-
     /// dash.js judges its first request too (it starts at 1000 kbit/s, not the lowest variant).
     public var judgesFirstRequest: Bool { true }
 

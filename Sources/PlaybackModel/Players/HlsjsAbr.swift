@@ -93,17 +93,6 @@ public struct HlsjsAbr: PlayerAbrModel {
         ]
     }
 
-    /// The parts, one line each.
-    public var helpLines: [String] {
-        [
-            "first choice: the highest BANDWIDTH <= 500 kbit/s (abrEwmaDefaultEstimate; the first listed variant's when higher, up to 5 Mbit/s)",
-            "estimator: the lower of two EWMAs of segment throughput, half-lives 3 s and 9 s (abrEwmaFastVoD, abrEwmaSlowVoD)",
-            "sample: request to parsed, with Chromium's measured transmux time (\(ms(parseTimes.first)) the first segment, \(ms(parseTimes.later)) later ones), less the time to first byte (latency and the first \(wholeNumber(firstReadBytes)) bytes)",
-            "switch: the highest BANDWIDTH <= \(bandwidthFactor) x estimate (\(bandwidthUpFactor) above the last variant) fetched before the buffer runs dry, else within min(segment, 4 s) more",
-            "abandon: checked every 100 ms after half a segment with < 2 segments buffered; dropped for a lower variant that arrives sooner",
-        ]
-    }
-
     /// Every 100 ms.
     public var abandonCheckInterval: Double? { Self.checkInterval }
 
@@ -249,7 +238,6 @@ public struct HlsjsAbr: PlayerAbrModel {
         ttfb.sample(weight: 2.0.squareRoot() * exp(-seconds * seconds / 2), value: max(milliseconds, 5))
     }
 
-    private func ms(_ seconds: Double) -> String { "\(wholeNumber((seconds * 1000).rounded())) ms" }
     private func rate(_ bitsPerSecond: Double) -> String { BitRate(bitsPerSecond: bitsPerSecond.rounded()).description }
     private func seconds(_ value: Double) -> String { Seconds((value * 1000).rounded() / 1000).description }
 }

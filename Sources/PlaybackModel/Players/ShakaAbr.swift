@@ -70,15 +70,6 @@ public struct ShakaAbr: PlayerAbrModel {
         ]
     }
 
-    /// `--help`'s lines.
-    public var helpLines: [String] {
-        [
-            "first choice: by the default estimate, 1.5 Mbit/s (Chromium's navigator.connection.downlink; Shaka's own 1 Mbit/s without it)",
-            "estimator: the lower of two EWMAs (half-lives 2 s and 5 s) of 100 ms progress samples (the bytes as they came), each under 16 kB dropped; the default until 128 kB sampled",
-            "switch: the last variant with BANDWIDTH / \(downgradeTarget) <= estimate <= next BANDWIDTH / \(upgradeTarget), at the first good estimate, then at most every \(wholeNumber(switchInterval)) s; no abandonment",
-        ]
-    }
-
     /// `getBandwidthEstimate`: the default until 128 kB were sampled, then the lower EWMA.
     public var estimate: Double {
         guard bytesSampled >= Self.minimumTotalBytes else { return defaultEstimate }

@@ -12,5 +12,5 @@ public struct NetworkTraceError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// One sentence.
-    public var description: String { "The bandwidth trace is not usable: \(reason)." }
+    public var description: String { "the bandwidth trace is not usable: \(reason)." }
 }

@@ -15,8 +15,6 @@ public protocol PlayerAbrModel: Sendable {
     var name: String { get }
     /// The model's parameters by name (snake_case), for the report.
     var parameters: [String: Double] { get }
-    /// One line per part (first choice, estimator, switch rule, abandonment) for `--help`, values only.
-    var helpLines: [String] { get }
     /// Whether the abandonment rule judges the session's first request too (dash.js does: it starts above
     /// the lowest variant); by default the first request, sent with nothing buffered, is never checked.
     var judgesFirstRequest: Bool { get }
