@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12 benchmark: `bufprobe simulate --abr` on a two-hour, six-variant HLS ladder (2 s segments, 3,600
+# Benchmark: `bufprobe simulate --abr` on a two-hour, six-variant HLS ladder (2 s segments, 3,600
 # per variant; sizes from #EXT-X-BYTERANGE, so nothing but playlists is written) over a two-hour bandwidth
 # trace (one step per second, 0.3 to 12 Mbit/s, seeded), for every rule, in a release build. Goal: under
 # 1 s each. References measured in the same run: process start-up with the same ladder cut to 10 s (one

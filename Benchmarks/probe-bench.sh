@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issues 2 and 15: `bufprobe probe --json` against the bare libavformat read loop (read-loop.c) and
+# `bufprobe probe --json` against the bare libavformat read loop (read-loop.c) and
 # against `ffprobe -count_packets`, on a 5-minute and a 60-minute H.264 + AAC MP4, all measured in one run.
 # Prints median wall time (hyperfine), the ratios bufprobe/C-loop and bufprobe/ffprobe, CPU time, peak RSS
 # of each, and (CALLGRIND=1) instruction counts, which a busy machine does not disturb.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20: `bufprobe simulate --abr RULE` beside Sabre on the same ladders (real ffmpeg-made HLS segments) and
+# `bufprobe simulate --abr RULE` beside Sabre on the same ladders (real ffmpeg-made HLS segments) and
 # 19 traces, segment by segment: 38 runs per rule, each counted as agreeing when at least 95 % of its
 # segments got Sabre's variant. See Benchmarks/sabre_compare.py for the ladders, traces and how the buffers
 # are aligned.

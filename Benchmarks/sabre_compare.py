@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 20: `bufprobe simulate --abr` beside Sabre (UMass-LIDS/sabre, src/sabre.py) on the same ladders and
+"""`bufprobe simulate --abr` beside Sabre (UMass-LIDS/sabre, src/sabre.py) on the same ladders and
 traces, segment by segment. Driven by Benchmarks/sabre-compare.sh; commits and copies no Sabre file.
 
 Ladders: real H.264 segments made here by ffmpeg (HLS, MPEG-TS, keyframes every segment), 4 variants of 3 s

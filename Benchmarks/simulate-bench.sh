@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6 benchmark: `bufprobe simulate` on two hours of synthetic 30 fps video + audio (about 553,000
+# Benchmark: `bufprobe simulate` on two hours of synthetic 30 fps video + audio (about 553,000
 # packets) at three bandwidths (above, near and below the media's rate), in a release build. Goal: under
 # 1 s each. The references measured in the same run are the same media at half the length (1 hour,
 # about 277,000 packets) and at 1 s (process start-up, nearly no packets): the ratio

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28 benchmark: simulating a two-hour single file against probing it. Goal: `simulate --json
+# Benchmark: simulating a two-hour single file against probing it. Goal: `simulate --json
 # --bandwidth 3Mbit` at most 1.25x `probe --json` on the same file (wall time, hyperfine -N), release build.
 # The file is samples/h264-aac.mp4 looped 720 times with -c copy (7,204 s, 518,400 packets, 191 MB), made
 # once into Benchmarks/out/.
