@@ -5,7 +5,7 @@ import ValidateEngine
 
 /// The driver on real media made by ffmpeg at test time: the clean streams break no must rule, and every
 /// rule of the catalogue fires on its fixture.
-@Suite struct StreamValidationTests {
+@Suite(.ffmpegLog) struct StreamValidationTests {
     @Test(arguments: ValidateFixtures.Kind.allCases)
     func cleanStreamBreaksNoMustRule(kind: ValidateFixtures.Kind) throws {
         let folder = try ValidateFixtures.clean(kind)
