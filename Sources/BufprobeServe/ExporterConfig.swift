@@ -31,7 +31,7 @@ package struct ExporterConfig: Sendable {
     /// The keys a module takes.
     package static let moduleKeys = [
         "timeout", "duration", "max_startup", "max_stalls", "max_stall_time", "max_rebuffer_ratio", "max_latency", "max_drift",
-        "min_realtime_factor", "max_peak_over_bandwidth", "max_hole", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
+        "min_realtime_factor", "max_peak_over_bandwidth", "max_hole", "max_origin_faults", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
     ]
     /// The keys of a module's `policy`.
     package static let policyKeys = ["start_threshold", "resume_threshold", "max_buffer"]
@@ -101,13 +101,15 @@ package struct ExporterConfig: Sendable {
             case "timeout": module.timeout = try seconds(value, key)
             case "duration": module.duration = try seconds(value, key)
             case "max_startup": module.maxStartup = try seconds(value, key)
-            case "max_stalls", "max_rebuffer_ratio", "min_realtime_factor", "max_peak_over_bandwidth":
+            case "max_stalls", "max_rebuffer_ratio", "min_realtime_factor", "max_peak_over_bandwidth", "max_origin_faults":
                 guard let text = value.scalar?.string else { throw ExporterConfigError("\(key) must be a single value.") }
                 do {
                     if key == "max_stalls" {
                         module.thresholds[.maxStalls] = Double(try VerdictThresholds.count(parsing: text))
                     } else if key == "min_realtime_factor" {
                         module.thresholds[.minRealtimeFactor] = try VerdictThresholds.factor(parsing: text)
+                    } else if key == "max_origin_faults" {
+                        module.thresholds[.maxOriginFaults] = try VerdictThresholds.faults(parsing: text).map(Double.init) ?? .infinity
                     } else if key == "max_peak_over_bandwidth" {
                         module.thresholds[.maxPeakOverBandwidth] = try VerdictThresholds.excess(parsing: text)
                     } else {

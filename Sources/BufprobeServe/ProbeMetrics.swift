@@ -98,7 +98,7 @@ package enum ProbeMetrics {
         if let thresholds = report.settings.thresholds {
             text += family(
                 "bufprobe_verdict_threshold",
-                "The verdict's limits in force, per threshold: max_stalls (count), max_stall_time (seconds), max_rebuffer_ratio (0 to 1), max_startup, max_latency, max_drift (seconds), min_realtime_factor (ratio, 0: none), max_peak_over_bandwidth (0.1: 10%), max_hole (seconds); absent when not limited.",
+                "The verdict's limits in force, per threshold: max_stalls (count), max_stall_time (seconds), max_rebuffer_ratio (0 to 1), max_startup, max_latency, max_drift (seconds), min_realtime_factor (ratio, 0: none), max_peak_over_bandwidth (0.1: 10%), max_hole (seconds), max_origin_faults (count); absent when not limited.",
                 VerdictThresholds.Name.allCases.compactMap { name in thresholds[name].map { ([("threshold", name.rawValue)], $0) } })
         }
         if let health = report.playlistHealth {

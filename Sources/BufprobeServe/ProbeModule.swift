@@ -18,7 +18,7 @@ package struct ProbeModule: Sendable {
     /// Longest startup delay that still passes, seconds.
     package var maxStartup: Double?
     /// `max_stalls`, `max_stall_time`, `max_rebuffer_ratio`, `max_latency`, `max_drift`,
-    /// `min_realtime_factor`, `max_peak_over_bandwidth`, `max_hole` (infinite: `none`): check's verdict
+    /// `min_realtime_factor`, `max_peak_over_bandwidth`, `max_hole`, `max_origin_faults` (infinite: `none`): check's verdict
     /// thresholds (`--max-stalls`...), by name; a name left out keeps check's default.
     package var thresholds: [VerdictThresholds.Name: Double] = [:]
     /// Default longest wait (check's `--timeout`), seconds; capped at the scrape's budget.
@@ -80,7 +80,7 @@ package struct ProbeModule: Sendable {
         if let maxStartup { lines.append("max_startup: \(maxStartup)s") }
         for name in VerdictThresholds.Name.allCases {
             guard let value = thresholds[name] else { continue }
-            let shown = value.isInfinite ? "none" : name == .maxStalls ? "\(Int(value))" : [.maxRebufferRatio, .minRealtimeFactor, .maxPeakOverBandwidth].contains(name) ? "\(value)" : "\(value)s"
+            let shown = value.isInfinite ? "none" : [.maxStalls, .maxOriginFaults].contains(name) ? "\(Int(value))" : [.maxRebufferRatio, .minRealtimeFactor, .maxPeakOverBandwidth].contains(name) ? "\(value)" : "\(value)s"
             lines.append("\(name.rawValue): \(shown)")
         }
         if let player { lines.append("player: \(player.rawValue)") }

@@ -6,8 +6,8 @@ public enum CheckVerdict: String, Sendable, Codable, Comparable {
     case pass
     /// Played, but crossed a threshold (`VerdictThresholds`: stalled, started slowly, received slower than
     /// `--min-realtime-factor`...), peaked above its declared
-    /// HLS bandwidth by more than `--max-peak-over-bandwidth` (10%), has a hole in its media (`--max-hole`), lists a variant playlist that fails
-    /// to load, or has a live playlist that stopped updating (stale).
+    /// HLS bandwidth by more than `--max-peak-over-bandwidth` (10%), has a hole in its media (`--max-hole`), or has more origin faults than
+    /// `--max-origin-faults` (0: a variant playlist that fails to load, a live playlist that stopped updating...).
     case degraded
     /// Could not open, HTTP error, timeout, no playable stream, or the stream ended early.
     case fail

@@ -18,8 +18,9 @@ import BufprobeOutput
 ///   `--min-realtime-factor` (1 by default: slower than real time; 0: no limit), a hole in the received media longer than `--max-hole` (0 by default: any), a variant playlist that cannot be served, a resource it leads to
 ///   that was refused or skipped, a live playlist that went stale (unchanged for more than 1.5x its target
 ///   duration), and with `--all-variants` a variant whose playlist or first segment fails or that is not
-///   what the master declares (`VariantValidator`).
-/// - LL-HLS: a server that ignores blocking playlist reloads (answers without the part asked for) is `degraded`.
+///   what the master declares (`VariantValidator`), an LL-HLS server that ignores blocking playlist reloads
+///   (answers without the part asked for), a live DASH segment listed but not served: these origin faults
+///   count against `--max-origin-faults` (0 by default: any), and a pass names those it allowed.
 /// - None: `pass`.
 package enum Verdict {
     /// What the check measured, in presentation time (the playable start is 0).
@@ -128,22 +129,33 @@ package enum Verdict {
                 "has a \(TextFormat.seconds(after.start - before.end)) hole in its media at \(TextFormat.seconds(before.end))"
                     + (limit > 0 ? " (more than \(limits.named(.maxHole)))" : ""))
         }
-        problems += originProblems(m)
+        // Faults of the origin every viewer meets, counted against --max-origin-faults (0 by default: any).
+        let faults = originProblems(m)
+        let faultLimit = limits.maxOriginFaults
+        if let faultLimit, faults.count > faultLimit {
+            problems += faults
+            if faultLimit > 0 {
+                problems.append("has \(faults.count) origin faults in all (more than \(limits.named(.maxOriginFaults)))")
+            }
+        }
         if !problems.isEmpty {
             return (.degraded, "\(source) " + join(problems) + ".")
         }
+        // Faults a team allowed: said, with the limit, so a pass never hides them.
+        let allowed = faults.isEmpty ? "" : "; it " + join(faults)
+            + " (\(faults.count) origin fault\(faults.count == 1 ? "" : "s"), within \(faultLimit == nil ? "--max-origin-faults none" : limits.named(.maxOriginFaults)))"
         // Slower than real time but within a relaxed --min-realtime-factor: said, with the limit.
         let speed = m.realtimeFactor.map {
             String(format: ", received at %.1fx real time", $0) + ($0 < 1 ? " (within \(limits.named(.minRealtimeFactor)))" : "")
         } ?? ""
         let span = m.sampled ? " during the \(TextFormat.seconds(m.sampledDuration)) sampled" : ""
         guard m.qoe.stallCount > 0 else {
-            return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed).")
+            return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and played without stalling\(span)\(speed)\(allowed).")
         }
         // Stalls the thresholds allow: said, with the limits they stayed within.
         let within = [VerdictThresholds.Name.maxStalls, .maxStallTime, .maxRebufferRatio].filter { limits[$0] != nil }
             .map { limits.named($0) }
-        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and \(stallSummary(m.qoe)), within \(join(within))\(span)\(speed).")
+        return (.pass, "\(source) started in \(TextFormat.seconds(startup)) and \(stallSummary(m.qoe)), within \(join(within))\(span)\(speed)\(allowed).")
     }
 
     /// What the origin failed to serve or keep up: broken variant playlists, refused resources, stale

@@ -3,12 +3,13 @@ import BufprobeOutput
 // that is not limited (the document's rule), keys made snake_case by `JSONOutput`.
 extension VerdictThresholds: Codable {
     private enum CodingKeys: String, CodingKey {
-        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift, minRealtimeFactor, maxPeakOverBandwidth, maxHole
+        case maxStalls, maxStallTime, maxRebufferRatio, maxStartup, maxLatency, maxDrift, minRealtimeFactor, maxPeakOverBandwidth, maxHole,
+            maxOriginFaults
     }
 
     /// Decodes the object `encode(to:)` writes; a missing or `null` optional threshold is no limit, a
-    /// missing `min_realtime_factor`, `max_peak_over_bandwidth` or `max_hole` (a document from before they
-    /// existed) is its default, 1, 0.1 and 0.
+    /// missing `min_realtime_factor`, `max_peak_over_bandwidth`, `max_hole` or `max_origin_faults` (a
+    /// document from before they existed) is its default, 1, 0.1, 0 and 0.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -21,7 +22,8 @@ extension VerdictThresholds: Codable {
             minRealtimeFactor: try container.decodeIfPresent(Double.self, forKey: .minRealtimeFactor) ?? 1,
             maxPeakOverBandwidth: container.contains(.maxPeakOverBandwidth)
                 ? try container.decodeIfPresent(Double.self, forKey: .maxPeakOverBandwidth) : 0.1,
-            maxHole: container.contains(.maxHole) ? try container.decodeIfPresent(Double.self, forKey: .maxHole) : 0)
+            maxHole: container.contains(.maxHole) ? try container.decodeIfPresent(Double.self, forKey: .maxHole) : 0,
+            maxOriginFaults: container.contains(.maxOriginFaults) ? try container.decodeIfPresent(Int.self, forKey: .maxOriginFaults) : 0)
     }
 
     /// Encodes every threshold, `null` for those not limited.
@@ -36,6 +38,9 @@ extension VerdictThresholds: Codable {
         try container.encode(minRealtimeFactor, forKey: .minRealtimeFactor)
         try encode(maxPeakOverBandwidth, .maxPeakOverBandwidth, in: &container)
         try encode(maxHole, .maxHole, in: &container)
+        if let maxOriginFaults { try container.encode(maxOriginFaults, forKey: .maxOriginFaults) } else {
+            try container.encodeNil(forKey: .maxOriginFaults)
+        }
     }
 
     private func encode(_ value: Double?, _ key: CodingKeys, in container: inout KeyedEncodingContainer<CodingKeys>) throws {

@@ -36,12 +36,17 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// The longest hole in the received media (a gap between loaded ranges, after ranges closer than
     /// 0.1 s are merged) that still passes, seconds: 0 by default (any hole is degraded); `nil`: no limit.
     public var maxHole: Double?
+    /// The most origin faults that still pass: each variant playlist that fails to load, resource refused
+    /// or silent, live HLS playlist that stopped updating (1.5x its target duration), LL-HLS server that
+    /// ignores blocking reloads, `--all-variants` variant unlike its declaration, and live DASH segment listed
+    /// but not served counts one. 0 by default (any fault is degraded); `nil`: no limit.
+    public var maxOriginFaults: Int?
 
     /// Thresholds with `check`'s defaults for every value not given.
     public init(
         maxStalls: Int = 0, maxStallTime: Double? = nil, maxRebufferRatio: Double? = nil, maxStartup: Double = 3,
         maxLatency: Double? = nil, maxDrift: Double? = nil, minRealtimeFactor: Double = 1,
-        maxPeakOverBandwidth: Double? = 0.1, maxHole: Double? = 0
+        maxPeakOverBandwidth: Double? = 0.1, maxHole: Double? = 0, maxOriginFaults: Int? = 0
     ) {
         self.maxStalls = maxStalls
         self.maxStallTime = maxStallTime
@@ -52,6 +57,7 @@ public struct VerdictThresholds: Sendable, Hashable {
         self.minRealtimeFactor = minRealtimeFactor
         self.maxPeakOverBandwidth = maxPeakOverBandwidth
         self.maxHole = maxHole
+        self.maxOriginFaults = maxOriginFaults
     }
 
     /// `check`'s defaults: no stall, a start within 3 s, media received at least as fast as real time.
@@ -77,6 +83,8 @@ public struct VerdictThresholds: Sendable, Hashable {
         case maxPeakOverBandwidth = "max_peak_over_bandwidth"
         /// `max_hole`, `--max-hole`.
         case maxHole = "max_hole"
+        /// `max_origin_faults`, `--max-origin-faults`.
+        case maxOriginFaults = "max_origin_faults"
 
         /// The `check` option: `--max-stalls`.
         public var option: String { "--" + rawValue.split(separator: "_").joined(separator: "-") }
@@ -94,6 +102,7 @@ public struct VerdictThresholds: Sendable, Hashable {
         case .minRealtimeFactor: minRealtimeFactor == 0 ? nil : minRealtimeFactor
         case .maxPeakOverBandwidth: maxPeakOverBandwidth
         case .maxHole: maxHole
+        case .maxOriginFaults: maxOriginFaults.map(Double.init)
         }
     }
 
@@ -111,6 +120,7 @@ public struct VerdictThresholds: Sendable, Hashable {
             // Infinite: `none`, as a module says no limit.
             case .maxPeakOverBandwidth: maxPeakOverBandwidth = value.isInfinite ? nil : value
             case .maxHole: maxHole = value.isInfinite ? nil : value
+            case .maxOriginFaults: maxOriginFaults = value.isFinite ? Int(value) : nil
             }
         }
     }
@@ -137,10 +147,21 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// Parses a stall count (`--max-stalls`, `max_stalls`): a whole number, 0 or more. The sentence does
     /// not name the option: the command line and the configuration file put their own name in front.
     public static func count(parsing text: String) throws(InvalidValue) -> Int {
+        try count(parsing: text, of: "stalls")
+    }
+
+    /// Parses a count of `what` (`stalls`, `origin faults`): a whole number, 0 or more.
+    package static func count(parsing text: String, of what: String) throws(InvalidValue) -> Int {
         guard let count = Int(text.trimmedSpaces), count >= 0 else {
-            throw InvalidValue(description: "'\(text.prefix(64))' is not a number of stalls; expected a whole number, 0 or more")
+            throw InvalidValue(description: "'\(text.prefix(64))' is not a number of \(what); expected a whole number, 0 or more")
         }
         return count
+    }
+
+    /// Parses an origin-fault count (`--max-origin-faults`, `max_origin_faults`): a whole number, 0 or
+    /// more, or `none` for no limit (returned as `nil`).
+    public static func faults(parsing text: String) throws(InvalidValue) -> Int? {
+        text.trimmedSpaces == "none" ? nil : try count(parsing: text, of: "origin faults")
     }
 
     /// Parses a rebuffer ratio (`--max-rebuffer-ratio`, `max_rebuffer_ratio`): a fraction (`0.05`) or a
@@ -183,7 +204,7 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// `value` of the threshold `name` as people read it: `1`, `5%`, `2.500 s`, `0.9`.
     package static func text(_ value: Double, of name: Name) -> String {
         switch name {
-        case .maxStalls: String(Int(value))
+        case .maxStalls, .maxOriginFaults: String(Int(value))
         case .maxRebufferRatio, .maxPeakOverBandwidth: percent(value)
         case .minRealtimeFactor: factor(value)
         default: TextFormat.seconds(value)

@@ -73,6 +73,7 @@ struct CheckThresholdTests {
         (["--max-latency", "soon"], "error: --max-latency: 'soon' is not a duration"),
         (["--max-drift", "inf"], "error: --max-drift: 'inf' is not a duration"),
         (["--max-hole", "soon"], "error: --max-hole: 'soon' is not a duration"),
+        (["--max-origin-faults", "lots"], "error: --max-origin-faults: 'lots' is not a number of origin faults; expected a whole number, 0 or more"),
         (["--min-realtime-factor", "-1"], "error: --min-realtime-factor: '-1' is not a real-time factor"),
         (["--max-peak-over-bandwidth", "lots"], "error: --max-peak-over-bandwidth: 'lots' is not a tolerance"),
     ])
@@ -105,5 +106,26 @@ struct CheckThresholdTests {
         #expect((named.document["reason"] as? String)?.hasSuffix("hole in its media at 4.000 s (more than --max-hole 0.500 s).") == true, "\(named.document["reason"] ?? "")")
         let thresholds = (named.document["settings"] as? [String: Any])?["thresholds"] as? [String: Any]
         #expect(thresholds?["max_hole"] as? Double == 0.5)
+    }
+
+    @Test("--max-origin-faults: a master that mislabels a variant is degraded by default and passes at 1 or none, the pass naming the fault")
+    func maxOriginFaults() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: Samples.directory.appendingPathComponent("hls"), to: folder)
+        let master = folder.appendingPathComponent("master.m3u8")
+        let text = try String(contentsOf: master, encoding: .utf8)
+        try text.replacingOccurrences(of: "RESOLUTION=640x360", with: "RESOLUTION=1280x720").write(to: master, atomically: true, encoding: .utf8)
+        let base = ["--all-variants", "--rate", "8M", master.path]
+        let strict = try Self.check(base)
+        #expect(strict.status == 1)
+        #expect((strict.document["reason"] as? String)?.contains("(variant 1: resolution_mismatch)") == true, "\(strict.document["reason"] ?? "")")
+        for limit in ["1", "none"] {
+            let relaxed = try Self.check(["--max-origin-faults", limit] + base)
+            #expect(relaxed.status == 0, "\(limit): \(relaxed.document["reason"] ?? "")")
+            #expect((relaxed.document["reason"] as? String)?.hasSuffix("(1 origin fault, within --max-origin-faults \(limit)).") == true, "\(relaxed.document["reason"] ?? "")")
+        }
+        let thresholds = (try Self.check(["--max-origin-faults", "none"] + base).document["settings"] as? [String: Any])?["thresholds"] as? [String: Any]
+        #expect(thresholds?["max_origin_faults"] is NSNull)
     }
 }

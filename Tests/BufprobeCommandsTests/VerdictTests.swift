@@ -53,6 +53,19 @@ struct VerdictTests {
         ("failed variant segment", measured { $0.variantProblems = [(1, [.segmentFailed])] }, .degraded, "(variant 1: segment_failed)"),
         ("every variant as declared", measured { $0.variantProblems = [(0, []), (1, [])] }, .pass, "played without stalling"),
         ("several", measured(startup: 4, stalls: 1) { $0.realtimeFactor = 0.5 }, .degraded, ", took 4.000 s to start, more than the 3.000 s allowed (--max-startup) and arrived slower"),
+        // --max-origin-faults: a team that accepts an origin's faults passes, and the pass names them.
+        ("faults within --max-origin-faults", measured {
+            $0.brokenPlaylists = [("http://h/a.m3u8", 404)]; $0.stalePlaylists = [("http://h/live.m3u8", 6.5)]
+            $0.thresholds.maxOriginFaults = 2
+        }, .pass, "played without stalling; it lists a variant playlist it cannot serve (http://h/a.m3u8 answered HTTP 404) and has a playlist that stopped updating for more than 1.5x its target duration (http://h/live.m3u8, found at 6.500 s) (2 origin faults, within --max-origin-faults 2)."),
+        ("faults over --max-origin-faults", measured {
+            $0.brokenPlaylists = [("http://h/a.m3u8", 404)]; $0.skippedResources = [("http://h/v1.m3u8", "sent nothing for 5.000 s")]
+            $0.thresholds.maxOriginFaults = 1
+        }, .degraded, "and has 2 origin faults in all (more than --max-origin-faults 1)."),
+        ("faults not limited", measured {
+            $0.skippedResources = [("http://h/v1.m3u8", "sent nothing for 5.000 s")]
+            $0.thresholds.maxOriginFaults = nil
+        }, .pass, "(1 origin fault, within --max-origin-faults none)."),
     ]
 
     @Test("each measurement gives its verdict and names itself in the reason", arguments: table)

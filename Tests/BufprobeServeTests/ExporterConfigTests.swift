@@ -45,17 +45,19 @@ struct ExporterConfigTests {
                 min_realtime_factor: 0.5
                 max_peak_over_bandwidth: none
                 max_hole: none
+                max_origin_faults: none
               wide:
                 min_realtime_factor: 0
                 max_peak_over_bandwidth: 25%
                 max_hole: 2s
+                max_origin_faults: 3
             """)
         var relaxed = CheckSettings()
         try #require(config.modules["relaxed"]).apply(to: &relaxed, share: 10, requestedTimeout: false, requestedDuration: false)
-        #expect(relaxed.thresholds.minRealtimeFactor == 0.5 && relaxed.thresholds.maxPeakOverBandwidth == nil && relaxed.thresholds.maxHole == nil)
+        #expect(relaxed.thresholds.minRealtimeFactor == 0.5 && relaxed.thresholds.maxPeakOverBandwidth == nil && relaxed.thresholds.maxHole == nil && relaxed.thresholds.maxOriginFaults == nil)
         var wide = CheckSettings()
         try #require(config.modules["wide"]).apply(to: &wide, share: 10, requestedTimeout: false, requestedDuration: false)
-        #expect(wide.thresholds.minRealtimeFactor == 0 && wide.thresholds.maxPeakOverBandwidth == 0.25 && wide.thresholds.maxHole == 2)
+        #expect(wide.thresholds.minRealtimeFactor == 0 && wide.thresholds.maxPeakOverBandwidth == 0.25 && wide.thresholds.maxHole == 2 && wide.thresholds.maxOriginFaults == 3)
         #expect(try #require(config.modules["relaxed"]).summary.contains("max_peak_over_bandwidth: none"))
         var untouched = CheckSettings()
         ProbeModule.builtIn.apply(to: &untouched, share: 10, requestedTimeout: false, requestedDuration: false)

@@ -71,7 +71,7 @@ struct ProbeMetricsTests {
     @Test("the thresholds in force are one series each, a threshold not limited left out")
     func thresholds() throws {
         #expect(!(try Self.metrics(Self.report())).has("bufprobe_verdict_threshold"), "a document without settings.thresholds has none")
-        let metrics = try Self.metrics(Self.report { $0.settings.thresholds = VerdictThresholds(maxStalls: 2, maxRebufferRatio: 0.01, maxLatency: 8, minRealtimeFactor: 0, maxPeakOverBandwidth: nil, maxHole: nil) })
+        let metrics = try Self.metrics(Self.report { $0.settings.thresholds = VerdictThresholds(maxStalls: 2, maxRebufferRatio: 0.01, maxLatency: 8, minRealtimeFactor: 0, maxPeakOverBandwidth: nil, maxHole: nil, maxOriginFaults: nil) })
         let written = metrics.samples.filter { $0.name == "bufprobe_verdict_threshold" }
         #expect(Dictionary(uniqueKeysWithValues: written.map { ($0.labels["threshold"] ?? "", $0.value) })
             == ["max_stalls": 2, "max_rebuffer_ratio": 0.01, "max_startup": 3, "max_latency": 8])

@@ -108,6 +108,7 @@ struct VerdictThresholdsTests {
               "max_drift" : null,
               "max_hole" : 0,
               "max_latency" : null,
+              "max_origin_faults" : 0,
               "max_peak_over_bandwidth" : 0.1,
               "max_rebuffer_ratio" : 0.05,
               "max_stall_time" : null,
@@ -158,9 +159,9 @@ struct VerdictThresholdsTests {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let all = VerdictThresholds(
             maxStalls: 2, maxStallTime: 4, maxRebufferRatio: 0.1, maxStartup: 5, maxLatency: 10, maxDrift: 2, minRealtimeFactor: 0.8,
-            maxPeakOverBandwidth: 0.25, maxHole: 1.5)
+            maxPeakOverBandwidth: 0.25, maxHole: 1.5, maxOriginFaults: 2)
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(all).utf8)) == all)
-        let unlimited = VerdictThresholds(maxPeakOverBandwidth: nil, maxHole: nil)
+        let unlimited = VerdictThresholds(maxPeakOverBandwidth: nil, maxHole: nil, maxOriginFaults: nil)
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(JSONOutput.string(unlimited).utf8)) == unlimited)
         let older = #"{"max_stalls": 0, "max_startup": 3, "max_drift": null}"#
         #expect(try decoder.decode(VerdictThresholds.self, from: Data(older.utf8)) == .default)

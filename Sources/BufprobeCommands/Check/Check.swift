@@ -37,10 +37,10 @@ public struct Check: AsyncParsableCommand {
             any --max-stall-time, --max-rebuffer-ratio, --max-latency and --max-drift given, received at least \
             --min-realtime-factor times as fast as real time (default 1)); degraded (played, but crossed one of those \
             thresholds (the reason names it), an HLS variant \
-            peaked more than --max-peak-over-bandwidth (default \(BandwidthRule.toleranceText)) above its declared BANDWIDTH, the media has a hole longer than --max-hole (default 0), a variant playlist \
-            failed to load, a live HLS playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, or \
-            with --all-variants a variant whose playlist or first segment fails or that is not what the master \
-            declares); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
+            peaked more than --max-peak-over-bandwidth (default \(BandwidthRule.toleranceText)) above its declared BANDWIDTH, the media has a hole longer than --max-hole (default 0), or more origin faults \
+            than --max-origin-faults (default 0; each counts one: a variant playlist failed to load, a live HLS \
+            playlist stopped updating for more than \(HLSPlaylistHealth.staleFactorText) its target duration, with --all-variants a variant \
+            whose playlist or first segment fails or that is not what the master declares...)); fail (could not open, HTTP error, timeout, no playable stream, stream ended early).
 
             Live HLS: every media playlist reload FFmpeg makes is checked (media and discontinuity \
             sequence, stale, segments over the target duration, segments removed from the end); each \

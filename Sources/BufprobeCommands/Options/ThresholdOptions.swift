@@ -82,6 +82,18 @@ public struct ThresholdOptions: ParsableArguments {
         transform: { $0.trimmingCharacters(in: .whitespaces) == "none" ? Seconds(.infinity) : try Seconds.argument($0) })
     public var maxHole: Seconds?
 
+    /// `--max-origin-faults`.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most origin faults that still pass (a variant playlist or resource that fails, a stale live playlist, ignored LL-HLS blocking reloads, an --all-variants mismatch, a live DASH segment not served), or none (default 0: any fault is degraded).",
+            valueName: "count"),
+        transform: { value in
+            guard let count = try VerdictThresholds.faults(parsing: value) else { return -1 }
+            return count
+        })
+    public var maxOriginFaults: Int?
+
     /// Creates the options with nothing given.
     public init() {}
 
@@ -97,6 +109,8 @@ public struct ThresholdOptions: ParsableArguments {
         if let minRealtimeFactor { thresholds.minRealtimeFactor = minRealtimeFactor }
         if let maxPeakOverBandwidth { thresholds.set([.maxPeakOverBandwidth: maxPeakOverBandwidth]) }
         if let maxHole { thresholds.set([.maxHole: maxHole.value]) }
+        // -1: `none` on the command line (the option's own optional says "not given").
+        if let maxOriginFaults { thresholds.maxOriginFaults = maxOriginFaults < 0 ? nil : maxOriginFaults }
         return thresholds
     }
 }
