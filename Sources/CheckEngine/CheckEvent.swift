@@ -211,5 +211,8 @@ package enum CheckEvent: Sendable, Codable, Equatable {
         package var declaredBitRateSource: String?
         /// The sentence for a resource limit met while opening, if one was.
         package var limit: String?
+        /// A single file's cut tail where FFmpeg ends it like a whole one (`ContainerTail.sentence`), read
+        /// by the driver when the input opened: the check fails with it once the input ends.
+        package var tail: String? = nil
     }
 }

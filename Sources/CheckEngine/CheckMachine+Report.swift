@@ -74,6 +74,7 @@ extension CheckMachine {
                     return TruncationRule.Declared(end: end, duration: declared.duration) },
                 readingSegments: segmentsFailedWhileOpening,
                 playlist: input?.isHLS == true ? input?.variants.first(where: \.selected)?.index : nil)
+                ?? input?.tail
         case .sampled:
             break
         }

@@ -148,7 +148,9 @@ package struct CheckReading {
             openBegan: openBegan, format: playsParts ? "hls" : input.format.name, isHLS: input.format.container == .hls,
             variants: variants, playable: playable, isLive: isLive, duration: input.format.duration,
             startTime: input.format.startTime, sampleLimit: sampleLimit, declaredBitRate: declaredBitRate?.value,
-            declaredBitRateSource: declaredBitRate?.source, limit: limit)
+            declaredBitRateSource: declaredBitRate?.source, limit: limit,
+            tail: input.format.container.readsOtherResources
+                ? nil : ContainerTail.sentence(source: input.url, formatName: input.format.name, size: input.format.size))
     }
 
     /// `packet` as the machine takes it, with the byte totals so far (`count(_:)` it first).

@@ -207,12 +207,9 @@ package struct ProbeReader {
             report.warnings.append(
                 "\(source) looks truncated: a packet reaches byte \(byteEnd) but the input has only \(size) bytes.")
         }
-        if let size = input.format.size,
-            let problem = ContainerTail.problem(
-                path: InputCheck.isURL(source) ? nil : source, formatName: input.format.name, size: size)
-        {
+        if let sentence = ContainerTail.sentence(source: source, formatName: input.format.name, size: input.format.size) {
             truncated = true
-            report.warnings.append("\(source) looks truncated: \(problem)")
+            report.warnings.append(sentence)
         }
         // FFmpeg's Matroska demuxer says so and still ends like a complete file.
         if ffmpegErrors.contains(where: { $0.event == .fileEndedPrematurely }) { truncated = true }

@@ -194,6 +194,11 @@ package struct SimulationSource: Sendable {
         // A damaged tail with no declared end to measure against: the read error says what stopped it (as
         // probe's report does).
         if source.shortfall == nil, let readError { source.shortfall = readError.sentence(for: input, opening: false) }
+        // A container whose tail is cut where FFmpeg ends it like a whole file (MPEG-TS, Ogg, MP3): the
+        // same sentence as probe's and check's.
+        if source.shortfall == nil, !opened.format.container.readsOtherResources {
+            source.shortfall = ContainerTail.sentence(source: input, formatName: opened.format.name, size: opened.format.size)
+        }
         source.runAhead = ahead
         return source
     }

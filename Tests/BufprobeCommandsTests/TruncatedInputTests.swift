@@ -49,6 +49,26 @@ struct TruncatedInputTests {
         #expect(simulate.stdout.contains("warning  \(sentences[2])"))
     }
 
+    @Test("an MPEG-TS file cut inside a transport packet (no declared duration): the same tail sentence from probe, check and simulate, exit 3, 2 and 3")
+    func cutTransportStream() throws {
+        let path = BufprobeProcess.sample("truncated.ts")
+        let runs = try [
+            BufprobeProcess.run(["probe", path, "--progress", "none"]),
+            BufprobeProcess.run(["check", path, "--progress", "none"]),
+            BufprobeProcess.run(["simulate", path, "--bandwidth", "1M", "--progress", "none"]),
+        ]
+        #expect(runs.map(\.status) == [3, 2, 3], "\(runs.map(\.stderr))")
+        let sentence = "\(path) looks truncated: its size (202250 bytes) is not a whole number of 188-byte transport packets."
+        for (run, prefix) in zip(runs, ["warning: ", "error: ", "warning: "]) {
+            #expect(run.stderr.contains(prefix + sentence), "\(run.stderr)")
+            #expect(Self.ffmpegLines(run.stderr).isEmpty, "\(run.stderr)")
+        }
+        // The whole file it was cut from: all three exit 0.
+        let whole = BufprobeProcess.sample("h264-aac.ts")
+        #expect(try BufprobeProcess.run(["check", whole, "--progress", "none"]).status == 0)
+        #expect(try BufprobeProcess.run(["simulate", whole, "--bandwidth", "1M", "--progress", "none"]).status == 0)
+    }
+
     @Test("simulate's report says how much was read of what is declared, in text and JSON")
     func simulateReport() throws {
         let path = BufprobeProcess.sample("truncated.mp4")

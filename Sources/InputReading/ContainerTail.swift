@@ -17,6 +17,15 @@ package enum ContainerTail {
         }
     }
 
+    /// The one sentence every command gives for a cut tail: "`source` looks truncated: ...", for the input
+    /// `source` (a local path is read; of a URL only `size` is known) read by the demuxer `formatName`;
+    /// `nil` when the tail is whole, cannot be told, or the size is unknown.
+    package static func sentence(source: String, formatName: String, size: Int64?) -> String? {
+        guard let size else { return nil }
+        return problem(path: InputCheck.isURL(source) ? nil : source, formatName: formatName, size: size)
+            .map { "\(source) looks truncated: \($0)" }
+    }
+
     private static func read(_ path: String?, at offset: Int64, count: Int) -> [UInt8]? {
         guard let path, offset >= 0, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
