@@ -120,44 +120,6 @@ public struct DASHManifest: Sendable, Hashable {
         try parse(mpd: mpd(bytes))
     }
 
-    /// What a manifest's bytes are as an MPD: the one place its XML is parsed and its root checked.
-    /// `notAnMPD` holds the root's name when the XML is well formed and bounded but its root is not `MPD`.
-    enum Root {
-        case mpd(XMLTree.Element)
-        case notAnMPD(String)
-
-        /// The `MPD` element; throws when the root is another element.
-        func mpd() throws(DASHManifestError) -> XMLTree.Element {
-            switch self {
-            case .mpd(let element): return element
-            case .notAnMPD(let name): throw DASHManifestError(reason: "is XML but not an MPD (its root is <\(name)>)")
-            }
-        }
-    }
-
-    /// The manifest's root, parsed once; throws for XML that is malformed or over `XMLTree`'s bounds.
-    static func root(_ bytes: [UInt8]) throws(DASHManifestError) -> Root {
-        let tree: XMLTree
-        do {
-            tree = try XMLTree.parse(Data(bytes))
-        } catch {
-            switch error {
-            case .malformed(let message, let line):
-                throw DASHManifestError(reason: "is not well-formed XML (line \(line), \(message))")
-            case .tooLarge:
-                throw DASHManifestError(
-                    reason: "has more than \(XMLTree.maximumElements) elements or is nested deeper than \(XMLTree.maximumDepth)")
-            }
-        }
-        return tree.root.name == "MPD" ? .mpd(tree.root) : .notAnMPD(tree.root.name)
-    }
-
-    /// The `MPD` element of a manifest's bytes; throws for XML that is malformed, too large, or not an MPD.
-    static func mpd(_ bytes: [UInt8]) throws(DASHManifestError) -> XMLTree.Element {
-        try root(bytes).mpd()
-    }
-
-
     /// Parses a static single-period manifest from its `MPD` element (`mpd(_:)`).
     static func parse(mpd: XMLTree.Element) throws(DASHManifestError) -> DASHManifest {
         if mpd.attributes["type"] == "dynamic" {
