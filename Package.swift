@@ -17,7 +17,6 @@ let package = Package(
         .library(name: "PlaybackModel", targets: ["PlaybackModel"]),
         .library(name: "ProgressLine", targets: ["ProgressLine"]),
         .library(name: "CheckEngine", targets: ["CheckEngine"]),
-        .library(name: "ValidateEngine", targets: ["ValidateEngine"]),
         .library(name: "BufprobeCommands", targets: ["BufprobeCommands"]),
     ],
     dependencies: [

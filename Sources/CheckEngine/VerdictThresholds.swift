@@ -120,7 +120,8 @@ public struct VerdictThresholds: Sendable, Hashable {
             // Infinite: `none`, as a module says no limit.
             case .maxPeakOverBandwidth: maxPeakOverBandwidth = value.isInfinite ? nil : value
             case .maxHole: maxHole = value.isInfinite ? nil : value
-            case .maxOriginFaults: maxOriginFaults = value.isFinite ? Int(value) : nil
+            // A count no Int holds (`none` is infinite) is no limit, never a trap.
+            case .maxOriginFaults: maxOriginFaults = Int(exactly: value.rounded(.towardZero))
             }
         }
     }

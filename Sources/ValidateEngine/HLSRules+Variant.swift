@@ -1,5 +1,6 @@
 import InputReading
 import MediaIO
+import PlaybackModel
 
 // The rules about a variant: its declared attributes against its media.
 extension HLSRules {
@@ -41,7 +42,7 @@ extension HLSRules {
             if figures.average > 0, figures.peak > 2 * figures.average {
                 found.append(Finding(
                     rule: "apple:1.28",
-                    message: "\(name): measured peak \(bitRate(figures.peak)) is \(Int((figures.peak / figures.average * 100).rounded())) % of its measured average \(bitRate(figures.average)), more than 200 %\(over)",
+                    message: "\(name): measured peak \(bitRate(figures.peak)) is \(wholeNumber((figures.peak / figures.average * 100).rounded())) % of its measured average \(bitRate(figures.average)), more than 200 %\(over)",
                     where: places, measured: figures.peak.rounded(), declared: (2 * figures.average).rounded()))
             }
         }

@@ -1,4 +1,5 @@
 import BufprobeOutput
+import PlaybackModel
 
 /// The pure rule functions of the catalogue (`ValidationCatalogue`) over what was read (`StreamRead`): no
 /// I/O, no clock; each returns its findings. `findings(_:)` runs every rule.
@@ -59,8 +60,9 @@ public enum HLSRules {
     /// A signed percentage of `measured` against `declared`: "+67 %", "-12 %".
     static func percent(_ measured: Double, against declared: Double) -> String {
         guard declared > 0 else { return "" }
+        // wholeNumber: a degenerate figure (a segment of no duration: an infinite rate) is written, not trapped on.
         let value = ((measured - declared) / declared * 100).rounded()
-        return "\(value >= 0 ? "+" : "")\(Int(value)) %"
+        return "\(value >= 0 ? "+" : "")\(wholeNumber(value)) %"
     }
 
     /// Seconds to the microsecond, as every JSON time is written.

@@ -208,4 +208,15 @@ struct VerdictThresholdsTests {
         none.set([.maxHole: .infinity])
         #expect(none.maxHole == nil, "none, as a module says it, is no limit")
     }
+
+    @Test("a serve module's origin-fault count no Int holds is no limit, never a trap")
+    func originFaultsBeyondInt() {
+        var thresholds = VerdictThresholds.default
+        thresholds.set([.maxOriginFaults: 3])
+        #expect(thresholds.maxOriginFaults == 3)
+        thresholds.set([.maxOriginFaults: 1e300])
+        #expect(thresholds.maxOriginFaults == nil)
+        thresholds.set([.maxOriginFaults: .infinity])
+        #expect(thresholds.maxOriginFaults == nil)
+    }
 }

@@ -6,6 +6,13 @@ import Testing
 /// The pure rule functions on constructed inputs: each fires on what breaks it and stays quiet on what
 /// does not.
 @Suite struct HLSRulesTests {
+    @Test("a measured rate no Int can hold (a segment of no duration) is written in a finding's percentage, never trapped on")
+    func percentOfADegenerateRate() {
+        #expect(HLSRules.percent(1_840_000, against: 1_100_000) == "+67 %")
+        #expect(HLSRules.percent(.infinity, against: 1_100_000) == "+inf %")
+        #expect(HLSRules.percent(1, against: 0) == "")
+    }
+
     /// A media playlist read from `text`, with `segments` as read.
     static func media(_ text: String, segments: [SegmentRead] = [], role: PlaylistRead.Role = .media) throws -> PlaylistRead {
         var read = PlaylistRead(uri: "v/index.m3u8", role: role, playlist: try HLSPlaylist.parse(text), features: PlaylistFeatures(text: text))
