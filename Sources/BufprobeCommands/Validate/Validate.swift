@@ -17,6 +17,7 @@ public struct Validate: ParsableCommand {
               bufprobe validate https://cdn.example.net/vod/master.m3u8
               bufprobe validate --json stream/master.m3u8 > findings.json
               bufprobe validate --junit validate.xml --ignore apple:9.9 master.m3u8
+              bufprobe validate --html report.html https://cdn.example.net/vod/master.m3u8
               bufprobe validate --max-bytes 500M --max-time 2m master.m3u8
 
             Inputs: an HLS multivariant or media playlist (VOD), a local path or an http(s) URL. Every media \
@@ -45,6 +46,11 @@ public struct Validate: ParsableCommand {
         help: ArgumentHelp("Also write a JUnit XML report to FILE for CI: one test case per rule checked, a must-fix finding as a failure.", valueName: "file"),
         completion: .file())
     var junit: String?
+
+    @Option(
+        help: ArgumentHelp("Also write one self-contained HTML page to FILE: the findings, the measured table and every rule checked.", valueName: "file"),
+        completion: .file())
+    var html: String?
 
     @Option(
         help: ArgumentHelp(
@@ -137,16 +143,22 @@ public struct Validate: ParsableCommand {
             let text = documents.count == 1 ? try JSONOutput.string(documents[0]) : try JSONOutput.string(documents)
             Diagnostics.standardOutput(text + "\n")
         }
-        if let junit {
-            let document = ValidateJUnit.render(results, time: Date().timeIntervalSince(began), timestamp: began)
-            do {
-                try document.write(toFile: junit, atomically: true, encoding: .utf8)
-            } catch {
-                Diagnostics.error("The JUnit report could not be written to \(junit) (check the path).")
-                worst = max(worst, 2)
-            }
+        if let junit, !Self.write(ValidateJUnit.render(results, time: Date().timeIntervalSince(began), timestamp: began), to: junit, what: "the JUnit report") {
+            worst = max(worst, 2)
         }
+        if let html, !Self.write(ValidateHTML.render(results, date: began), to: html, what: "the HTML page") { worst = max(worst, 2) }
         if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Writes `document` to `path`; false, with a sentence on stderr, when it cannot.
+    private static func write(_ document: String, to path: String, what: String) -> Bool {
+        do {
+            try document.write(toFile: path, atomically: true, encoding: .utf8)
+            return true
+        } catch {
+            Diagnostics.error("\(what) could not be written to \(path) (check the path).")
+            return false
+        }
     }
 
     /// `500M`, `2G`, `1024K` or a plain number of bytes, above 0; `nil` for anything else.
