@@ -27,7 +27,8 @@ struct SegmentReader: Sendable {
     func bytes(_ location: String, range: HLSPlaylist.ByteRange? = nil, limit: Int64) throws(Failure) -> [UInt8] {
         if let range, range.length > limit { throw Failure(clause: "is \(range.length) bytes, more than the \(limit) read per resource") }
         guard location.contains("://") else { return try local(location, range: range, limit: limit) }
-        let interrupter = Interrupter(timeout: .seconds(settings.timeout), parent: root, input: source)
+        // The run's request policy (`--deny-private`, serve's allow-lists) holds for every request and redirect.
+        let interrupter = Interrupter(timeout: .seconds(settings.timeout), parent: root, input: source, policy: root.policy)
         let cut = DispatchWorkItem { interrupter.cancel() }
         let left = deadline - ContinuousClock.now
         DispatchQueue.global().asyncAfter(
@@ -38,6 +39,10 @@ struct SegmentReader: Sendable {
             if let range { return try reader.read(count: range.length) }
             return try reader.readAll(limit: limit)
         } catch {
+            if let refused = interrupter.skipped.last(where: { $0.kind == .refused }) {
+                let target = refused.url == location ? "it" : refused.url
+                throw Failure(clause: "was refused: \(target) \(refused.why)")
+            }
             throw Failure(clause: Self.describe(error, limit: limit), cut: error.isInterrupted)
         }
     }

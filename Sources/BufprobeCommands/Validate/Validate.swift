@@ -86,6 +86,11 @@ public struct Validate: ParsableCommand {
         help: ArgumentHelp("A protocol option for every request, as key=value (repeatable): headers, user_agent.", valueName: "key=value"))
     var options: [String] = []
 
+    @Flag(
+        name: .customLong("deny-private"),
+        help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution: the input, every playlist and segment it names and every HTTP redirect; a refused one is a bufprobe:read finding (default: off).")
+    var denyPrivate = false
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log on stderr.")
     var verbose = false
 
@@ -119,7 +124,8 @@ public struct Validate: ParsableCommand {
         let began = Date()
         var results: [(source: String, result: Result<ValidationReport, ValidationFailure>)] = []
         for input in inputs {
-            let validation = StreamValidation(source: input, settings: settings, root: Interrupter(timeout: nil), installsLogSink: false)
+            let root = Interrupter(timeout: nil, policy: denyPrivate ? RequestPolicy(denyPrivate: true) : nil)
+            let validation = StreamValidation(source: input, settings: settings, root: root, installsLogSink: false)
             results.append((input, Result { () throws(ValidationFailure) in try validation.run() }))
         }
         var worst: Int32 = 0
