@@ -69,6 +69,9 @@ extension BufferPolicy: Codable {
         case .predictive(let horizon):
             try container.encode("predictive", forKey: .keepUp)
             try container.encodeIfPresent(horizon, forKey: .keepUpHorizon)
+        case .player(let start):
+            // Written for a reader; not read back (a script cannot name a player's own rule).
+            try container.encode(start.rule.name, forKey: .keepUp)
         }
         if case .doubling(let cap) = resumeGrowth {
             try container.encode(cap, forKey: .resumeCap)

@@ -14,6 +14,9 @@ public struct BufferPolicy: Sendable, Hashable {
         /// downloads, at the estimated throughput, before the playhead gets there. Falls back to the
         /// threshold rule while no estimate is known, or when `horizon` is `nil` and the end is unknown.
         case predictive(horizon: Double?)
+        /// A player's own rule (`PlayerStartRule`), for a player whose start and resume no threshold on
+        /// the seconds ahead states. Scripts cannot name one: only a `PlayerProfile` sets it.
+        case player(PlayerStart)
     }
 
     /// How the resume threshold changes from one stall to the next.

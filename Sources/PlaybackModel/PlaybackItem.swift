@@ -81,7 +81,8 @@ public struct PlaybackItem: Sendable, Hashable {
     public var isPlaybackBufferFull: Bool { status.isFull }
 
     /// `AVPlayerItem.isPlaybackLikelyToKeepUp`: by threshold (`bufferedAhead` reaches the start threshold,
-    /// the resume threshold while rebuffering) or by prediction (see `BufferPolicy.KeepUpRule`); always
+    /// the resume threshold while rebuffering), by prediction or by a player's own rule (see
+    /// `BufferPolicy.KeepUpRule`); always
     /// true once everything to the end is loaded.
     public var isPlaybackLikelyToKeepUp: Bool { status.isLikelyToKeepUp }
 
@@ -115,6 +116,8 @@ public struct PlaybackItem: Sendable, Hashable {
                 let prediction = predictsKeepUp(horizon: horizon, bufferedAhead: ahead)
             {
                 likely = prediction
+            } else if case .player(let start) = policy.keepUp {
+                likely = start.rule.isLikelyToKeepUp(self, bufferedAhead: ahead)
             } else {
                 likely = ahead >= keepUpThreshold
             }

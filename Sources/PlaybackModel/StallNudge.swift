@@ -30,10 +30,6 @@ public struct StallNudge: Sendable, Hashable, Codable {
         self.maxNudges = maxNudges
     }
 
-    /// hls.js's: 2 s of `highBufferWatchdogPeriod` plus its 100 ms tick, more than 0.1 s ahead, 0.1 s,
-    /// fatal at the fourth.
-    public static let hlsjs = StallNudge(period: 2.1, minimumAhead: 0.1, offset: 0.1, maxNudges: 3)
-
     /// What playback fails with when a nudge is due after `maxNudges` (hls.js's error message).
     public var failure: String {
         "bufferStalledError: playhead still not moving while enough data buffered after \(maxNudges ?? 0) nudges"

@@ -101,7 +101,7 @@ package enum SimulateText {
         let p = abr.parameters
         // A player's own model is named by the player and version; its parameters are in --json.
         if abr.model != nil {
-            let player = PlayerPreset(name: abr.rule)?.playerName ?? abr.rule
+            let player = PlayerPreset(name: abr.rule)?.profile.playerName ?? abr.rule
             return adaptiveTail(abr, text: "abr            \(player): the player's own rule (docs/model.md)")
         }
         var text = "abr            \(abr.rule)"

@@ -14,8 +14,8 @@ extension SimulationPlan {
     }
 
     /// A fresh engine: over the ladder with a rule (`--abr` or a player's own ABR), else the one variant;
-    /// with the player preset's video-underflow grace and audio schedule (lead or run-ahead) when a separate
-    /// audio track is fetched.
+    /// set up by the player's profile (`PlayerProfile.configure(_:hints:)`: its video-underflow grace and
+    /// audio schedule when a separate audio track is fetched).
     package func makeEngine() -> SimulationEngine {
         Self.makeEngine(
             source: source, network: network, policy: policy, steps: steps, autoplay: autoplay, rule: rule,
@@ -40,7 +40,8 @@ extension SimulationPlan {
         let audio = options.audioTrack ? source.audio : nil
         // A player that loads its manifest over the link first (dash.js) sends no media request before then.
         var network = network
-        network.requestsHeldUntil = options.player?.startDelay(hints: source.manifestHints, network: network) ?? 0
+        let profile = options.player?.profile
+        network.requestsHeldUntil = profile?.startDelay(hints: source.manifestHints, network: network) ?? 0
         var engine: SimulationEngine
         if let ladder = source.ladder, let rule {
             engine = SimulationEngine(
@@ -51,11 +52,7 @@ extension SimulationPlan {
                 media: source.media, network: network, policy: policy, steps: steps,
                 autoplay: autoplay, audio: audio)
         }
-        engine.videoUnderflowGrace = options.player?.videoUnderflowGrace ?? 0
-        if let lead = options.player?.audioLeadOverVideo {
-            engine.scheduleAudio(leadOverVideo: lead, shortfall: source.manifestHints?.audioFrame ?? 0)
-        }
-        if let segments = options.player?.audioRunAheadSegments { engine.limitAudioRunAhead(segments: segments) }
+        profile?.configure(&engine, hints: source.manifestHints)
         return engine
     }
 

@@ -242,7 +242,7 @@ package struct SimulationPlan {
             ]
             var origins: [BufferPolicyError.Setting: String] = [:]
             for (setting, byUser) in given where !byUser {
-                origins[setting] = options.player?.derivation(of: setting, hints: hints)
+                origins[setting] = options.player?.profile.derivation(of: setting, hints: hints)
             }
             throw Failure(sentence: "the buffer policy is not usable: \(error.sentence(origins: origins))", exitCode: 64)
         }

@@ -18,6 +18,18 @@ extension SimulationSource {
             manifestBytes: size?.int64Value)
     }
 
+    /// What an HLS master playlist at `master` (`nil` for a lone media playlist) and its media playlists at
+    /// `media` (in the order listed) tell a player: their sizes, which a player fetches before any media.
+    /// No DASH value: no existing profile reads these, so the hints change no HLS session.
+    static func playlistHints(master: String?, media: [String]) -> PlayerPreset.ManifestHints {
+        func size(_ path: String) -> Int64? {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value
+        }
+        return PlayerPreset.ManifestHints(
+            minBufferTime: nil, audioFrame: nil, masterPlaylistBytes: master.flatMap(size),
+            mediaPlaylistBytes: media.compactMap(size))
+    }
+
     /// The audio of a DASH manifest that has video: the first audio adaptation set's first representation
     /// (players adapt audio too; bufprobe fetches that one throughout). `nil` without one.
     static func dashAudio(_ manifest: DASHManifest, path: String) throws(Failure) -> (SimulationMedia, String)? {

@@ -22,7 +22,8 @@ package struct SimulationSource: Sendable {
     package var shortfall: String?
     /// Every variant of a master playlist, loaded for `--abr` (then `media` is its lowest variant).
     package var ladder: SimulationLadder?
-    /// What a DASH manifest tells a player preset's start rule (`PlayerPreset.policy(for:)`).
+    /// What a DASH manifest or HLS playlists tell a player's start rule (`PlayerProfile.policy(for:)`,
+    /// `PlayerProfile.startDelay(hints:network:)`).
     package var manifestHints: PlayerPreset.ManifestHints?
     /// The separate audio track a player fetches beside the video (`SimulationSource+Audio`), if any.
     package var audio: SimulationMedia?
@@ -265,6 +266,7 @@ package struct SimulationSource: Sendable {
         }
         var variants: [SimulationLadder.Variant] = []
         var durations: [Double] = []
+        var mediaPaths: [String] = []
         for (label, listed) in master.variants.enumerated() {
             guard !InputCheck.isURL(listed.uri) else {
                 throw Failure(
@@ -272,6 +274,7 @@ package struct SimulationSource: Sendable {
                     isUsage: false)
             }
             let mediaPath = HLSPlaylist.resolve(listed.uri, against: path)
+            mediaPaths.append(mediaPath)
             let playlist: HLSPlaylist
             let sizes: [Int64]
             let initialization: Int64
@@ -295,6 +298,7 @@ package struct SimulationSource: Sendable {
                     initializationBytes: initialization))
         }
         var source = try adaptiveSource(path, kind: "hls", variants: variants, durations: durations)
+        source.manifestHints = playlistHints(master: path, media: mediaPaths)
         if let audio = try hlsAudio(masterPath: path, group: master.variants[0].audioGroup) {
             source.audio = audio.0
             source.audioDescription = audio.1
@@ -377,6 +381,7 @@ package struct SimulationSource: Sendable {
         let segments = zip(playlist.segments, sizes).map { (duration: $0.0.duration, bytes: $0.1) }
         var source = SimulationSource(
             description: description, kind: "hls", media: .segmented(segments, initializationBytes: initialization))
+        source.manifestHints = playlistHints(master: mediaPath == path ? nil : path, media: [mediaPath])
         if let audio = try hlsAudio(masterPath: path, group: audioGroup) {
             source.audio = audio.0
             source.audioDescription = audio.1

@@ -21,7 +21,7 @@ import TestSupport
         // bytes end at 2.475 s; meanwhile dash.js fetches audio segments 0 and 1 only (16,000 bytes each; 2 s
         // less one AAC frame is below max(video level 0 + 1 s, 2 s), 4 s less a frame is not).
         // All of it after dash.js's start: the manifest over the same 400 kbit/s link, then 68 ms of
-        // processing before the first media request (`PlayerPreset.startDelay`).
+        // processing before the first media request (`DashjsProfile.startDelay`).
         let manifestBytes = try #require(try FileManager.default.attributesOfItem(atPath: manifest)[.size] as? NSNumber).doubleValue
         let start = manifestBytes * 8 / 400_000 + 0.068
         let switches = try #require(abr["switches"] as? [[String: Any]])

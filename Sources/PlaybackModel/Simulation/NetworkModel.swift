@@ -45,8 +45,8 @@ public struct NetworkModel: Sendable, Hashable {
     /// Scripted latency changes as (session time, seconds), sorted by time.
     public private(set) var latencyChanges: [LatencyChange] = []
     /// No request goes out before this session time: a player's own start before its first media request
-    /// (`PlayerPreset.startDelay`: dash.js loads and parses its manifest first); a request asked for earlier
-    /// is sent then and pays its latency from then. 0, the default: none.
+    /// (`PlayerProfile.startDelay(hints:network:)`: dash.js loads and parses its manifest first); a request
+    /// asked for earlier is sent then and pays its latency from then. 0, the default: none.
     public var requestsHeldUntil = 0.0
 
     /// A network of constant `bitsPerSecond` with `latency` seconds per request.

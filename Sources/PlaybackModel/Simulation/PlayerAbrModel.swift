@@ -7,9 +7,8 @@
 /// (`abandonment`). It sees only what a player sees (the ladder's declared bit rates, the buffer ahead, its
 /// own downloads), so the same calls give the same decisions.
 ///
-/// To add a player: write a type conforming to this protocol in `Sources/PlaybackModel/Players/` (one file,
-/// citing the player's source file and line for each value), return it from `PlayerPreset.abr`
-/// (`PlayerPreset+Abr.swift`), and give its buffering rule in `PlayerPreset.policy`.
+/// A player's model lives in its folder, `Sources/PlaybackModel/Players/<Player>/` (one file, citing the
+/// player's source file and line for each value), and its `PlayerProfile` returns it as `abr`.
 public protocol PlayerAbrModel: Sendable {
     /// The name reports give the rule (`abr.rule` in the JSON), e.g. `hlsjs`.
     var name: String { get }

@@ -39,7 +39,7 @@ struct SimulationAudioTrack: Sendable {
     var audioRanges = TimeRanges()
     /// Video time received since the last restart (media time).
     var videoRanges = TimeRanges()
-    /// Seconds of playback on audio alone past the video's end (`PlayerPreset.videoUnderflowGrace`).
+    /// Seconds of playback on audio alone past the video's end (`PlayerProfile.videoUnderflowGrace`).
     var underflowGrace = 0.0
     /// The end of the video the player last played from: where the grace counts from.
     var graceAnchor: Double?

@@ -5,7 +5,7 @@ extension SimulationEngine {
     public var fetchesAudioTrack: Bool { audioTrack != nil }
 
     /// Seconds the player plays on with audio alone after the video runs out (Chromium's video-underflow
-    /// grace under MSE, `PlayerPreset.videoUnderflowGrace`; `SimulationAudioTrack` has the rule). Only with
+    /// grace under MSE, `PlayerProfile.videoUnderflowGrace`; `SimulationAudioTrack` has the rule). Only with
     /// a separate audio track; 0, the default, stalls as soon as either track runs out.
     public var videoUnderflowGrace: Double {
         get { audioTrack?.underflowGrace ?? 0 }
