@@ -53,6 +53,9 @@ public struct DASHRead: Sendable, Hashable {
         self.manifestError = manifestError
     }
 
+    /// Whether the MPD is live (`type="dynamic"`): then only its XML is judged.
+    public var isDynamic: Bool { mpd.attributes["type"] == "dynamic" }
+
     /// `MPD@minBufferTime`, seconds, when it is given and readable.
     public var minBufferTime: Double? { manifest?.minBufferTime }
 }

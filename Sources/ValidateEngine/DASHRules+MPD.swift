@@ -4,12 +4,16 @@ import MediaIO
 extension DASHRules {
     /// iso23009-1:5.3.1.2: `MPD@profiles` and `@minBufferTime`, `@mediaPresentationDuration` for a static MPD
     /// (a `Period@duration` does not replace it, as the DASH-IF conformance software also reads the clause),
+    /// `@availabilityStartTime` for a dynamic one,
     /// a `Period`, and a `Representation` in every `AdaptationSet`.
     public static func mpdAttributes(_ dash: DASHRead) -> [Finding] {
         var missing: [String] = []
         for attribute in ["profiles", "minBufferTime"] where dash.mpd.attributes[attribute] == nil { missing.append("MPD@\(attribute)") }
         if dash.mpd.attributes["type"] ?? "static" == "static", dash.mpd.attributes["mediaPresentationDuration"] == nil {
             missing.append("MPD@mediaPresentationDuration (the MPD is static)")
+        }
+        if dash.isDynamic, dash.mpd.attributes["availabilityStartTime"] == nil {
+            missing.append("MPD@availabilityStartTime (the MPD is dynamic)")
         }
         var found = missing.map { Finding(rule: "iso23009-1:5.3.1.2", message: "\($0) is missing", where: [dash.uri]) }
         let periods = dash.mpd.children("Period")
@@ -71,5 +75,13 @@ extension DASHRules {
                 rule: "iso23009-1:5.3.5.2", message: "Representation \(problem) \(HLSRules.often(count, of: total, "Representation"))",
                 where: [dash.uri], count: count, total: total)
         }
+    }
+
+    /// dvb-dash:4.7.2: a dynamic MPD names at least one `UTCTiming` source, the clock its players set theirs by.
+    public static func liveTiming(_ dash: DASHRead) -> [Finding] {
+        guard dash.isDynamic, dash.mpd.children("UTCTiming").isEmpty else { return [] }
+        return [Finding(
+            rule: "dvb-dash:4.7.2", message: "the MPD is dynamic (live) but has no UTCTiming element: players cannot set their clock by the origin's",
+            where: [dash.uri])]
     }
 }

@@ -10,6 +10,7 @@ public enum DASHRules {
         var found: [Finding] = []
         found += unreadable(dash)
         found += mpdAttributes(dash)
+        found += liveTiming(dash)
         found += representationAttributes(dash)
         found += bandwidth(dash)
         found += declaredMedia(dash)

@@ -17,8 +17,9 @@ extension StreamValidation {
         (location.split(separator: "?").first ?? "").lowercased().hasSuffix(".mpd")
     }
 
-    /// Reads the MPD in `bytes` (from `location`) and every segment of its representations. XML that is not a
-    /// static single-period MPD is the run's failure; an MPD whose segments cannot be worked out (a missing
+    /// Reads the MPD in `bytes` (from `location`) and every segment of its representations; a dynamic MPD is
+    /// judged on its XML alone (its segments are not read). XML that is not an MPD, or a static MPD of several
+    /// periods, is the run's failure; an MPD whose segments cannot be worked out (a missing
     /// `@bandwidth`, an unusable template) is read as far as it goes, and the rules say what is wrong.
     func readDASH(_ bytes: [UInt8], location: String, reader: SegmentReader, deadline: ContinuousClock.Instant)
         throws(ValidationFailure) -> StreamRead
@@ -35,7 +36,12 @@ extension StreamValidation {
         case .notAnMPD(let name): throw ValidationFailure("\(source) is XML but neither an HLS playlist nor a DASH MPD (its root is <\(name)>).")
         }
         if mpd.attributes["type"] == "dynamic" {
-            throw ValidationFailure("\(source) is a live (dynamic) MPD: validate reads static (VOD) MPDs so far.")
+            // Judged once on its XML: the live rules and the structure; its segments need watching, not done yet.
+            var read = StreamRead(source: source)
+            read.dash = DASHRead(uri: location, mpd: mpd, manifest: nil)
+            read.notRead.append(
+                "\(source) is a live (dynamic) MPD: its XML was judged once (the MPD and Representation rules, dvb-dash:4.7.2); its segments are not read yet (validate does not watch live MPDs).")
+            return read
         }
         let periods = mpd.children("Period").count
         if periods > 1 { throw ValidationFailure("\(source) has \(periods) periods: validate reads single-period MPDs so far.") }

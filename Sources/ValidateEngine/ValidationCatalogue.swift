@@ -83,7 +83,7 @@ public enum ValidationCatalogue {
             tolerance: "none", edition: apple, fixture: "singleVariant"),
         ValidationRule(
             id: "iso23009-1:5.3.1.2", level: .must,
-            statement: "The MPD has @profiles, @minBufferTime (and @mediaPresentationDuration when static), a Period, and a Representation in every AdaptationSet.",
+            statement: "The MPD has @profiles, @minBufferTime, @mediaPresentationDuration when static, @availabilityStartTime when dynamic, a Period, and a Representation in every AdaptationSet.",
             tolerance: "none", edition: iso23009, fixture: "mpdMinBufferTimeMissing"),
         ValidationRule(
             id: "iso23009-1:5.3.5.2", level: .must,
@@ -119,6 +119,9 @@ public enum ValidationCatalogue {
             statement: "In an AdaptationSet with @segmentAlignment true, the representations list as many segments and each starts at the same time in all.",
             tolerance: "the longest frame among them + 1 ms", edition: iso23009, fixture: "dashSegmentsMisaligned"),
         ValidationRule(
+            id: "dvb-dash:4.7.2", level: .should, statement: "A dynamic (live) MPD has at least one UTCTiming element.",
+            tolerance: "none (its scheme and value are not judged)", edition: dvbDash, fixture: "dashLiveWithoutUTCTiming"),
+        ValidationRule(
             id: "bufprobe:dash-coverage", level: .should, statement: "A DASH MPD's audio and video adaptation sets cover the same time.",
             tolerance: "0.1 s at either end", edition: bufprobe, fixture: "dashAudioShort"),
     ]
@@ -127,7 +130,7 @@ public enum ValidationCatalogue {
     public static let dashRules: Set<String> = [
         "bufprobe:read", "iso23009-1:5.3.1.2", "iso23009-1:5.3.5.2", "iso23009-1:5.3.5.2@bandwidth", "iso23009-1:5.3.5.2@codecs",
         "iso23009-1:5.3.5.2@width", "iso23009-1:5.3.5.2@frameRate", "dvb-dash:5.1.2", "iso23009-1:5.3.9.6",
-        "iso23009-1:5.3.3.2@segmentAlignment", "bufprobe:dash-coverage",
+        "iso23009-1:5.3.3.2@segmentAlignment", "dvb-dash:4.7.2", "bufprobe:dash-coverage",
     ]
 
     /// The catalogue's rules judged on input of `format`, in catalogue order.

@@ -11,6 +11,7 @@ extension ValidateFixtures {
     public static let dashNames = [
         "mpdMinBufferTimeMissing", "representationBandwidthMissing", "dashBandwidthTooLow", "dashCodecsWrong", "dashResolutionWrong",
         "dashFrameRateWrong", "dashSegmentWithoutKeyframe", "dashTimelineShifted", "dashSegmentsMisaligned", "dashAudioShort",
+        "dashLiveWithoutUTCTiming",
     ]
 
     /// The cached DASH encodes' folder (`clean`, `misaligned`, `nokey`), made under a lock the first time.
@@ -115,6 +116,8 @@ extension ValidateFixtures {
                 #"initialization="nokey/init.mp4" media="nokey/seg\$Number\$.m4s""#))
         case "dashSegmentsMisaligned":
             break
+        case "dashLiveWithoutUTCTiming":
+            try edit(first(#"type="static""#, #"type="dynamic""#))
         default:
             throw CheckServers.ServerError("no validate fixture named \(name)")
         }

@@ -87,7 +87,6 @@ import ValidateEngine
     @Test(arguments: [
         ("broken.mpd", "<MPD type=\"static\"><Period>", "is not well-formed XML"),
         ("other.mpd", "<?xml version=\"1.0\"?><html><body/></html>", "is XML but neither an HLS playlist nor a DASH MPD (its root is <html>)"),
-        ("live.mpd", "<MPD type=\"dynamic\" availabilityStartTime=\"2026-01-01T00:00:00Z\"><Period/></MPD>", "is a live (dynamic) MPD"),
         ("two.mpd", "<MPD type=\"static\"><Period/><Period/></MPD>", "has 2 periods"),
         ("text.mpd", "this is not XML", "is not well-formed XML"),
     ])
@@ -103,5 +102,24 @@ import ValidateEngine
             #expect(error.description.hasPrefix("\(path) "))
             #expect(error.description.contains(words), "\(error.description)")
         }
+    }
+
+    @Test func dynamicMPDIsJudgedOnItsXMLAndSaysItsSegmentsWereNotRead() throws {
+        let folder = try CheckServers.temporaryDirectory("bufprobe-validate-dash")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let representation = #"<AdaptationSet mimeType="video/mp4"><Representation id="v" bandwidth="500000"><SegmentTemplate media="$Number$.m4s" duration="2"/></Representation></AdaptationSet>"#
+        let bare = folder.appendingPathComponent("bare.mpd").path
+        try #"<MPD type="dynamic" profiles="urn:mpeg:dash:profile:isoff-live:2011" minBufferTime="PT2S"><Period start="PT0S">\#(representation)</Period></MPD>"#
+            .write(toFile: bare, atomically: true, encoding: .utf8)
+        let report = try StreamValidation(source: bare).run()
+        #expect(report.findings.map(\.rule) == ["iso23009-1:5.3.1.2", "dvb-dash:4.7.2"])
+        #expect(report.findings.first?.message == "MPD@availabilityStartTime (the MPD is dynamic) is missing")
+        #expect(report.segmentsRead == 0)
+        #expect(report.notRead.contains { $0.contains("live (dynamic) MPD") })
+
+        let timed = folder.appendingPathComponent("timed.mpd").path
+        try #"<MPD type="dynamic" profiles="urn:mpeg:dash:profile:isoff-live:2011" minBufferTime="PT2S" availabilityStartTime="2026-01-01T00:00:00Z"><UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="http://127.0.0.1/time"/><Period start="PT0S">\#(representation)</Period></MPD>"#
+            .write(toFile: timed, atomically: true, encoding: .utf8)
+        #expect(try StreamValidation(source: timed).run().findings.isEmpty)
     }
 }

@@ -20,15 +20,15 @@ public struct Validate: ParsableCommand {
               bufprobe validate --max-bytes 500M --max-time 2m master.m3u8
               bufprobe validate https://cdn.example.net/vod/manifest.mpd
 
-            Inputs: an HLS multivariant or media playlist (VOD) or a static single-period DASH MPD, a local path \
+            Inputs: an HLS multivariant or media playlist (VOD) or a single-period DASH MPD, a local path \
             or an http(s) URL. Every media \
             playlist it names (variants, renditions, I-frame playlists), every representation, and every segment \
             is read, as fast as \
             the link allows, --concurrency requests at once, until --max-bytes or --max-time; a stream larger \
             than that is judged on the segments read, and the report says which were not. Each segment is \
             opened with FFmpeg: bit rates, keyframes, durations, codecs and picture size are measured from the \
-            media, not taken from the playlist. Live streams (and dynamic MPDs) and I-frame playlists' frames \
-            are not validated yet (docs/validate.md).
+            media, not taken from the playlist. A dynamic (live) MPD is judged on its XML alone; live playlists \
+            are read once; I-frame playlists' frames are not validated yet (docs/validate.md).
 
             Every finding names its rule (rfc8216:4.3.3.1, apple:1.27, iso23009-1:5.3.5.2@bandwidth ...; \
             `bufprobe:read` for what could not \
@@ -36,7 +36,7 @@ public struct Validate: ParsableCommand {
             and how often. The rules, their tolerances and editions: docs/validate.md.
 
             Exit codes: 0 no must-fix finding; 1 must-fix findings; 2 an input could not be read or is neither \
-            an HLS playlist nor a static single-period MPD; 64 usage error. With several inputs the worst wins (2 over 1 over 0).
+            an HLS playlist nor a DASH MPD it reads (a static one of several periods is not); 64 usage error. With several inputs the worst wins (2 over 1 over 0).
             """)
 
     @Argument(help: ArgumentHelp("HLS playlists or DASH MPDs (paths or http(s) URLs) to validate.", valueName: "input"), completion: .file())
