@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "BufprobeServe",
             dependencies: [
-                "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "ProgressLine",
+                "BufprobeOutput", "CheckEngine", "InputReading", "MediaIO", "PlaybackModel", "ProgressLine", "ValidateEngine",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -2,6 +2,8 @@ package import CheckEngine
 import Foundation
 import HTTPTypes
 package import MediaIO
+import InputReading
+import ValidateEngine
 package import Hummingbird
 import ProgressLine
 
@@ -129,6 +131,9 @@ package struct Exporter: HTTPResponder {
             answer.headers[.retryAfter] = String(Self.retryAfter)
             return answer
         }
+        if module.validate {
+            return await validate(parsed, module: module, settings: settings, outcome: &outcome)
+        }
         metrics.checkStarted()
         let clock = ContinuousClock()
         let start = clock.now
@@ -145,6 +150,37 @@ package struct Exporter: HTTPResponder {
         var answer = parsed.debug
             ? Self.text(.ok, debug) : Self.text(.ok, exposition, contentType: Self.metricsContentType)
         if let field = Self.verdictField { answer.headers[field] = report.verdict.rawValue }
+        return answer
+    }
+
+    /// `/probe` for a module with `validate: true`, a slot taken: the target validated as `bufprobe
+    /// validate` does, its reading bounded by the scrape's budget (what it leaves unread is reported, not a
+    /// finding) and each request by the check's timeout, under the same request policy; the answer is
+    /// `ValidationMetrics`'.
+    private func validate(_ parsed: ProbeRequest, module: ProbeModule, settings: CheckSettings, outcome: inout ExporterLog.Outcome) async -> Response {
+        var validation = ValidationSettings()
+        validation.timeout = settings.timeout
+        validation.maxTime = parsed.share
+        validation.options = settings.formatOptions
+        let root = Interrupter(timeout: nil, policy: settings.requestPolicy)
+        let run = StreamValidation(source: parsed.target, settings: validation, root: root, installsLogSink: false)
+        metrics.checkStarted()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await BlockingThread.run(name: "bufprobe validate") {
+            Result { () throws(ValidationFailure) in try run.run() }
+        }
+        let seconds = (clock.now - start).seconds
+        slots.release()
+        let verdict = ValidationMetrics.verdict(of: result)
+        metrics.checkEnded(verdict: CheckVerdict(rawValue: verdict) ?? .fail, seconds: seconds)
+        outcome.verdict = verdict
+        if case .failure(let failure) = result { outcome.reason = failure.description }
+        let exposition = ValidationMetrics.exposition(of: result, target: parsed.target, probeSeconds: seconds)
+        let debug = ValidationMetrics.debug(of: result, target: parsed.target, module: module, budget: parsed.budget, metrics: exposition)
+        recent.add(target: parsed.target, module: module.name, verdict: verdict, seconds: seconds, log: debug)
+        var answer = parsed.debug ? Self.text(.ok, debug) : Self.text(.ok, exposition, contentType: Self.metricsContentType)
+        if let field = Self.verdictField { answer.headers[field] = verdict }
         return answer
     }
 

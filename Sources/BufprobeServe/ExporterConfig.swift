@@ -32,6 +32,7 @@ package struct ExporterConfig: Sendable {
     package static let moduleKeys = [
         "timeout", "duration", "max_startup", "max_stalls", "max_stall_time", "max_rebuffer_ratio", "max_latency", "max_drift",
         "min_realtime_factor", "max_peak_over_bandwidth", "max_hole", "max_origin_faults", "policy", "player", "headers", "user_agent", "allow_targets", "cmcd",
+        "validate",
     ]
     /// The keys of a module's `policy`.
     package static let policyKeys = ["start_threshold", "resume_threshold", "max_buffer"]
@@ -126,6 +127,12 @@ package struct ExporterConfig: Sendable {
                     throw ExporterConfigError("player: '\(text.prefix(64))' is not a player bufprobe knows; use one of \(PlayerPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
                 module.player = preset
+            case "validate":
+                switch value.scalar?.string {
+                case "true": module.validate = true
+                case "false": module.validate = false
+                default: throw ExporterConfigError("validate takes true or false.")
+                }
             case "user_agent": module.userAgent = try headerValue(string(value, key), key)
             case "headers":
                 for header in try strings(value, key) {

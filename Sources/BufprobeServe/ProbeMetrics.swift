@@ -168,8 +168,9 @@ package enum ProbeMetrics {
         return text
     }
 
-    /// One metric family: its samples, label sets in the order given, non-finite values left out.
-    private static func family(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) -> String {
+    /// One metric family: its samples, label sets in the order given, non-finite values left out (the
+    /// validation's metrics too).
+    package static func family(_ name: String, _ help: String, _ samples: [(labels: [(String, String)], value: Double)]) -> String {
         // One registry per sample: a registry writes its families, and a family its label sets, in hash
         // order (per dictionary instance, so it changed from one scrape to the next), and the answer reads
         // better (and diffs) in a fixed one. The first sample's text brings the # HELP and # TYPE lines;

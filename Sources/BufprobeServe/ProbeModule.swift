@@ -37,6 +37,9 @@ package struct ProbeModule: Sendable {
     package var cmcd: CMCD.Mode?
     /// CMCD's content id (`cid`).
     package var cmcdContentID: String?
+    /// `validate: true`: `/probe` validates the target (`bufprobe validate`, within the scrape's budget)
+    /// instead of checking it, and answers `bufprobe_validation_findings{rule,level}` (`ValidationMetrics`).
+    package var validate = false
 
     /// A module with check's defaults.
     package init(name: String) { self.name = name }
@@ -77,6 +80,7 @@ package struct ProbeModule: Sendable {
             "start_threshold: \(policy.startThreshold)s", "resume_threshold: \(policy.resumeThreshold)s",
             "max_buffer: \(policy.forwardTarget)s",
         ]
+        if validate { lines.append("validate: true") }
         if let maxStartup { lines.append("max_startup: \(maxStartup)s") }
         for name in VerdictThresholds.Name.allCases {
             guard let value = thresholds[name] else { continue }

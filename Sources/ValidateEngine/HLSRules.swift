@@ -8,6 +8,10 @@ public enum HLSRules {
     public static func findings(_ read: StreamRead) -> [Finding] {
         var found: [Finding] = []
         found += unreadable(read)
+        for playlist in [read.multivariant].compactMap({ $0 }) + read.playlists { found += encoding(playlist) }
+        if let multivariant = read.multivariant { found += groupReferences(multivariant) }
+        for playlist in read.playlists where playlist.playlist != nil { found += initializationSection(playlist) }
+        found += independentSegments(read)
         let media = read.playlists.filter { $0.playlist != nil }
         for playlist in media { found += targetDuration(playlist) }
         if let multivariant = read.multivariant { found += version(multivariant) }

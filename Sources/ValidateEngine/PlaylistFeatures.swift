@@ -21,13 +21,57 @@ public struct PlaylistFeatures: Sendable, Hashable, Codable {
     public var instreamService = false
     /// The renditions and I-frame playlists a multivariant playlist names.
     public var references: [HLSPlaylist.Reference] = []
+    /// `#EXT-X-INDEPENDENT-SEGMENTS`: every segment claims to decode without the ones before it.
+    public var independentSegments = false
+    /// The rendition groups `#EXT-X-MEDIA` tags declare (any `TYPE`, with or without a URI).
+    public var groupsDeclared: [RenditionGroup] = []
+    /// The rendition groups `#EXT-X-STREAM-INF` tags name (`AUDIO`, `VIDEO`, `SUBTITLES`, `CLOSED-CAPTIONS`
+    /// but `NONE`), with the variant's position from 1.
+    public var groupsNamed: [RenditionGroup] = []
+    /// What makes the text break RFC 8216 §4.1 (not UTF-8, a byte order mark, a control character), as a
+    /// clause; `nil` when nothing does.
+    public var encodingProblem: String?
+
+    /// A rendition group: its `TYPE` and `GROUP-ID`; `variant` is the naming variant's position from 1.
+    public struct RenditionGroup: Sendable, Hashable, Codable {
+        /// `AUDIO`, `VIDEO`, `SUBTITLES` or `CLOSED-CAPTIONS`.
+        public var type: String
+        /// The `GROUP-ID`.
+        public var groupID: String
+        /// The variant that names it (from 1), `nil` for a declaration.
+        public var variant: Int?
+    }
 
     /// Nothing used.
     public init() {}
 
+    /// The features of a playlist's bytes: its text's (decoded as UTF-8, invalid bytes replaced), and
+    /// whether the bytes keep RFC 8216 §4.1's encoding rules.
+    public init(bytes: [UInt8]) {
+        self.init(text: String(decoding: bytes, as: UTF8.self))
+        encodingProblem = Self.encodingProblem(bytes)
+    }
+
+    /// RFC 8216 §4.1 on `bytes`: UTF-8, no byte order mark, no control character but CR and LF (U+0000 to
+    /// U+001F, U+007F to U+009F); the first problem as a clause, `nil` when none.
+    static func encodingProblem(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return "starts with a byte order mark" }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return "is not valid UTF-8" }
+        var line = 1
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" { line += 1 }
+            let value = scalar.value
+            if (value < 0x20 && scalar != "\n" && scalar != "\r") || (0x7F...0x9F).contains(value) {
+                return "contains the control character U+\(String(format: "%04X", value)) (line \(line))"
+            }
+        }
+        return nil
+    }
+
     /// The features of playlist text `text`.
     public init(text: String) {
         references = HLSPlaylist.references(in: text)
+        var variant = 0
         for raw in text.split(whereSeparator: \.isNewline) {
             let line = raw.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
             guard line.hasPrefix("#EXT") else { continue }
@@ -47,7 +91,20 @@ public struct PlaylistFeatures: Sendable, Hashable, Codable {
                 if attributes["IV"] != nil { keyIV = true }
                 if attributes["KEYFORMAT"] != nil || attributes["KEYFORMATVERSIONS"] != nil { keyFormat = true }
             } else if line.hasPrefix("#EXT-X-MEDIA:") {
-                if HLSPlaylist.attributes(of: line)["INSTREAM-ID"]?.hasPrefix("SERVICE") == true { instreamService = true }
+                let attributes = HLSPlaylist.attributes(of: line)
+                if attributes["INSTREAM-ID"]?.hasPrefix("SERVICE") == true { instreamService = true }
+                if let type = attributes["TYPE"], let group = attributes["GROUP-ID"] {
+                    groupsDeclared.append(RenditionGroup(type: type, groupID: group))
+                }
+            } else if line.hasPrefix("#EXT-X-STREAM-INF:") {
+                variant += 1
+                let attributes = HLSPlaylist.attributes(of: line)
+                for type in ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"] {
+                    guard let group = attributes[type], !(type == "CLOSED-CAPTIONS" && group == "NONE") else { continue }
+                    groupsNamed.append(RenditionGroup(type: type, groupID: group, variant: variant))
+                }
+            } else if line.hasPrefix("#EXT-X-INDEPENDENT-SEGMENTS") {
+                independentSegments = true
             }
         }
     }

@@ -26,6 +26,9 @@ public struct SegmentRead: Sendable, Hashable {
     /// When each byte is needed: the segment's bytes up to each packet, against the packet's decode time
     /// (the upper hull of that curve, which is all the leaky bucket of `LeakyBucket` needs).
     public var arrivals: [LeakyBucket.Point] = []
+    /// The type of the ISO BMFF box the segment's own bytes start with (`moof`, `styp`, `sidx`, `ftyp`), `nil`
+    /// when they do not start with a box header (MPEG-TS, ADTS) or were not read.
+    public var firstBox: String?
     /// The audio and video streams FFmpeg found.
     package var streams: [CodecComparison.Stream] = []
     /// Why it could not be read or opened as media (a clause), or `nil`.

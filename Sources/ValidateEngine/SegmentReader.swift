@@ -27,7 +27,8 @@ struct SegmentReader: Sendable {
     func bytes(_ location: String, range: HLSPlaylist.ByteRange? = nil, limit: Int64) throws(Failure) -> [UInt8] {
         if let range, range.length > limit { throw Failure(clause: "is \(range.length) bytes, more than the \(limit) read per resource") }
         guard location.contains("://") else { return try local(location, range: range, limit: limit) }
-        let interrupter = Interrupter(timeout: .seconds(settings.timeout), parent: root, input: source)
+        // The run's request policy (`--deny-private`, serve's allow-lists) holds for every request and redirect.
+        let interrupter = Interrupter(timeout: .seconds(settings.timeout), parent: root, input: source, policy: root.policy)
         let cut = DispatchWorkItem { interrupter.cancel() }
         let left = deadline - ContinuousClock.now
         DispatchQueue.global().asyncAfter(
@@ -38,6 +39,10 @@ struct SegmentReader: Sendable {
             if let range { return try reader.read(count: range.length) }
             return try reader.readAll(limit: limit)
         } catch {
+            if let refused = interrupter.skipped.last(where: { $0.kind == .refused }) {
+                let target = refused.url == location ? "it" : refused.url
+                throw Failure(clause: "was refused: \(target) \(refused.why)")
+            }
             throw Failure(clause: Self.describe(error, limit: limit), cut: error.isInterrupted)
         }
     }
@@ -62,6 +67,17 @@ struct SegmentReader: Sendable {
         } catch {
             throw Failure(clause: "cannot be read (\(error.localizedDescription))")
         }
+    }
+
+    /// The type of the box `bytes` start with: a size of 0, 1 or at least 8, then four letters or digits.
+    static func firstBox(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 8 else { return nil }
+        let size = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let type = bytes[4..<8]
+        guard size == 0 || size == 1 || size >= 8,
+            type.allSatisfy({ (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) })
+        else { return nil }
+        return String(decoding: type, as: UTF8.self)
     }
 
     /// The clause for a failed request.
@@ -96,6 +112,7 @@ struct SegmentReader: Sendable {
             return read
         }
         read.bytes = Int64(body.count)
+        read.firstBox = Self.firstBox(body)
         let name = String(uri.split(separator: "?").first?.split(separator: "/").last ?? "segment")
         do {
             let input = try MediaInput(

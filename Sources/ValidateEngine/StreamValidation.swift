@@ -100,7 +100,7 @@ public struct StreamValidation: Sendable {
         do {
             let playlist = try HLSPlaylist.parse(text)
             let role: PlaylistRead.Role = playlist.kind == .master ? .multivariant : .media
-            return (PlaylistRead(uri: location, role: role, playlist: playlist, features: PlaylistFeatures(text: text)), text)
+            return (PlaylistRead(uri: location, role: role, playlist: playlist, features: PlaylistFeatures(bytes: bytes)), text)
         } catch {
             throw ValidationFailure("\(source) is not an HLS playlist: it \(error.reason)\(error.line.map { " (line \($0))" } ?? "").")
         }
@@ -120,7 +120,7 @@ public struct StreamValidation: Sendable {
             guard playlist.kind == .media else {
                 return PlaylistRead(uri: uri, role: role, playlist: nil, features: PlaylistFeatures(), error: "is a multivariant playlist, not a media playlist")
             }
-            return PlaylistRead(uri: uri, role: role, playlist: playlist, features: PlaylistFeatures(text: text))
+            return PlaylistRead(uri: uri, role: role, playlist: playlist, features: PlaylistFeatures(bytes: bytes))
         } catch {
             return PlaylistRead(
                 uri: uri, role: role, playlist: nil, features: PlaylistFeatures(),

@@ -24,6 +24,24 @@ public enum ValidationCatalogue {
             tolerance: "--timeout per request; a resource over the per-resource bound counts as unreadable", edition: bufprobe,
             fixture: "segmentMissing"),
         ValidationRule(
+            id: "rfc8216:4.1", level: .must,
+            statement: "Every playlist is UTF-8, without a byte order mark, and without control characters but CR and LF.",
+            tolerance: "none", edition: rfc8216, fixture: "byteOrderMark"),
+        ValidationRule(
+            id: "rfc8216:4.3.4.2", level: .must,
+            statement: "Every AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS group a variant names is declared by an EXT-X-MEDIA of that TYPE.",
+            tolerance: "none", edition: rfc8216, fixture: "audioGroupUndeclared"),
+        ValidationRule(
+            id: "rfc8216:3.3", level: .must,
+            statement: "Fragmented MP4 segments have their initialization section named by EXT-X-MAP.",
+            tolerance: "none (a segment is fMP4 when its bytes start with a styp, moof, sidx, prft or emsg box)", edition: rfc8216,
+            fixture: "mapMissing"),
+        ValidationRule(
+            id: "rfc8216:4.3.5.1", level: .must,
+            statement: "Where EXT-X-INDEPENDENT-SEGMENTS is declared, every video segment starts with a keyframe (it decodes on its own).",
+            tolerance: "none (the first video packet in decode order must be a keyframe)", edition: rfc8216,
+            fixture: "independentButNotKeyframe"),
+        ValidationRule(
             id: "rfc8216:4.3.3.1", level: .must,
             statement: "Every EXTINF duration, rounded to the nearest integer, is at most EXT-X-TARGETDURATION.",
             tolerance: "none (rounded as the RFC says)", edition: rfc8216, fixture: "targetDurationTooShort"),

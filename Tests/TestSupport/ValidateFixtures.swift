@@ -21,7 +21,8 @@ public enum ValidateFixtures {
     public static let hlsNames = [
         "targetDurationTooShort", "versionMissing", "averageBandwidthWrong", "bandwidthWrong", "paddedSegment",
         "segmentWithoutKeyframe", "extinfShortened", "playlistTypeMissing", "attributesMissing", "codecsWrong",
-        "resolutionWrong", "singleVariant", "segmentMissing",
+        "resolutionWrong", "singleVariant", "segmentMissing", "byteOrderMark", "audioGroupUndeclared", "mapMissing",
+        "independentButNotKeyframe",
     ]
 
     /// The cached encodes' folder (`v1`, `v2` per kind, and `nokey`), made under a lock the first time.
@@ -104,15 +105,21 @@ public enum ValidateFixtures {
     /// validate (the multivariant `master.m3u8`, or a media playlist), or a DASH fixture's MPD.
     public static func make(_ name: String) throws -> URL {
         if dashNames.contains(name) { return try makeDASH(name) }
-        if name == "segmentWithoutKeyframe" {
+        if name == "segmentWithoutKeyframe" || name == "independentButNotKeyframe" {
             let copy = try CheckServers.temporaryDirectory("bufprobe-validate")
             let source = try encodes().appendingPathComponent("nokey")
             for item in try FileManager.default.contentsOfDirectory(atPath: source.path) {
                 try FileManager.default.copyItem(at: source.appendingPathComponent(item), to: copy.appendingPathComponent(item))
             }
-            return copy.appendingPathComponent("index.m3u8")
+            let playlist = copy.appendingPathComponent("index.m3u8")
+            if name == "independentButNotKeyframe" {
+                let text = try String(contentsOf: playlist, encoding: .utf8)
+                try text.replacingOccurrences(of: "#EXT-X-TARGETDURATION:", with: "#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-TARGETDURATION:")
+                    .write(to: playlist, atomically: true, encoding: .utf8)
+            }
+            return playlist
         }
-        let folder = try clean(.ts)
+        let folder = try clean(name == "mapMissing" ? .fmp4 : .ts)
         let master = folder.appendingPathComponent("master.m3u8")
         let media = folder.appendingPathComponent("v1/index.m3u8")
         func edit(_ file: URL, _ change: (String) -> String) throws {
@@ -187,6 +194,12 @@ public enum ValidateFixtures {
                 guard let second = lines.lastIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return text }
                 return (lines[..<second] + lines[(second + 2)...]).joined(separator: "\n")
             }
+        case "byteOrderMark":
+            try edit(media) { "\u{FEFF}" + $0 }
+        case "audioGroupUndeclared":
+            try firstVariant { $0 + ",AUDIO=\"aac\"" }
+        case "mapMissing":
+            try edit(media) { $0.replacingOccurrences(of: "#EXT-X-MAP:URI=\"init.mp4\"\n", with: "") }
         case "segmentMissing":
             try FileManager.default.removeItem(at: folder.appendingPathComponent("v1/seg2.ts"))
         default:

@@ -17,8 +17,8 @@ public struct Validate: ParsableCommand {
               bufprobe validate https://cdn.example.net/vod/master.m3u8
               bufprobe validate --json stream/master.m3u8 > findings.json
               bufprobe validate --junit validate.xml --ignore apple:9.9 master.m3u8
-              bufprobe validate --max-bytes 500M --max-time 2m master.m3u8
-              bufprobe validate https://cdn.example.net/vod/manifest.mpd
+              bufprobe validate --html report.html https://cdn.example.net/vod/master.m3u8
+              bufprobe validate --max-bytes 500M --max-time 2m vod/manifest.mpd
 
             Inputs: an HLS multivariant or media playlist (VOD) or a single-period DASH MPD, a local path \
             or an http(s) URL. Every media \
@@ -49,6 +49,11 @@ public struct Validate: ParsableCommand {
         help: ArgumentHelp("Also write a JUnit XML report to FILE for CI: one test case per rule checked, a must-fix finding as a failure.", valueName: "file"),
         completion: .file())
     var junit: String?
+
+    @Option(
+        help: ArgumentHelp("Also write one self-contained HTML page to FILE: the findings, the measured table and every rule checked.", valueName: "file"),
+        completion: .file())
+    var html: String?
 
     @Option(
         help: ArgumentHelp(
@@ -84,6 +89,11 @@ public struct Validate: ParsableCommand {
         help: ArgumentHelp("A protocol option for every request, as key=value (repeatable): headers, user_agent.", valueName: "key=value"))
     var options: [String] = []
 
+    @Flag(
+        name: .customLong("deny-private"),
+        help: "Refuse every request to a loopback, private, link-local or cloud-metadata address (169.254.169.254), checked after name resolution: the input, every playlist and segment it names and every HTTP redirect; a refused one is a bufprobe:read finding (default: off).")
+    var denyPrivate = false
+
     @Flag(name: .shortAndLong, help: "Show FFmpeg's own log on stderr.")
     var verbose = false
 
@@ -117,7 +127,8 @@ public struct Validate: ParsableCommand {
         let began = Date()
         var results: [(source: String, result: Result<ValidationReport, ValidationFailure>)] = []
         for input in inputs {
-            let validation = StreamValidation(source: input, settings: settings, root: Interrupter(timeout: nil), installsLogSink: false)
+            let root = Interrupter(timeout: nil, policy: denyPrivate ? RequestPolicy(denyPrivate: true) : nil)
+            let validation = StreamValidation(source: input, settings: settings, root: root, installsLogSink: false)
             results.append((input, Result { () throws(ValidationFailure) in try validation.run() }))
         }
         var worst: Int32 = 0
@@ -141,16 +152,22 @@ public struct Validate: ParsableCommand {
             let text = documents.count == 1 ? try JSONOutput.string(documents[0]) : try JSONOutput.string(documents)
             Diagnostics.standardOutput(text + "\n")
         }
-        if let junit {
-            let document = ValidateJUnit.render(results, time: Date().timeIntervalSince(began), timestamp: began)
-            do {
-                try document.write(toFile: junit, atomically: true, encoding: .utf8)
-            } catch {
-                Diagnostics.error("The JUnit report could not be written to \(junit) (check the path).")
-                worst = max(worst, 2)
-            }
+        if let junit, !Self.write(ValidateJUnit.render(results, time: Date().timeIntervalSince(began), timestamp: began), to: junit, what: "the JUnit report") {
+            worst = max(worst, 2)
         }
+        if let html, !Self.write(ValidateHTML.render(results, date: began), to: html, what: "the HTML page") { worst = max(worst, 2) }
         if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Writes `document` to `path`; false, with a sentence on stderr, when it cannot.
+    private static func write(_ document: String, to path: String, what: String) -> Bool {
+        do {
+            try document.write(toFile: path, atomically: true, encoding: .utf8)
+            return true
+        } catch {
+            Diagnostics.error("\(what) could not be written to \(path) (check the path).")
+            return false
+        }
     }
 
     /// `500M`, `2G`, `1024K` or a plain number of bytes, above 0; `nil` for anything else.
