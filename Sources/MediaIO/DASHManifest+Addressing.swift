@@ -17,13 +17,16 @@ extension DASHManifest {
             initialization = try resource(element, urlKey: "sourceURL", rangeKey: "range", context)
         }
         let timing = try timeline(template, timescale: timescale, context, field: "SegmentTemplate")
+        let origin = mediaOrigin(template, timescale: timescale)
         var segments: [Segment] = []
         segments.reserveCapacity(timing.count)
         for (offset, slot) in timing.enumerated() {
             let (number, overflow) = startNumber.addingReportingOverflow(Int64(offset))
             guard !overflow else { throw DASHManifestError(reason: "numbers segments past the largest number") }
             let url = try expand(media, context, number: number, time: slot.time)
-            segments.append(Segment(duration: slot.duration, resource: Resource(url: join(url, onto: context.base))))
+            segments.append(Segment(
+                duration: slot.duration, resource: Resource(url: join(url, onto: context.base)),
+                mediaTime: origin + Double(slot.time) / Double(timescale)))
         }
         return (initialization, .listed(segments))
     }
@@ -42,13 +45,18 @@ extension DASHManifest {
         var timing = try timeline(list, timescale: timescale, context, field: "SegmentList", count: urls.count)
         // A list longer than its timing (a @duration with no period length) takes the @duration each.
         if timing.count < urls.count, let last = timing.last {
-            timing += Array(repeating: (time: 0, duration: last.duration), count: urls.count - timing.count)
+            let step = Int64(min((last.duration * Double(timescale)).rounded(), 1e15))
+            for index in 1...(urls.count - timing.count) {
+                timing.append((time: last.time &+ step &* Int64(index), duration: last.duration))
+            }
         }
+        let origin = mediaOrigin(list, timescale: timescale)
         var segments: [Segment] = []
         segments.reserveCapacity(urls.count)
         for (element, slot) in zip(urls, timing) {
-            segments.append(
-                Segment(duration: slot.duration, resource: try resource(element, urlKey: "media", rangeKey: "mediaRange", context)))
+            segments.append(Segment(
+                duration: slot.duration, resource: try resource(element, urlKey: "media", rangeKey: "mediaRange", context),
+                mediaTime: origin + Double(slot.time) / Double(timescale)))
         }
         return (initialization, .listed(segments))
     }
@@ -124,14 +132,15 @@ extension DASHManifest {
         }
         guard let text = element.attributes["duration"] else {
             if let count, count > 0, let periodEnd {
-                return Array(repeating: (0, periodEnd / scale / Double(count)), count: count)
+                let each = periodEnd / Double(count)
+                return (0..<count).map { (Int64(min(each * Double($0), 9e18)), each / scale) }
             }
             throw DASHManifestError(reason: "gives Representation \(context.id) a \(field) with neither @duration nor a SegmentTimeline")
         }
         let duration = try positive(text, field: "\(field)@duration")
         let seconds = Double(duration) / scale
         if let count, context.periodDuration == nil {
-            return Array(repeating: (0, seconds), count: count)
+            return (0..<count).map { (duration.multipliedReportingOverflow(by: Int64($0)).partialValue, seconds) }
         }
         guard let periodEnd else {
             throw DASHManifestError(reason: "gives no duration (mediaPresentationDuration or Period@duration) to count segments of \(field)@duration by")
@@ -151,5 +160,37 @@ extension DASHManifest {
             time = time.addingReportingOverflow(duration).overflow ? time : time + duration
         }
         return slots
+    }
+
+    /// Where a segment's media time starts from when no `SegmentTimeline` gives it: `@presentationTimeOffset`
+    /// over `@timescale` (a timeline's `S@t` is already on the media timeline, and includes it).
+    static func mediaOrigin(_ element: XMLTree.Element, timescale: Int64) -> Double {
+        guard element.child("SegmentTimeline") == nil, let text = element.attributes["presentationTimeOffset"],
+            let offset = UInt64(text)
+        else { return 0 }
+        return Double(offset) / Double(timescale)
+    }
+
+    // MARK: Inheritance
+
+    /// The element `name` as it applies at the last level: attributes merged from the outermost level in
+    /// (inner ones win), children (a timeline, an initialization, segment URLs) from the innermost level that
+    /// has them.
+    static func merged(_ levels: [XMLTree.Element], _ name: String) -> XMLTree.Element? {
+        var result: XMLTree.Element?
+        for level in levels {
+            guard let element = level.child(name) else { continue }
+            guard var current = result else {
+                result = element
+                continue
+            }
+            current.attributes.merge(element.attributes) { _, inner in inner }
+            for childName in Set(element.children.map(\.name)) {
+                current.children.removeAll { $0.name == childName }
+            }
+            current.children += element.children
+            result = current
+        }
+        return result
     }
 }

@@ -6,12 +6,14 @@ import Foundation
 extension DASHManifest {
     /// What a manifest's bytes are as an MPD: the one place its XML is parsed and its root checked.
     /// `notAnMPD` holds the root's name when the XML is well formed and bounded but its root is not `MPD`.
-    enum Root {
+    package enum Root {
+        /// The `MPD` root element.
         case mpd(XMLTree.Element)
+        /// Well-formed XML whose root is this other element.
         case notAnMPD(String)
 
         /// The `MPD` element; throws when the root is another element.
-        func mpd() throws(DASHManifestError) -> XMLTree.Element {
+        package func mpd() throws(DASHManifestError) -> XMLTree.Element {
             switch self {
             case .mpd(let element): return element
             case .notAnMPD(let name): throw DASHManifestError(reason: "is XML but not an MPD (its root is <\(name)>)")
@@ -20,7 +22,7 @@ extension DASHManifest {
     }
 
     /// The manifest's root, parsed once; throws for XML that is malformed or over `XMLTree`'s bounds.
-    static func root(_ bytes: [UInt8]) throws(DASHManifestError) -> Root {
+    package static func root(_ bytes: [UInt8]) throws(DASHManifestError) -> Root {
         let tree: XMLTree
         do {
             tree = try XMLTree.parse(Data(bytes))

@@ -57,6 +57,10 @@ public struct DASHManifest: Sendable, Hashable {
         public var duration: Double
         /// Where it is.
         public var resource: Resource
+        /// Its earliest presentation time on the representation's media timeline as the MPD declares it, in
+        /// seconds: `S@t` (or its position times `@duration`, plus `@presentationTimeOffset`) over
+        /// `@timescale`; what the media's own timestamps are held against.
+        public var mediaTime: Double? = nil
     }
 
     /// How a representation's segments are found.
@@ -87,6 +91,15 @@ public struct DASHManifest: Sendable, Hashable {
         public var addressing: Addressing
         /// `@audioSamplingRate` (its first value), samples per second, when given.
         public var audioSamplingRate: Int? = nil
+        /// `@mimeType` (the representation's, else its adaptation set's), when given.
+        public var mimeType: String? = nil
+        /// `@frameRate` as written (`25`, `30000/1001`; the representation's, else its set's), when given.
+        public var frameRate: String? = nil
+        /// `@startWithSAP` (the representation's, else its set's), when given as a whole number.
+        public var startWithSAP: Int? = nil
+        /// `@presentationTimeOffset` of its segment template or list, seconds (0 when not given): a segment's
+        /// `mediaTime` minus it is its time in the period.
+        public var presentationTimeOffset: Double = 0
     }
 
     /// An adaptation set: representations of one content, interchangeable.
@@ -95,6 +108,10 @@ public struct DASHManifest: Sendable, Hashable {
         public var kind: ContentKind
         /// Its representations in manifest order.
         public var representations: [Representation]
+        /// `@id`, when given.
+        public var id: String? = nil
+        /// Whether `@segmentAlignment` is `true` (a number also means aligned, as the standard allows).
+        public var segmentAlignment: Bool = false
     }
 
     /// The adaptation sets of the (single) period, in manifest order.
@@ -121,7 +138,7 @@ public struct DASHManifest: Sendable, Hashable {
     }
 
     /// Parses a static single-period manifest from its `MPD` element (`mpd(_:)`).
-    static func parse(mpd: XMLTree.Element) throws(DASHManifestError) -> DASHManifest {
+    package static func parse(mpd: XMLTree.Element) throws(DASHManifestError) -> DASHManifest {
         if mpd.attributes["type"] == "dynamic" {
             throw DASHManifestError(reason: "is a live (dynamic) manifest: simulate reads static ones")
         }
@@ -167,6 +184,9 @@ public struct DASHManifest: Sendable, Hashable {
                     addressing: .listed([]))
                 representation.audioSamplingRate = (element.attributes["audioSamplingRate"]
                     ?? set.attributes["audioSamplingRate"]).flatMap { Int($0.split(separator: " ").first ?? "") }
+                representation.mimeType = element.attributes["mimeType"] ?? set.attributes["mimeType"]
+                representation.frameRate = element.attributes["frameRate"] ?? set.attributes["frameRate"]
+                representation.startWithSAP = (element.attributes["startWithSAP"] ?? set.attributes["startWithSAP"]).flatMap { Int($0) }
                 let context = Context(
                     id: id, bandwidth: bandwidth, base: base, periodDuration: periodDuration,
                     limit: min(maximumSegments, maximumTotalSegments - listedSegments))
@@ -183,10 +203,17 @@ public struct DASHManifest: Sendable, Hashable {
                     }
                     representation.addressing = .listed([Segment(duration: periodDuration, resource: Resource(url: base))])
                 }
+                if let timing = merged(levels, "SegmentTemplate") ?? merged(levels, "SegmentList"),
+                    let offset = timing.attributes["presentationTimeOffset"].flatMap({ UInt64($0) }),
+                    case let scale = timing.attributes["timescale"].flatMap({ UInt64($0) }) ?? 1, scale > 0
+                {
+                    representation.presentationTimeOffset = Double(offset) / Double(scale)
+                }
                 if case .listed(let segments) = representation.addressing { listedSegments += segments.count }
                 representations.append(representation)
             }
-            sets.append(AdaptationSet(kind: setKind, representations: representations))
+            let alignment = set.attributes["segmentAlignment"].map { $0 == "true" || (UInt32($0) ?? 0) > 0 } ?? false
+            sets.append(AdaptationSet(kind: setKind, representations: representations, id: set.attributes["id"], segmentAlignment: alignment))
         }
         var manifest = DASHManifest(adaptationSets: sets, duration: periodDuration)
         manifest.minBufferTime = try mpd.attributes["minBufferTime"].map { text throws(DASHManifestError) in
@@ -225,29 +252,6 @@ public struct DASHManifest: Sendable, Hashable {
         for prefix in ["mp4a", "opus", "ac-3", "ec-3", "flac", "vorbis"] where codecs.hasPrefix(prefix) { return .audio }
         if element.attributes["width"] != nil || element.attributes["height"] != nil { return .video }
         return inherited
-    }
-
-    // MARK: Inheritance
-
-    /// The element `name` as it applies at the last level: attributes merged from the outermost level in
-    /// (inner ones win), children (a timeline, an initialization, segment URLs) from the innermost level that
-    /// has them.
-    static func merged(_ levels: [XMLTree.Element], _ name: String) -> XMLTree.Element? {
-        var result: XMLTree.Element?
-        for level in levels {
-            guard let element = level.child(name) else { continue }
-            guard var current = result else {
-                result = element
-                continue
-            }
-            current.attributes.merge(element.attributes) { _, inner in inner }
-            for childName in Set(element.children.map(\.name)) {
-                current.children.removeAll { $0.name == childName }
-            }
-            current.children += element.children
-            result = current
-        }
-        return result
     }
 
     // MARK: Templates

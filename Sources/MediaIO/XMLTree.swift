@@ -6,23 +6,23 @@ import FoundationXML
 /// An XML document as a small tree of elements (names without their namespace prefix, attributes, text),
 /// read by Foundation's `XMLParser`: enough for a DASH manifest. External entities are never resolved, and
 /// the tree is bounded in elements and depth, so a hostile document costs at most that much memory.
-struct XMLTree: Sendable, Hashable {
+package struct XMLTree: Sendable, Hashable {
     /// One element.
-    struct Element: Sendable, Hashable {
+    package struct Element: Sendable, Hashable {
         /// The local name (`SegmentTemplate` for `mpd:SegmentTemplate`).
-        var name: String
+        package var name: String
         /// Attributes by local name.
-        var attributes: [String: String]
+        package var attributes: [String: String]
         /// Child elements in document order.
-        var children: [Element]
+        package var children: [Element]
         /// The element's own text, whitespace trimmed (a `BaseURL`'s URL).
-        var text: String
+        package var text: String
 
         /// The children named `name`.
-        func children(_ name: String) -> [Element] { children.filter { $0.name == name } }
+        package func children(_ name: String) -> [Element] { children.filter { $0.name == name } }
 
         /// The first child named `name`.
-        func child(_ name: String) -> Element? { children.first { $0.name == name } }
+        package func child(_ name: String) -> Element? { children.first { $0.name == name } }
     }
 
     /// Why a document could not be read.
@@ -34,7 +34,7 @@ struct XMLTree: Sendable, Hashable {
     }
 
     /// The root element.
-    var root: Element
+    package var root: Element
 
     /// The most elements a document may hold.
     static let maximumElements = 2_000_000

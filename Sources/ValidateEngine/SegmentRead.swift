@@ -18,6 +18,14 @@ public struct SegmentRead: Sendable, Hashable {
     public var frameDuration: Double?
     /// Whether the first video packet (in decode order) is a keyframe; `nil` without video.
     public var startsWithKeyframe: Bool?
+    /// The earliest presentation time of the timed stream, seconds on the media's own timeline (what a DASH
+    /// `S@t` declares); `nil` when no packet had a time.
+    public var earliestPresentation: Double?
+    /// How many video packets (frames) it holds; `nil` without video.
+    public var videoFrames: Int?
+    /// When each byte is needed: the segment's bytes up to each packet, against the packet's decode time
+    /// (the upper hull of that curve, which is all the leaky bucket of `LeakyBucket` needs).
+    public var arrivals: [LeakyBucket.Point] = []
     /// The type of the ISO BMFF box the segment's own bytes start with (`moof`, `styp`, `sidx`, `ftyp`), `nil`
     /// when they do not start with a box header (MPEG-TS, ADTS) or were not read.
     public var firstBox: String?

@@ -93,11 +93,19 @@ struct SegmentReader: Sendable {
     /// Segment `index` of a playlist at `playlistURI`: its bytes (with `mapBytes` before them when it has an
     /// `#EXT-X-MAP`) opened as media and every packet read; `nil` when the run's end cut it (not read).
     func read(_ segment: HLSPlaylist.Segment, index: Int, playlistURI: String, mapBytes: [UInt8]) -> SegmentRead? {
-        let uri = URLReference.resolve(segment.uri, against: playlistURI)
-        var read = SegmentRead(index: index, uri: uri, declaredDuration: segment.duration)
+        read(
+            URLReference.resolve(segment.uri, against: playlistURI), range: segment.byteRange, index: index,
+            declaredDuration: segment.duration, mapBytes: mapBytes)
+    }
+
+    /// The segment at `uri` (or its `range`), `index` of its playlist or representation, declared to last
+    /// `declaredDuration`: its bytes (after `mapBytes`, its initialization) opened as media and every packet
+    /// read; `nil` when the run's end cut it (not read).
+    func read(_ uri: String, range: HLSPlaylist.ByteRange?, index: Int, declaredDuration: Double, mapBytes: [UInt8]) -> SegmentRead? {
+        var read = SegmentRead(index: index, uri: uri, declaredDuration: declaredDuration)
         let body: [UInt8]
         do throws(Failure) {
-            body = try bytes(uri, range: segment.byteRange, limit: settings.segmentBytes)
+            body = try bytes(uri, range: range, limit: settings.segmentBytes)
         } catch {
             if error.cut { return nil }
             read.error = error.clause
@@ -117,17 +125,32 @@ struct SegmentReader: Sendable {
             var start = Double.infinity
             var end = -Double.infinity
             var frame = 0.0
+            var frames = 0
+            var curve = LeakyBucket.Curve()
+            var payload: Int64 = 0
+            var needed: [(time: Double, bytes: Int64)] = []
             while let packet = try input.readPacket() {
-                if packet.stream == video, read.startsWithKeyframe == nil { read.startsWithKeyframe = packet.isKeyframe }
+                payload += Int64(packet.size)
+                if let time = packet.dts ?? packet.pts { needed.append((time, payload)) }
+                if packet.stream == video {
+                    if read.startsWithKeyframe == nil { read.startsWithKeyframe = packet.isKeyframe }
+                    frames += 1
+                }
                 guard packet.stream == timed, let pts = packet.pts else { continue }
                 let duration = packet.duration ?? 0
                 start = min(start, pts)
                 end = max(end, pts + duration)
                 frame = max(frame, duration)
             }
+            // The boxes around the samples (moof, mdat headers, TS packet headers) arrive with the first ones.
+            let overhead = max(Int64(body.count) - payload, 0)
+            for point in needed { curve.add(time: point.time, bytes: point.bytes + overhead) }
+            read.arrivals = curve.points
+            if video != nil { read.videoFrames = frames }
             if end > start, end.isFinite, start.isFinite {
                 read.mediaDuration = end - start
                 read.frameDuration = frame
+                read.earliestPresentation = start
             }
         } catch {
             read.error = "does not open as media (\(error.message))"

@@ -1,7 +1,7 @@
 public import MediaIO
 
-/// Everything the driver (`StreamValidation`) read of one HLS stream, the input of the pure rules
-/// (`HLSRules`): the multivariant playlist when there is one, its variants with the media playlist each
+/// Everything the driver (`StreamValidation`) read of one HLS stream (or DASH MPD, `dash`), the input of the
+/// pure rules (`HLSRules`, `DASHRules`): the multivariant playlist when there is one, its variants with the media playlist each
 /// points to, every media playlist with its segments as far as they were read, and what the bounds cut.
 public struct StreamRead: Sendable, Hashable {
     /// One `#EXT-X-STREAM-INF` variant and the playlists it plays.
@@ -32,6 +32,8 @@ public struct StreamRead: Sendable, Hashable {
     public var variants: [Variant] = []
     /// Every media playlist read (or not), variants' first, then renditions and I-frame playlists.
     public var playlists: [PlaylistRead] = []
+    /// The MPD and its representations, when the input is DASH (then `playlists` and `variants` are empty).
+    public var dash: DASHRead?
     /// Sentences on what a bound left unread ("segments 41-300 of low/index.m3u8 were not read: --max-bytes").
     public var notRead: [String] = []
 

@@ -4,11 +4,12 @@ public import MediaIO
 import Synchronization
 
 /// `validate`'s driver, the one part that reads: the input playlist, every media playlist it names
-/// (variants, renditions, I-frame playlists) and every segment (but the I-frame playlists' byte ranges),
+/// (variants, renditions, I-frame playlists) and every segment (but the I-frame playlists' byte ranges), or
+/// a DASH MPD and every segment of every representation (`readDASH`),
 /// with `settings.concurrency` requests at once until `maxBytes` or `maxTime` is spent; then the pure
 /// rules (`HLSRules`) judge what was read. Blocks: call it off the main thread.
 public struct StreamValidation: Sendable {
-    /// The input: a local path or an http(s) URL of a multivariant or media playlist.
+    /// The input: a local path or an http(s) URL of a multivariant or media playlist, or of a DASH MPD.
     public let source: String
     /// Bounds, options and ignored rules.
     public let settings: ValidationSettings
@@ -33,12 +34,13 @@ public struct StreamValidation: Sendable {
     }
 
     /// Reads and judges the stream.
-    /// - Throws: `ValidationFailure` when the input cannot be read or is not an HLS playlist.
+    /// - Throws: `ValidationFailure` when the input cannot be read or is neither an HLS playlist nor a static
+    ///   single-period DASH MPD.
     public func run() throws(ValidationFailure) -> ValidationReport {
         if installsLogSink { LibrarySetup.once() }
         let started = ContinuousClock.now
         let read = try self.read()
-        let findings = HLSRules.findings(read).filter { !settings.ignored.contains($0.rule) }
+        let findings = (read.dash != nil ? DASHRules.findings(read) : HLSRules.findings(read)).filter { !settings.ignored.contains($0.rule) }
         return ValidationReport(read: read, findings: findings, ignored: settings.ignored, seconds: Self.seconds(since: started))
     }
 
@@ -47,7 +49,9 @@ public struct StreamValidation: Sendable {
         let deadline = ContinuousClock.now + .seconds(settings.maxTime)
         let reader = SegmentReader(source: source, settings: settings, root: root, deadline: deadline)
         let location = source.lowercased().hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
-        let (top, text) = try loadInput(location, reader: reader)
+        let bytes = try inputBytes(location, reader: reader)
+        if Self.isMPD(bytes) || Self.namesMPD(location) { return try readDASH(bytes, location: location, reader: reader, deadline: deadline) }
+        let (top, text) = try parseInput(bytes, location: location)
         var read = StreamRead(source: source)
         if top.playlist?.kind == .master, let master = top.playlist {
             read.multivariant = top
@@ -81,14 +85,17 @@ public struct StreamValidation: Sendable {
         return read
     }
 
-    /// The input playlist and its text; a failure to read or parse it is the run's failure.
-    private func loadInput(_ location: String, reader: SegmentReader) throws(ValidationFailure) -> (PlaylistRead, String) {
-        let bytes: [UInt8]
+    /// The input's bytes; a failure to read them is the run's failure.
+    private func inputBytes(_ location: String, reader: SegmentReader) throws(ValidationFailure) -> [UInt8] {
         do throws(SegmentReader.Failure) {
-            bytes = try reader.bytes(location, limit: ResourceLimits.playlistBytes)
+            return try reader.bytes(location, limit: ResourceLimits.playlistBytes)
         } catch {
             throw ValidationFailure("\(source) \(error.clause).")
         }
+    }
+
+    /// The input playlist and its text; a failure to parse it is the run's failure.
+    private func parseInput(_ bytes: [UInt8], location: String) throws(ValidationFailure) -> (PlaylistRead, String) {
         let text = String(decoding: bytes, as: UTF8.self)
         do {
             let playlist = try HLSPlaylist.parse(text)
@@ -125,61 +132,28 @@ public struct StreamValidation: Sendable {
     /// playlist before the second ones (a bound cuts every playlist at about the same place), with
     /// `concurrency` workers; what the bounds left is named in `read.notRead`.
     private func readSegments(_ read: inout StreamRead, reader: SegmentReader, deadline: ContinuousClock.Instant) {
-        var planned: [(playlist: Int, segment: Int)] = []
+        var tasks: [SegmentTask] = []
         let playlists = read.playlists
         let longest = playlists.map(\.segmentsListed).max() ?? 0
-        for segment in 0..<longest {
-            for (index, playlist) in playlists.enumerated() where playlist.role != .iFrame && segment < playlist.segmentsListed {
-                planned.append((index, segment))
+        for index in 0..<longest {
+            for (group, playlist) in playlists.enumerated() where playlist.role != .iFrame && index < playlist.segmentsListed {
+                guard let media = playlist.playlist else { continue }
+                let segment = media.segments[index]
+                tasks.append(SegmentTask(
+                    group: group, index: index, uri: URLReference.resolve(segment.uri, against: playlist.uri), range: segment.byteRange,
+                    duration: segment.duration,
+                    map: segment.map.map { (URLReference.resolve($0.uri, against: playlist.uri), $0.byteRange, "an EXT-X-MAP") }))
             }
         }
-        let tasks = planned
-        let work = SegmentWork(tasks: tasks.count, maxBytes: settings.maxBytes, deadline: deadline)
-        let group = DispatchGroup()
-        for worker in 0..<max(1, min(settings.concurrency, tasks.count)) {
-            group.enter()
-            let thread = Thread {
-                while let position = work.next(cancelled: root.reason != nil) {
-                    let task = tasks[position]
-                    let playlist = playlists[task.playlist]
-                    guard let media = playlist.playlist else { continue }
-                    let segment = media.segments[task.segment]
-                    var map: [UInt8] = []
-                    if let section = segment.map {
-                        let uri = URLReference.resolve(section.uri, against: playlist.uri)
-                        do throws(SegmentReader.Failure) {
-                            map = try work.map(uri, range: section.byteRange) { () throws(SegmentReader.Failure) in
-                                try reader.bytes(uri, range: section.byteRange, limit: settings.segmentBytes)
-                            }
-                        } catch {
-                            if error.cut { continue }
-                            var failed = SegmentRead(index: task.segment, uri: URLReference.resolve(segment.uri, against: playlist.uri), declaredDuration: segment.duration)
-                            failed.error = "has an EXT-X-MAP (\(uri)) that \(error.clause)"
-                            work.store(failed, at: position)
-                            continue
-                        }
-                    }
-                    guard let result = reader.read(segment, index: task.segment, playlistURI: playlist.uri, mapBytes: map) else { continue }
-                    work.spend(result.bytes ?? 0)
-                    work.store(result, at: position)
-                }
-                group.leave()
-            }
-            thread.name = "bufprobe validate \(worker)"
-            thread.start()
-        }
-        group.wait()
-        let results = work.results
+        let (results, stopReason) = readAll(tasks, reader: reader, deadline: deadline)
         for (position, task) in tasks.enumerated() {
-            if let result = results[position] { read.playlists[task.playlist].segments.append(result) }
+            if let result = results[position] { read.playlists[task.group].segments.append(result) }
         }
         for index in read.playlists.indices {
             read.playlists[index].segments.sort { $0.index < $1.index }
             let playlist = read.playlists[index]
             guard playlist.role != .iFrame, playlist.segments.count < playlist.segmentsListed else { continue }
-            let why = root.reason != nil
-                ? "the run was interrupted"
-                : work.stopReason ?? (ContinuousClock.now >= deadline ? "--max-time was reached" : "a bound was reached")
+            let why = stopWords(stopReason, deadline: deadline)
             let missing = Self.missingRanges(read: playlist.segments.map(\.index), count: playlist.segmentsListed)
             read.notRead.append(
                 "\(playlist.uri): \(playlist.segments.count) of \(playlist.segmentsListed) segments were read; not read (from 1): \(missing); \(why).")

@@ -1,10 +1,17 @@
 /// Every rule `validate` checks, as data (docs/validate.md lists the same rules): a rule outside this list
-/// is never reported, and a rule in it has a pure function in `HLSRules` and a fixture that makes it fire.
+/// is never reported, and a rule in it has a pure function in `HLSRules` or `DASHRules` and a fixture that
+/// makes it fire.
 public enum ValidationCatalogue {
     /// RFC 8216 (August 2017), HTTP Live Streaming.
     public static let rfc8216 = "RFC 8216 (2017)"
     /// The HTTP Live Streaming Authoring Specification for Apple Devices, as published in 2025.
     public static let apple = "HLS Authoring Specification for Apple Devices (2025)"
+
+    /// ISO/IEC 23009-1, MPEG-DASH: clause numbers as the first edition (2012) numbers them, the edition the
+    /// numbers were confirmed in (docs/validate.md says how).
+    public static let iso23009 = "ISO/IEC 23009-1:2012 (first edition) clause numbers"
+    /// ETSI TS 103 285 (DVB-DASH) v1.4.1, as the DASH-IF conformance software cites it.
+    public static let dvbDash = "ETSI TS 103 285 V1.4.1 (DVB-DASH)"
 
     /// bufprobe's own rules: what no source numbers but a validation needs (what could not be read).
     public static let bufprobe = "bufprobe"
@@ -92,7 +99,62 @@ public enum ValidationCatalogue {
             id: "apple:9.9", level: .should,
             statement: "A multivariant playlist offers several bit rates (at least two variants of different BANDWIDTH).",
             tolerance: "none", edition: apple, fixture: "singleVariant"),
+        ValidationRule(
+            id: "iso23009-1:5.3.1.2", level: .must,
+            statement: "The MPD has @profiles, @minBufferTime, @mediaPresentationDuration when static, @availabilityStartTime when dynamic, a Period, and a Representation in every AdaptationSet.",
+            tolerance: "none", edition: iso23009, fixture: "mpdMinBufferTimeMissing"),
+        ValidationRule(
+            id: "iso23009-1:5.3.5.2", level: .must,
+            statement: "Every Representation has an @id unique in its Period, a whole-number @bandwidth, @mimeType (on it or its AdaptationSet) and a way to its segments.",
+            tolerance: "none", edition: iso23009, fixture: "representationBandwidthMissing"),
+        ValidationRule(
+            id: "iso23009-1:5.3.5.2@bandwidth", level: .must,
+            statement: "A constant-bit-rate channel of @bandwidth, delivering from any segment start with @minBufferTime buffered before playout, never runs dry.",
+            tolerance: "none: the smallest such rate is computed from every packet's bytes and decode time; any @bandwidth at or above it passes",
+            edition: iso23009, fixture: "dashBandwidthTooLow"),
+        ValidationRule(
+            id: "iso23009-1:5.3.5.2@codecs", level: .must,
+            statement: "@codecs names the representation's codecs as its media has them, profile and level included.",
+            tolerance: "a lower level than declared is accepted; what FFmpeg cannot tell is not reported", edition: iso23009,
+            fixture: "dashCodecsWrong"),
+        ValidationRule(
+            id: "iso23009-1:5.3.5.2@width", level: .must, statement: "@width and @height are the video's picture size.",
+            tolerance: "none", edition: iso23009, fixture: "dashResolutionWrong"),
+        ValidationRule(
+            id: "iso23009-1:5.3.5.2@frameRate", level: .must,
+            statement: "@frameRate is the video's frame rate (its frames over its media's duration).", tolerance: "1 %", edition: iso23009,
+            fixture: "dashFrameRateWrong"),
+        ValidationRule(
+            id: "dvb-dash:5.1.2", level: .must, statement: "Every video media segment starts with a SAP of type 1 or 2 (its first sample a keyframe).",
+            tolerance: "none", edition: dvbDash, fixture: "dashSegmentWithoutKeyframe"),
+        ValidationRule(
+            id: "iso23009-1:5.3.9.6", level: .must,
+            statement: "Each segment's media starts and ends where the SegmentTimeline (or @duration) puts it, and that timeline has no gap or overlap.",
+            tolerance: "one frame (the segment's longest packet) + 1 ms against the media; 1 ms between declared segments", edition: iso23009,
+            fixture: "dashTimelineShifted"),
+        ValidationRule(
+            id: "iso23009-1:5.3.3.2@segmentAlignment", level: .must,
+            statement: "In an AdaptationSet with @segmentAlignment true, the representations list as many segments and each starts at the same time in all.",
+            tolerance: "the longest frame among them + 1 ms", edition: iso23009, fixture: "dashSegmentsMisaligned"),
+        ValidationRule(
+            id: "dvb-dash:4.7.2", level: .should, statement: "A dynamic (live) MPD has at least one UTCTiming element.",
+            tolerance: "none (its scheme and value are not judged)", edition: dvbDash, fixture: "dashLiveWithoutUTCTiming"),
+        ValidationRule(
+            id: "bufprobe:dash-coverage", level: .should, statement: "A DASH MPD's audio and video adaptation sets cover the same time.",
+            tolerance: "0.1 s at either end", edition: bufprobe, fixture: "dashAudioShort"),
     ]
+
+    /// The ids of the rules judged on a DASH MPD (`bufprobe:read` too); every other rule is judged on HLS.
+    public static let dashRules: Set<String> = [
+        "bufprobe:read", "iso23009-1:5.3.1.2", "iso23009-1:5.3.5.2", "iso23009-1:5.3.5.2@bandwidth", "iso23009-1:5.3.5.2@codecs",
+        "iso23009-1:5.3.5.2@width", "iso23009-1:5.3.5.2@frameRate", "dvb-dash:5.1.2", "iso23009-1:5.3.9.6",
+        "iso23009-1:5.3.3.2@segmentAlignment", "dvb-dash:4.7.2", "bufprobe:dash-coverage",
+    ]
+
+    /// The catalogue's rules judged on input of `format`, in catalogue order.
+    public static func rules(for format: ValidationReport.Format) -> [ValidationRule] {
+        rules.filter { $0.id == "bufprobe:read" || dashRules.contains($0.id) == (format == .dash) }
+    }
 
     /// The rule with `id`, if the catalogue has one.
     public static func rule(_ id: String) -> ValidationRule? { rules.first { $0.id == id } }

@@ -15,7 +15,10 @@ public enum ValidateFixtures {
     }
 
     /// Every fixture name the catalogue names (`ValidationRule.fixture`), each making its rule fire.
-    public static let names = [
+    public static let names = hlsNames + dashNames
+
+    /// The HLS fixtures' names.
+    public static let hlsNames = [
         "targetDurationTooShort", "versionMissing", "averageBandwidthWrong", "bandwidthWrong", "paddedSegment",
         "segmentWithoutKeyframe", "extinfShortened", "playlistTypeMissing", "attributesMissing", "codecsWrong",
         "resolutionWrong", "singleVariant", "segmentMissing", "byteOrderMark", "audioGroupUndeclared", "mapMissing",
@@ -99,8 +102,9 @@ public enum ValidateFixtures {
     }
 
     /// The fixture `name` in a fresh temporary folder (the caller removes the folder): the playlist to
-    /// validate (the multivariant `master.m3u8`, or a media playlist).
+    /// validate (the multivariant `master.m3u8`, or a media playlist), or a DASH fixture's MPD.
     public static func make(_ name: String) throws -> URL {
+        if dashNames.contains(name) { return try makeDASH(name) }
         if name == "segmentWithoutKeyframe" || name == "independentButNotKeyframe" {
             let copy = try CheckServers.temporaryDirectory("bufprobe-validate")
             let source = try encodes().appendingPathComponent("nokey")

@@ -10,7 +10,7 @@ import ValidateEngine
         #expect(Set(ids).count == ids.count)
         for id in ids {
             let parts = id.split(separator: ":")
-            #expect(parts.count == 2 && ["apple", "rfc8216", "bufprobe"].contains(String(parts[0])), "\(id)")
+            #expect(parts.count == 2 && ["apple", "rfc8216", "iso23009-1", "dvb-dash", "bufprobe"].contains(String(parts[0])), "\(id)")
         }
     }
 

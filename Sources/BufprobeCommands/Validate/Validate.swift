@@ -5,12 +5,12 @@ import MediaIO
 import PlaybackModel
 import ValidateEngine
 
-/// `bufprobe validate URL|FILE...`: reads an HLS stream's every playlist and segment and reports every rule
-/// of the catalogue it breaks, grouped MUST FIX / SHOULD FIX, with the measured table per variant.
+/// `bufprobe validate URL|FILE...`: reads an HLS stream's every playlist and segment (or a DASH MPD's every
+/// segment) and reports every rule of the catalogue it breaks, grouped MUST FIX / SHOULD FIX, with the measured table per variant.
 public struct Validate: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check an HLS stream against RFC 8216 and Apple's authoring rules, measured from its media.",
+        abstract: "Check an HLS stream or DASH MPD against RFC 8216, Apple's and MPEG-DASH's rules, measured from its media.",
         usage: "bufprobe validate [<options>] <input> ...",
         discussion: """
             Examples:
@@ -18,25 +18,28 @@ public struct Validate: ParsableCommand {
               bufprobe validate --json stream/master.m3u8 > findings.json
               bufprobe validate --junit validate.xml --ignore apple:9.9 master.m3u8
               bufprobe validate --html report.html https://cdn.example.net/vod/master.m3u8
-              bufprobe validate --max-bytes 500M --max-time 2m master.m3u8
+              bufprobe validate --max-bytes 500M --max-time 2m vod/manifest.mpd
 
-            Inputs: an HLS multivariant or media playlist (VOD), a local path or an http(s) URL. Every media \
-            playlist it names (variants, renditions, I-frame playlists) and every segment is read, as fast as \
+            Inputs: an HLS multivariant or media playlist (VOD) or a single-period DASH MPD, a local path \
+            or an http(s) URL. Every media \
+            playlist it names (variants, renditions, I-frame playlists), every representation, and every segment \
+            is read, as fast as \
             the link allows, --concurrency requests at once, until --max-bytes or --max-time; a stream larger \
             than that is judged on the segments read, and the report says which were not. Each segment is \
             opened with FFmpeg: bit rates, keyframes, durations, codecs and picture size are measured from the \
-            media, not taken from the playlist. DASH, live streams and I-frame playlists' frames are not \
-            validated yet (docs/validate.md).
+            media, not taken from the playlist. A dynamic (live) MPD is judged on its XML alone; live playlists \
+            are read once; I-frame playlists' frames are not validated yet (docs/validate.md).
 
-            Every finding names its rule (rfc8216:4.3.3.1, apple:1.27 ...; `bufprobe:read` for what could not \
+            Every finding names its rule (rfc8216:4.3.3.1, apple:1.27, iso23009-1:5.3.5.2@bandwidth ...; \
+            `bufprobe:read` for what could not \
             be read), its level as the source words it (must, should), the measured and declared figures, where \
             and how often. The rules, their tolerances and editions: docs/validate.md.
 
-            Exit codes: 0 no must-fix finding; 1 must-fix findings; 2 an input could not be read or is not an \
-            HLS playlist; 64 usage error. With several inputs the worst wins (2 over 1 over 0).
+            Exit codes: 0 no must-fix finding; 1 must-fix findings; 2 an input could not be read or is neither \
+            an HLS playlist nor a DASH MPD it reads (a static one of several periods is not); 64 usage error. With several inputs the worst wins (2 over 1 over 0).
             """)
 
-    @Argument(help: ArgumentHelp("HLS playlists (paths or http(s) URLs) to validate.", valueName: "input"), completion: .file())
+    @Argument(help: ArgumentHelp("HLS playlists or DASH MPDs (paths or http(s) URLs) to validate.", valueName: "input"), completion: .file())
     var inputs: [String]
 
     @Flag(help: "Write JSON (one document, or an array for several inputs) instead of text.")

@@ -29,6 +29,8 @@ struct ValidateJSON: Encodable {
 
     let schemaVersion = ValidateJSON.schemaVersion
     let source: String
+    /// `hls` or `dash` (`null` for an input that could not be read).
+    let format: String?
     /// The sentence of an input that could not be read (then nothing else is filled in).
     let error: String?
     let mustFix: Int
@@ -45,6 +47,7 @@ struct ValidateJSON: Encodable {
     /// The document of `report`.
     init(_ report: ValidationReport) {
         source = report.source
+        format = report.format.rawValue
         error = nil
         mustFix = report.mustFix.count
         shouldFix = report.shouldFix.count
@@ -61,6 +64,7 @@ struct ValidateJSON: Encodable {
     /// The document of an input that could not be read.
     init(source: String, failure: ValidationFailure) {
         self.source = source
+        format = nil
         error = failure.description
         mustFix = 0
         shouldFix = 0
