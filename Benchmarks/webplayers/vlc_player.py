@@ -9,23 +9,22 @@ VLC refuses to run as root: run-case.sh starts this under `setpriv --reuid=65534
 nothing else needs writing. The instance is `--intf=dummy --aout=dummy --no-video-title-show` with the
 memory video output below (no window, no sound device; video is decoded and shown on the clock).
 
-The playhead is read from the pictures VLC shows, not from get_time(): VLC 3.0 updates the input's time only
-about every 250 ms, and from the demuxer's progress minus an estimate of the buffered delay, so it moves
-while nothing is shown. The instance's video output is libvlc's memory output (video_set_callbacks, a
-64x36 RV32 picture): its display callback runs when the playback clock reaches each picture, as a screen
-would show it. Times are epoch milliseconds.
-- `video.playing` (startup): one frame interval (1/30 s) before the second picture shown. VLC shows the
-  first decoded picture at once while its input still buffers (a preroll), then the pictures follow on the
-  clock once the buffering ends, so the second picture marks the start of playback;
-- a stall: two consecutive pictures more than GAP (0.25 s, over 7 frame intervals at 30 fps) apart:
-  `video.waiting` one frame interval (the median gap so far) after the earlier one, `video.playing` at
-  the later one; a stall still open (no picture for over GAP while not ended) is logged as `video.waiting`
-  when found;
-- `video.ended`: the Ended state; `vlc.buffering` (the MediaPlayerBuffering event's cache percent, at 0,
-  100 and each 10 % step), `vlc.state` and `vlc.error` for diagnostics;
-- samples: every 100 ms, get_time() (s), get_state(), the pictures shown so far, the last buffering
-  percent.
-A freeze under GAP goes unseen, and one picture late past GAP counts as a stall.
+Playing and stalled are VLC's own clock state, as libvlc reports it: the MediaPlayerBuffering event carries
+the core's buffering level (es_out: the media held over the media it must hold, pts_delay, before it starts
+the clock); 100 % is sent when the clock starts, and a level under 100 % after that means the clock was
+stopped to rebuffer (a late PCR: es_out raises pts_delay and restarts buffering). get_time() cannot serve:
+VLC updates it only about every 250 ms, from the demuxer's progress minus an estimate of the buffered delay.
+Nor can the pictures alone: while VLC rebuffers, the memory video output shows pictures as they are decoded
+(at the link's pace, slow motion with the clock stopped), and with the clock running it can show none for a
+while (late pictures dropped). The pictures give the frozen picture instead. Times are epoch milliseconds.
+- `video.playing` (startup): the first buffering event at 100 %;
+- a stall: `video.waiting` at the first event under 100 % after that, `video.playing` at the next at 100 %;
+- `video.ended`: the Ended state; `vlc.buffering` (the level at 0, 100 and each 10 % step), `vlc.state`,
+  `vlc.error` for diagnostics;
+- samples: every 100 ms, get_time() (s), get_state(), the last buffering level and `frames` {"total": the
+  pictures shown so far}, from which compare.py takes the frozen picture as from the page's samples. The
+  video output is libvlc's memory output (video_set_callbacks, a 64x36 RV32 picture): its display callback
+  counts each picture shown.
 The session ends at the Ended or Error state or at LIMIT seconds (default 100); a watchdog thread posts
 what was recorded and exits the process 15 s after the limit whatever libvlc is doing.
 """
@@ -40,7 +39,6 @@ import urllib.request
 import vlc
 
 POLL = 0.1
-GAP = 0.25   # seconds between two pictures shown that make a stall
 W, H = 64, 36
 
 
@@ -51,6 +49,7 @@ class Runner:
         self.lock = threading.Lock()
         self.posted = False
         self.percent = None
+        self.started = self.stalled = False
         self.instance = vlc.Instance(["--intf=dummy", "--aout=dummy", "--no-video-title-show",
                                       "--no-media-library"])
         if self.instance is None:
@@ -86,6 +85,17 @@ class Runner:
         if percent in (0, 100) or self.percent is None or int(percent) // 10 != int(self.percent) // 10:
             self.log("vlc.buffering", percent)
         self.percent = percent
+        # The clock state from the level: started at the first 100 %, stalled under 100 % after that.
+        if not self.started:
+            if percent >= 100:
+                self.started = True
+                self.log("video.playing", {"buffering": percent, "startup": True})
+        elif not self.stalled and percent < 100:
+            self.stalled = True
+            self.log("video.waiting", {"buffering": percent})
+        elif self.stalled and percent >= 100:
+            self.stalled = False
+            self.log("video.playing", {"buffering": percent})
 
     def post(self, reason):
         with self.lock:
@@ -116,51 +126,27 @@ class Runner:
             self.log("vlc.error", {"message": "play() failed", "fatal": True})
             return self.finish("fatal play")
         last_state = None
-        seen = 0           # pictures already examined
-        gaps = []          # gaps between pictures, for the frame interval
-        stalled_open = False
         while True:
             time.sleep(POLL)
             now = time.time()
             state = self.player.get_state()
             ms = self.player.get_time()
-            shown = list(self.shown)
+            media = None if ms is None or ms < 0 else ms / 1000
             with self.lock:
-                self.samples.append({"t": round(now * 1000, 1), "currentTime": None if ms is None or ms < 0 else ms / 1000,
-                                     "state": str(state), "paused": state != vlc.State.Playing,
-                                     "pictures": len(shown), "buffering": self.percent})
+                self.samples.append({"t": round(now * 1000, 1), "currentTime": media, "state": str(state),
+                                     "paused": state != vlc.State.Playing, "buffering": self.percent,
+                                     "frames": {"total": len(self.shown)}})
             if state != last_state:
                 self.log("vlc.state", str(state))
                 last_state = state
-            for i in range(max(seen, 2), len(shown)):
-                gap = shown[i] - shown[i - 1]
-                if gap > GAP:
-                    if not stalled_open:
-                        interval = sorted(gaps)[len(gaps) // 2] if gaps else 1 / 30
-                        self.log("video.waiting", {"pictures": i, "buffering": self.percent},
-                                 t=shown[i - 1] + interval)
-                    self.log("video.playing", {"pictures": i + 1, "gap": round(gap, 3)}, t=shown[i])
-                    stalled_open = False
-                elif len(gaps) < 300:
-                    gaps.append(gap)
-            if len(shown) >= 2 and seen < 2:
-                self.log("video.playing", {"pictures": 2, "startup": True, "preroll": round(shown[1] - shown[0], 3)},
-                         t=shown[1] - 1 / 30)
-            seen = len(shown)
             if state == vlc.State.Ended:
-                self.log("video.ended", {"currentTime": None if ms is None or ms < 0 else ms / 1000,
-                                         "pictures": len(shown)})
+                self.log("video.ended", {"currentTime": media, "pictures": len(self.shown)})
                 return self.finish("ended")
             if state == vlc.State.Error:
                 self.log("vlc.error", {"message": "the player reported an error", "fatal": True})
                 return self.finish("fatal error")
             if now - begin > self.limit:
                 return self.finish("limit")
-            if len(shown) >= 2 and not stalled_open and now - shown[-1] > GAP:
-                interval = sorted(gaps)[len(gaps) // 2] if gaps else 1 / 30
-                stalled_open = True
-                self.log("video.waiting", {"pictures": len(shown), "buffering": self.percent, "open": True},
-                         t=shown[-1] + interval)
 
     def finish(self, reason):
         self.log("finish", reason)
