@@ -9,6 +9,10 @@
 # startup, stalls (count, total), per-segment video variant, and whether they agree by the criteria in Benchmarks/README.md
 # (same stall count; startup within 0.5 s or 25 %; stall time within 1 s or 25 %; same variant on >= 90 % of
 # segments). Runs are sequential, one Chromium at a time, each bounded by LIMIT seconds.
+# PLAYERS="gstreamer vlc" plays the HLS master in GStreamer 1.22's playbin3 (webplayers/gst_player.py) and in
+# VLC 3.0 through libvlc (webplayers/vlc_player.py) instead, through the same shaper, traces and comparison,
+# with no Chromium (docs/players/gstreamer-vlc-sources.md); until simulate has a preset for one, its rows
+# say "no preset yet" and RESIM=1 compares the recorded runs later.
 #
 # Usage: Benchmarks/webplayers.sh            (all players, all cases)
 #        PLAYERS="shaka" CASES="c200k step" Benchmarks/webplayers.sh
@@ -38,10 +42,14 @@ RUNS=${RUNS:-3}
 export CHROMIUM_LOCK=${CHROMIUM_LOCK:-$ROOT/.build/test-cache/chromium.lock}
 mkdir -p "$(dirname "$CHROMIUM_LOCK")"
 
-for f in hls.min.js dash.all.min.js shaka-player.compiled.js; do
-  [[ -f "$LIB/$f" ]] || { echo "webplayers.sh: $LIB/$f is missing; set WEBPLAYERS_LIB to the folder of the player builds" >&2; exit 2; }
-done
-command -v chromium >/dev/null || { echo "webplayers.sh: chromium is not installed (apt-get install chromium)" >&2; exit 2; }
+web=0
+for player in $PLAYERS; do case $player in hlsjs | dashjs | shaka) web=1 ;; esac; done
+if (( web )); then
+  for f in hls.min.js dash.all.min.js shaka-player.compiled.js; do
+    [[ -f "$LIB/$f" ]] || { echo "webplayers.sh: $LIB/$f is missing; set WEBPLAYERS_LIB to the folder of the player builds" >&2; exit 2; }
+  done
+  command -v chromium >/dev/null || { echo "webplayers.sh: chromium is not installed (apt-get install chromium)" >&2; exit 2; }
+fi
 if [[ ! -x "$BUFPROBE" ]]; then (cd "$ROOT" && swift build --product bufprobe >&2); fi
 
 trap 'exit 130' INT TERM
@@ -82,6 +90,8 @@ simulate_args() {
     hlsjs) echo "--player hlsjs" ;;
     dashjs) echo "--player dashjs" ;;
     shaka) echo "--player shaka" ;;
+    gstreamer) echo "--player gstreamer" ;;
+    vlc) echo "--player vlc" ;;
   esac
 }
 

@@ -9,7 +9,8 @@ simulate.json from `bufprobe simulate --json`); prints one JSON line, the case's
 
 Real figures, all times from the start of the first /media request (the trace's time 0, as simulate's
 session starts when play is pressed):
-- startup: hls.js and dash.js, the first `playing` event of the video element; Shaka 3.1 holds the playback
+- startup: hls.js and dash.js, the first `playing` event of the video element (gst_player.py and
+  vlc_player.py post `video.*` events by the rules in their docstrings); Shaka 3.1 holds the playback
   rate at 0 while it buffers, so the later of the first `playing` and the first `buffering: false`.
 - stalls: after startup, hls.js and dash.js from each `waiting` to the next `playing`; Shaka from each
   `buffering: true` to the next `buffering: false`. A stall still open when the session ended (a fatal error,
@@ -115,6 +116,8 @@ def simulated_figures(case, meta):
         s = json.load(open(path))
     except (OSError, ValueError) as e:
         return {"error": f"simulate.json: {e}"}
+    if "error" in s:
+        return {"error": s["error"]}   # run-case.sh's "no preset yet": simulate knows no such --player
     abr = s.get("abr") or {}
     switches = sorted(abr.get("switches", []), key=lambda w: w["segment"])
     if switches:
@@ -151,7 +154,7 @@ def simulated_figures(case, meta):
 def verdict(real, sim, dash=False):
     if "error" in real or "error" in sim or real.get("startup") is None:
         return {"agree": False, "failed": ["no real figures" if "error" in real or real.get("startup") is None
-                                           else "no simulated figures"]}
+                                           else sim.get("error", "no simulated figures")]}
     failed = []
     if real["stall_count"] != sim["stall_count"]:
         failed.append("stall count")

@@ -5,7 +5,7 @@ import json
 import sys
 
 
-PLAYERS = ["hlsjs", "dashjs", "shaka"]
+PLAYERS = ["hlsjs", "dashjs", "shaka", "gstreamer", "vlc"]
 CASES = ["c5000k", "c2500k", "c1500k", "c1000k", "c700k", "c400k", "c200k", "step", "stepup", "dip", "3g", "4g"]
 
 
