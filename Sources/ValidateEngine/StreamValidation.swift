@@ -135,10 +135,8 @@ public struct StreamValidation: Sendable {
         }
         let tasks = planned
         let work = SegmentWork(tasks: tasks.count, maxBytes: settings.maxBytes, deadline: deadline)
-        let group = DispatchGroup()
-        for worker in 0..<max(1, min(settings.concurrency, tasks.count)) {
-            group.enter()
-            let thread = Thread {
+        let workers = (0..<max(1, min(settings.concurrency, tasks.count))).map { worker in
+            BlockingThread.start(name: "bufprobe validate \(worker)") {
                 while let position = work.next(cancelled: root.reason != nil) {
                     let task = tasks[position]
                     let playlist = playlists[task.playlist]
@@ -163,12 +161,9 @@ public struct StreamValidation: Sendable {
                     work.spend(result.bytes ?? 0)
                     work.store(result, at: position)
                 }
-                group.leave()
             }
-            thread.name = "bufprobe validate \(worker)"
-            thread.start()
         }
-        group.wait()
+        for worker in workers { worker.join() }
         let results = work.results
         for (position, task) in tasks.enumerated() {
             if let result = results[position] { read.playlists[task.playlist].segments.append(result) }
