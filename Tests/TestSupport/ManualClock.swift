@@ -12,6 +12,8 @@ package final class ManualClock: IOClock {
         var deadline: Double
         var wake: DispatchSemaphore
         var thread: String
+        /// Once raised, the sleeper is waking: no longer asleep, and no deadline to drive the clock to.
+        var alarm: Alarm
     }
 
     private struct State {
@@ -43,7 +45,7 @@ package final class ManualClock: IOClock {
 
     /// The names of the threads sleeping on the clock now, one per sleep (`BlockingThread`'s name, else the
     /// system's, else "").
-    package var sleeping: [String] { state.withLock { $0.sleepers.map(\.thread) } }
+    package var sleeping: [String] { state.withLock { $0.sleepers.filter { !$0.alarm.isRaised }.map(\.thread) } }
 
     package func sleep(until deadline: Double, alarm: Alarm) {
         let wake = DispatchSemaphore(value: 0)
@@ -51,7 +53,7 @@ package final class ManualClock: IOClock {
         let token: Int? = state.withLock { state in
             if state.time >= deadline { return nil }
             state.tokens += 1
-            state.sleepers.append(Sleeper(token: state.tokens, deadline: deadline, wake: wake, thread: thread))
+            state.sleepers.append(Sleeper(token: state.tokens, deadline: deadline, wake: wake, thread: thread, alarm: alarm))
             return state.tokens
         }
         guard let token else { return }
@@ -99,7 +101,8 @@ package final class ManualClock: IOClock {
             guard activity.wait(timeout: .now() + .seconds(patience)) == .success else { return nil }
             if let value = result.withLock({ $0 }) { return value }
             let next: Double? = state.withLock { state in
-                guard let sleeper = state.sleepers.map(\.deadline).min() else { return nil }
+                // A sleeper whose alarm was raised is waking, not waiting for its deadline.
+                guard let sleeper = state.sleepers.filter({ !$0.alarm.isRaised }).map(\.deadline).min() else { return nil }
                 return min(sleeper, state.scheduled.map(\.deadline).min() ?? sleeper)
             }
             if let next { advance(to: next) }
