@@ -20,6 +20,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case dashjs
     /// AVPlayer with `automaticallyWaitsToMinimizeStalling` (`AVPlayerProfile`).
     case avplayer
+    /// GStreamer 1.22's playbin3 with hlsdemux2, with its own ABR on `simulate` (`GStreamerProfile`).
+    case gstreamer
 
     /// Everything about the player.
     public var profile: any PlayerProfile {
@@ -31,6 +33,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .shaka: ShakaProfile()
         case .dashjs: DashjsProfile()
         case .avplayer: AVPlayerProfile()
+        case .gstreamer: GStreamerProfile()
         }
     }
 
