@@ -59,6 +59,21 @@ enum WebPlayerHarness {
         }
     }
 
+    /// The players that run in Chromium from the pinned builds.
+    static let webPlayers: Set<String> = ["hlsjs", "dashjs", "shaka"]
+
+    /// Why GStreamer's runner cannot run here (`gst_player.py` needs playbin3 through python3-gst-1.0),
+    /// `nil` when it can.
+    static let missingGStreamer: String? = {
+        let probe = try? BufprobeProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            ["-c", "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst; Gst.init(None); assert Gst.ElementFactory.find('playbin3') and Gst.ElementFactory.find('hlsdemux2')"],
+            timeout: 30)
+        return probe?.status == 0
+            ? nil
+            : "GStreamer 1.22 with playbin3 and hlsdemux2 is not installed (.ci/run installs it: apt-get install gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav python3-gst-1.0)"
+    }()
+
     /// Chromium's path, when installed (`.ci/run` installs Debian's `chromium`).
     static let chromium: String? = ["/usr/bin/chromium", "/usr/local/bin/chromium"].first {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -123,27 +138,30 @@ enum WebPlayerHarness {
 
     /// Runs `testCase` once: the real player, then simulate, then the comparison.
     static func run(_ testCase: Case, attempt: Int) throws -> Comparison {
-        let library = try #require(library, "\(missingBuilds)")
-        _ = try #require(chromium, "chromium is not installed (.ci/run installs it: apt-get install chromium)")
-        let unpinned = try unpinnedBuilds(in: library)
-        try #require(unpinned.isEmpty, "the presets are measured against the pinned builds only: \(unpinned.joined(separator: "; "))")
+        // The web players need their builds and Chromium; GStreamer and VLC run from Debian's packages.
+        var environment = ["BUFPROBE": BufprobeProcess.executable.path, "LIMIT": String(clipSeconds * 5)]
+        if webPlayers.contains(testCase.player) {
+            let library = try #require(library, "\(missingBuilds)")
+            _ = try #require(chromium, "chromium is not installed (.ci/run installs it: apt-get install chromium)")
+            let unpinned = try unpinnedBuilds(in: library)
+            try #require(unpinned.isEmpty, "the presets are measured against the pinned builds only: \(unpinned.joined(separator: "; "))")
+            environment["WEBPLAYERS_LIB"] = library.path
+        }
         let media = try media.get()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("bufprobe-webplayer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let trace = work.appendingPathComponent("trace.txt")
         try testCase.trace.write(to: trace, atomically: true, encoding: .utf8)
-        // One Chromium at a time: the three suites run in three shards at once, and three Chromiums on a
+        // One real player at a time: the suites run in several shards at once, and three Chromiums on a
         // 2-core machine beside the rest of the tests put 0.8 s on hls.js's startup (1.67 s and 1.84 s,
-        // against 0.85 s simulated and about 1.0 s alone), in both runs of a case.
+        // against 0.85 s simulated and about 1.0 s alone), in both runs of a case. GStreamer and VLC take
+        // the same lock: a real-time player beside another is the same distortion.
         let result = try TestCache.exclusively("chromium") { try BufprobeProcess.run(
             URL(fileURLWithPath: "/bin/bash"),
             [script("run-case.sh").path, testCase.player, trace.path, media.path, work.appendingPathComponent("case").path]
                 + testCase.simulateArguments,
-            environment: [
-                "BUFPROBE": BufprobeProcess.executable.path, "WEBPLAYERS_LIB": library.path,
-                "LIMIT": String(clipSeconds * 5),
-            ],
+            environment: environment,
             timeout: Double(clipSeconds * 5 + 60)) }
         let line = try #require(
             result.stdout.split(separator: "\n").last, "run-case.sh printed nothing (status \(result.status)): \(result.stderr)")
@@ -213,5 +231,16 @@ struct WebPlayerDashjsTests {
 @Suite("Shaka in Chromium agrees with simulate --player shaka", .serialized, .enabled(if: WebPlayerHarness.library != nil, Comment(rawValue: WebPlayerHarness.missingBuilds)))
 struct WebPlayerShakaTests {
     @Test("the real player and simulate agree on startup, stalls and variants", arguments: WebPlayerHarness.cases("shaka", stalling: "0.25"))
+    func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
+}
+
+/// GStreamer 1.22 (playbin3, hlsdemux2, through `gst_player.py`) against `simulate --player gstreamer`, on the
+/// same HLS clip and shaped link.
+@Suite("GStreamer agrees with simulate --player gstreamer", .serialized, .enabled(if: WebPlayerHarness.missingGStreamer == nil, Comment(rawValue: WebPlayerHarness.missingGStreamer ?? "")))
+struct RealPlayerGStreamerTests {
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: [
+        WebPlayerHarness.cases("gstreamer", steady: "1.5", stalling: "0.3")[0],
+        WebPlayerHarness.Case(player: "gstreamer", name: "dip 3 -> 0.2 -> 3 Mbit/s", trace: "0 3.0\n4 0.2\n10 3.0\n", simulateArguments: ["--player", "gstreamer"]),
+    ])
     func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
 }
