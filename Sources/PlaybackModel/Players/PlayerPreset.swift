@@ -20,6 +20,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case dashjs
     /// AVPlayer with `automaticallyWaitsToMinimizeStalling` (`AVPlayerProfile`).
     case avplayer
+    /// VLC 3.0's adaptive module, with its own ABR on `simulate` (`VLCProfile`).
+    case vlc
 
     /// Everything about the player.
     public var profile: any PlayerProfile {
@@ -31,6 +33,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .shaka: ShakaProfile()
         case .dashjs: DashjsProfile()
         case .avplayer: AVPlayerProfile()
+        case .vlc: VLCProfile()
         }
     }
 
