@@ -33,11 +33,6 @@ public struct VLCProfile: PlayerProfile {
     public var source: String {
         "VLC 3.0.x 426513d88e3e modules/demux/adaptive/logic/NearOptimalAdaptationLogic.cpp:121-173 (lowest, then highest), adaptive.cpp:132-146 (maxbuffer 30 s), PlaylistManager.cpp:649-650 (pts_delay 1 s), src/input/es_out.c:2535-2572 (pts_delay raised at a stall, +0.3 s fitted on 3.0.24)"
     }
-    /// One line: what VLC does.
-    public var helpLine: String {
-        "vlc: VLC 3.0 adaptive (lowest then highest variant, 1 s pts_delay +0.3 s per stall); \(measuredAgreement)."
-    }
-
     /// Start and resume on `pts_delay` (1 s) ahead, the resume growing per stall (`VLCStartRule`), 30 s
     /// ahead, nothing kept behind.
     public var policy: BufferPolicy {
