@@ -51,6 +51,8 @@ let package = Package(
         ),
         // C code Swift cannot write (the av_log callback takes a va_list); compiled, not a header of inlines.
         .target(name: "CFFmpegShims", dependencies: ["CFFmpeg"]),
+        // Reading media (FFmpeg behind it), and the one clock (`IOClock`), alarm and thread helper
+        // (`BlockingThread`) every wait and blocking call above it uses.
         .target(
             name: "MediaIO",
             dependencies: [
@@ -76,8 +78,8 @@ let package = Package(
         ),
         // How the engines open and read an input, and the rules they share about it: naming the input
         // (`InputKind`), refusing what is not media (`InputCheck`, `URLCheck`), the sentences of FFmpeg's and
-        // the interrupter's errors, packets into the model's, reading on a thread of its own (`BlockingThread`,
-        // `PacketWorker`), an MP4's index at the end, missing codec parameters and truncation. Shared by
+        // the interrupter's errors, packets into the model's, handing packets to a worker (`PacketWorker`), an
+        // MP4's index at the end, missing codec parameters and truncation. Shared by
         // check, probe and simulate, so no engine imports another for them.
         .target(
             name: "InputReading",

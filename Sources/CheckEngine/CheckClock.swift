@@ -1,27 +1,14 @@
-package import Dispatch
+package import MediaIO
 
-/// Where a check's driver (`CheckSession`) takes its time from. Every reading of time in a check goes
-/// through it: the packets' arrival times, the waits to the machine's next deadline, the sample limit,
-/// the playlist reloads and `--record-trace`'s request timing. Real checks use `MonotonicCheckClock`; a
-/// test gives a clock that moves only when the test moves it, so a whole check over a real file runs in
-/// virtual time with exact figures whatever the machine's load.
+/// Where a check takes its time from: MediaIO's `IOClock`, under the name the check's types use. Every
+/// reading of time and every wait in a check goes through it: the packets' arrival times, the waits to the
+/// machine's next deadline, the sample limit, `--rate`'s pacing, the playlist reloads, `--record-trace`'s
+/// request timing, the LL-HLS client's waits, and, through the check's `Interrupter` (made on this clock,
+/// its children inheriting it), `--timeout`, the request pace, the loop detection and `--all-variants`'
+/// budget and per-request deadlines (`VariantProber.RequestDeadline`). The wall clock (the report's start,
+/// program date-times, a DASH server's time) is the clock's `unixTime()`.
 ///
-/// Not through it: the bounds on blocking I/O (the `Interrupter`'s `--timeout`, `--all-variants`' budget
-/// and its per-request deadlines in `VariantProber`). They bound real calls into libavformat, which block
-/// on the real network whatever the check's clock says, so they are wall time by nature.
-///
-/// Readings are seconds from an origin of the clock's own (only differences count) and never go back.
-/// The driver blocks a thread of its own (libavformat's calls block), so sleeping is blocking too.
-package protocol CheckClock: Sendable {
-    /// The time now, seconds from the clock's origin.
-    func now() -> Double
-
-    /// Blocks the calling thread until the clock reads `deadline` or later, or until `alarm` is signalled
-    /// (a cancel, the end of the sample), whichever comes first. It may return early: the caller reads
-    /// `now()` again and decides.
-    func sleep(until deadline: Double, alarm: DispatchSemaphore)
-
-    /// Calls `work` once, on a thread of the clock's choosing, when the clock reads `deadline` or later;
-    /// it does not block the caller.
-    func schedule(at deadline: Double, _ work: @escaping @Sendable () -> Void)
-}
+/// Real checks use `MonotonicIOClock`; a test gives a clock that moves only when the test moves it, so a
+/// whole check over a real file, or a live LL-HLS check, runs in virtual time with exact figures whatever
+/// the machine's load. A cancel raises the check's `Interrupter`'s `Alarm`, which ends every wait at once.
+package typealias CheckClock = IOClock

@@ -17,37 +17,37 @@ package final class CheckSession: Sendable {
     package let interrupter: Interrupter
     /// Cancelled with the check (`cancel()`), not by the end of a live sample: `--all-variants` runs after;
     /// and FFmpeg's requests for a live DASH input.
-    private let validation = Interrupter(timeout: nil), requestLog = RequestLog()
+    private let validation: Interrupter, requestLog = RequestLog()
     /// The time source of every reading and wait, its reading when the check began (clock 0), and the
     /// wall clock then (Unix seconds).
     private let clock: any CheckClock, started: Double, unixAtStart: Double
     private let samplingOver = Atomic<Bool>(false), cancelled = Atomic<Bool>(false)
-    /// Wakes the reading thread from `wait(until:)` when the check is cancelled or the sample is over.
-    private let wake = DispatchSemaphore(value: 0)
     /// The check's rules, fed by the reading thread, the LL-HLS client and FFmpeg's log.
     private let machine: Mutex<CheckMachine>
 
     /// Creates a session timed by `clock`; the check's clock 0 is now, and `unixTimeAtStart` on the wall
-    /// clock live latency is read against (this machine's now unless a test gives one). `recordsEvents`
+    /// clock live latency is read against (the clock's `unixTime()` unless a test gives one). `recordsEvents`
     /// keeps every event for `events()`.
     package init(
-        source: String, settings: CheckSettings, clock: any CheckClock = MonotonicCheckClock(), unixTimeAtStart: Double? = nil,
+        source: String, settings: CheckSettings, clock: any CheckClock = MonotonicIOClock(), unixTimeAtStart: Double? = nil,
         recordsEvents: Bool = false
     ) {
         (self.source, self.settings, self.clock) = (source, settings, clock)
-        self.interrupter = Interrupter(timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy)
-        (started, unixAtStart) = (clock.now(), unixTimeAtStart ?? Date().timeIntervalSince1970)
+        self.interrupter = Interrupter(
+            timeout: .bounded(seconds: settings.timeout), input: source, policy: settings.requestPolicy, clock: clock)
+        validation = Interrupter(timeout: nil, clock: clock)
+        (started, unixAtStart) = (clock.now(), unixTimeAtStart ?? clock.unixTime())
         var machine = CheckMachine(source: source, settings: settings, recordsEvents: recordsEvents)
         machine.handle(.began(unixTime: unixAtStart), at: 0)
         self.machine = Mutex(machine)
     }
 
-    /// Stops the check as soon as FFmpeg next polls (Ctrl-C). Safe from any thread.
+    /// Stops the check as soon as FFmpeg next polls (Ctrl-C), and ends every wait on the clock at once (the
+    /// interrupters' alarms: the reading thread's, the LL-HLS client's, a paced request's). Safe from any thread.
     package func cancel() {
         cancelled.store(true, ordering: .releasing)
         interrupter.cancel()
         validation.cancel()
-        wake.signal()
     }
 
     private func now() -> Double { clock.now() - started }
@@ -128,11 +128,12 @@ package final class CheckSession: Sendable {
             clock.schedule(at: started + limit) { [weak self] in
                 self?.samplingOver.store(true, ordering: .releasing)
                 self?.interrupter.cancel()
-                self?.wake.signal()
             }
         }
         let end = receive(&reading, first, dashLive: dashLive)
         deliver(.ended(end, requests: reads.requests(opening: false, bytes: reading.bytesReceived, partStalled: lowLatency?.stalledSentence)))
+        // The client's thread ends with the check: its request in flight sees the cancel, its wait the alarm.
+        lowLatency?.finish()
         return dashLive
     }
 
@@ -173,7 +174,7 @@ package final class CheckSession: Sendable {
     }
 
     /// Sleeps until `time` (seconds since the start); `false` when interrupted or the sample ended first
-    /// (`wake` ends the sleep at once).
+    /// (both cancel the interrupter, whose alarm ends the sleep at once).
     private func wait(until time: Double) -> Bool {
         while true {
             if isCancelled || samplingOver.load(ordering: .acquiring) { return false }
@@ -181,9 +182,7 @@ package final class CheckSession: Sendable {
             // the clock reads exactly `started + time`.
             let deadline = started + time
             if clock.now() >= deadline { return true }
-            // The semaphore is signalled once per cancel or end of sample: a stale signal only ends one
-            // sleep early, and the flags above decide.
-            clock.sleep(until: deadline, alarm: wake)
+            clock.sleep(until: deadline, alarm: interrupter.alarm)
         }
     }
 

@@ -30,17 +30,17 @@ package struct DASHVariantProber: Sendable, ValidatesVariants {
     /// This machine's clock (Unix seconds) the live manifest's availability times are read against.
     private let unixNow: @Sendable () -> Double
 
-    /// A validation of `source`'s representations, within `budget` seconds when given, read on `clock` (and
-    /// a live manifest's times on `unixNow`).
+    /// A validation of `source`'s representations, within `budget` seconds when given, read on `clock` (by default `root`'s) (and
+    /// a live manifest's times on `unixNow`, by default the clock's wall time).
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), unixNow: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        budget: Double? = nil, clock: (any CheckClock)? = nil, unixNow: (@Sendable () -> Double)? = nil,
         bandwidthTolerance: Double? = BandwidthRule.tolerance
     ) {
         validation = VariantValidation(
             source: source, options: options, timeout: timeout, segments: max(1, segments), root: root, pacer: pacer,
-            budget: budget, clock: clock, bandwidthTolerance: bandwidthTolerance)
-        self.unixNow = unixNow
+            budget: budget, clock: clock ?? root.clock, bandwidthTolerance: bandwidthTolerance)
+        self.unixNow = unixNow ?? { [clock = clock ?? root.clock] in clock.unixTime() }
     }
 
     /// One representation to validate: what it declares and where its segments are.

@@ -26,11 +26,11 @@ package final class LowLatencyPlayback: Sendable {
     /// - Parameters:
     ///   - source: the check's input, whose protocol whitelist the client's requests follow.
     ///   - interrupter: the check's; the client's requests use a child of it (its policy, pace and timeout).
-    ///   - now: the check's clock, seconds since it began; `clock` waits between polls.
+    ///   - now: the check's clock, seconds since it began; the client waits on the interrupter's clock.
     ///   - deliver: takes each of the client's observations as an event (on the client's thread).
     package static func prepare(
         url: String, playlist: HLSPlaylist, source: String, settings: CheckSettings, interrupter: Interrupter,
-        now: @escaping @Sendable () -> Double, clock: any CheckClock, deliver: @escaping @Sendable (CheckEvent) -> Void
+        now: @escaping @Sendable () -> Double, deliver: @escaping @Sendable (CheckEvent) -> Void
     ) -> LowLatencyPlayback? {
         guard settings.lowLatency else { return nil }
         let requests = Interrupter(
@@ -41,23 +41,24 @@ package final class LowLatencyPlayback: Sendable {
         else { return nil }
         return try? LowLatencyPlayback(
             url: url, first: playlist, holdBack: start(settings.liveStart, in: playlist).seconds, requests: requests,
-            readInterrupter: interrupter, options: settings.formatOptions, now: now, clock: clock, deliver: deliver)
+            readInterrupter: interrupter, options: settings.formatOptions, now: now, deliver: deliver)
     }
 
     /// Creates the client for `url` (whose first load is `first`).
     private init(
         url: String, first: HLSPlaylist, holdBack: Double, requests: Interrupter, readInterrupter: Interrupter,
-        options: [String: String], now: @escaping @Sendable () -> Double, clock: any CheckClock,
+        options: [String: String], now: @escaping @Sendable () -> Double,
         deliver: @escaping @Sendable (CheckEvent) -> Void
     ) throws(FFmpegError) {
         playlist = url
         self.readInterrupter = readInterrupter
         self.options = options
         self.now = now
+        // The client waits on `requests`' clock (the check's) and alarm: a cancel, the end of the sample or
+        // `stop()` ends its wait at once.
         client = try LowLatencyHLSClient(
             url: url, first: first, holdBack: holdBack, options: options, interrupter: requests,
-            readInterrupter: readInterrupter, now: now, observe: { deliver(Self.event($0)) },
-            wait: { seconds in clock.sleep(until: clock.now() + seconds, alarm: DispatchSemaphore(value: 0)) })
+            readInterrupter: readInterrupter, now: now, observe: { deliver(Self.event($0)) })
     }
 
     /// The client's observation as the check's event.
@@ -83,11 +84,17 @@ package final class LowLatencyPlayback: Sendable {
         return try MediaInput(streaming: client.stream, name: playlist, options: options, interrupter: readInterrupter)
     }
 
-    /// Stops the client (the request in flight is cancelled) and ends the stream. Safe to repeat; the end of
-    /// the check (this object released with its reading) stops it too.
+    /// Stops the client (the request in flight is cancelled, its wait ends) and ends the stream. Safe to
+    /// repeat; the end of the check (`finish()`, or this object released with its reading) stops it too.
     package func stop() { client.stop() }
 
-    deinit { client.stop() }
+    /// Stops the client and waits until its thread has returned: no wait of it is left once the check ends.
+    package func finish() {
+        client.stop()
+        client.join()
+    }
+
+    deinit { finish() }
 
     /// Why reading stalled, when a part was still arriving: one sentence naming it (a part that never ends).
     package var stalledSentence: String? {

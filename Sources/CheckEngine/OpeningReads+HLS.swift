@@ -72,7 +72,7 @@ extension OpeningReads {
         }
         lowLatency = LowLatencyPlayback.prepare(
             url: url, playlist: played, source: source, settings: settings, interrupter: interrupter,
-            now: now, clock: clock, deliver: deliver)
+            now: now, deliver: deliver)
         // Played part by part: FFmpeg does not open the input.
         if lowLatency != nil {
             deliver(.partsPlaylist(url: url, playlist: played))

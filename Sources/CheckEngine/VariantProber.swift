@@ -31,14 +31,15 @@ package struct VariantProber: Sendable, ValidatesVariants {
     /// The input, options, timeout, segments, interrupters and budget.
     package let validation: VariantValidation
 
-    /// A validation of `source`'s variants, within `budget` seconds in all when given, read on `clock`.
+    /// A validation of `source`'s variants, within `budget` seconds in all when given, read on `clock` (by
+    /// default `root`'s).
     package init(
         source: String, options: [String: String], timeout: Double, segments: Int, root: Interrupter, pacer: Interrupter,
-        budget: Double? = nil, clock: any CheckClock = MonotonicCheckClock(), bandwidthTolerance: Double? = BandwidthRule.tolerance
+        budget: Double? = nil, clock: (any CheckClock)? = nil, bandwidthTolerance: Double? = BandwidthRule.tolerance
     ) {
         validation = VariantValidation(
             source: source, options: options, timeout: timeout, segments: segments, root: root, pacer: pacer,
-            budget: budget, clock: clock, bandwidthTolerance: bandwidthTolerance)
+            budget: budget, clock: clock ?? root.clock, bandwidthTolerance: bandwidthTolerance)
     }
 
     /// Whether the budget has run out.
@@ -80,10 +81,8 @@ package struct VariantProber: Sendable, ValidatesVariants {
         }
         let variants = Array(master.variants.prefix(Self.maxVariants))
         let work = Work(count: variants.count)
-        let group = DispatchGroup()
-        for worker in 0..<min(Self.concurrency, variants.count) {
-            group.enter()
-            let thread = Thread {
+        let workers = (0..<min(Self.concurrency, variants.count)).map { worker in
+            BlockingThread.start(name: "bufprobe variant \(worker)") {
                 while !outOfTime, let index = work.next(), variants.indices.contains(index) {
                     let check = validate(index: index, variant: variants[index], master: location, budget: work)
                     // A fetch the budget cut short says nothing about the variant: it was not validated.
@@ -92,12 +91,9 @@ package struct VariantProber: Sendable, ValidatesVariants {
                     }
                     work.store(check, at: index)
                 }
-                group.leave()
             }
-            thread.name = "bufprobe variant \(worker)"
-            thread.start()
         }
-        group.wait()
+        for worker in workers { worker.join() }
         result.checks = work.checks
         let validated = Set(result.checks.map(\.index))
         let missed = variants.indices.filter { !validated.contains($0) }
@@ -118,8 +114,9 @@ package struct VariantProber: Sendable, ValidatesVariants {
         return RequestPolicy.requested(source)
     }
 
-    /// Cancels one request's interrupter once `seconds` have passed: a server that drips a segment a few
-    /// bytes at a time never waits long enough for one read to time out, yet must not hold the check.
+    /// Cancels one request's interrupter once `seconds` have passed on its clock (the check's): a server that
+    /// drips a segment a few bytes at a time never waits long enough for one read to time out, yet must not
+    /// hold the check.
     final class RequestDeadline: Sendable {
         let interrupter: Interrupter
         private let finished = Atomic<Bool>(false)
@@ -127,7 +124,7 @@ package struct VariantProber: Sendable, ValidatesVariants {
 
         init(_ interrupter: Interrupter, seconds: Double) {
             self.interrupter = interrupter
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            interrupter.clock.schedule(at: interrupter.clock.now() + seconds) { [self] in
                 guard !finished.load(ordering: .acquiring) else { return }
                 expired.store(true, ordering: .releasing)
                 interrupter.cancel()

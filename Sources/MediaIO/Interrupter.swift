@@ -28,7 +28,11 @@ public final class Interrupter: Sendable {
 
     /// The longest a single open or read may block, or `nil` for no limit.
     public let timeout: Duration?
-    private let origin = ContinuousClock.now
+    /// What its deadlines, its pace and the resource gate's loop detection read: its parent's unless given.
+    package let clock: any IOClock
+    /// Raised by `cancel()` and `stop(_:)` (and by the parent's): ends every wait on `clock` made for this
+    /// input at once (the pace, the check's waits, the LL-HLS client's).
+    package let alarm: Alarm
     private let cancelled = Atomic<Bool>(false)
     private let timedOut = Atomic<Bool>(false)
     // Nanoseconds since `origin`; Int64.max means "not armed", `pendingStart` "armed, the clock starts at
@@ -45,7 +49,7 @@ public final class Interrupter: Sendable {
     private let stopReason = Mutex<Reason?>(nil)
     private let skips = Mutex<[SkippedResource]>([])
     // Request tokens per origin (`pace`).
-    private let buckets = Mutex<[String: (tokens: Double, time: ContinuousClock.Instant)]>([:])
+    private let buckets = Mutex<[String: (tokens: Double, time: Double)]>([:])
     private let parent: Interrupter?
     // The interrupter whose request tokens this one spends (`pace`), when it is not its own.
     private let pacer: Interrupter?
@@ -67,11 +71,22 @@ public final class Interrupter: Sendable {
     ///
     /// With an active `policy`, every URL requested for a remote input, the input and its redirects
     /// included, is checked against it before it is requested (`RequestPolicy`).
-    public init(
+    public convenience init(
         timeout: Duration?, parent: Interrupter? = nil, input: String? = nil, sharingPaceWith pacer: Interrupter? = nil,
         policy: RequestPolicy? = nil
     ) {
+        self.init(timeout: timeout, parent: parent, input: input, sharingPaceWith: pacer, policy: policy, clock: nil)
+    }
+
+    /// `init(timeout:parent:input:sharingPaceWith:policy:)` on `clock` (`nil`: the parent's, else the
+    /// system's `MonotonicIOClock`).
+    package init(
+        timeout: Duration?, parent: Interrupter? = nil, input: String? = nil, sharingPaceWith pacer: Interrupter? = nil,
+        policy: RequestPolicy? = nil, clock: (any IOClock)?
+    ) {
         self.timeout = timeout
+        self.clock = clock ?? parent?.clock ?? MonotonicIOClock()
+        self.alarm = Alarm(parent: parent?.alarm)
         self.parent = parent
         self.pacer = pacer
         self.whitelist = input.flatMap(ProtocolWhitelist.forInput)
@@ -112,6 +127,7 @@ public final class Interrupter: Sendable {
     func stop(_ reason: Reason) {
         stopReason.withLock { if $0 == nil { $0 = reason } }
         stopped.store(true, ordering: .releasing)
+        alarm.raise()
     }
 
     /// Runs `body` (opening a resource the input leads to) with at most half the timeout to answer, so
@@ -131,7 +147,10 @@ public final class Interrupter: Sendable {
     }
 
     /// Asks every blocking call to stop as soon as FFmpeg next polls. Safe from any thread.
-    public func cancel() { cancelled.store(true, ordering: .releasing) }
+    public func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        alarm.raise()
+    }
 
     private var isCancelled: Bool {
         cancelled.load(ordering: .acquiring) || (parent?.isCancelled ?? false)
@@ -155,7 +174,8 @@ public final class Interrupter: Sendable {
             let wait = owner.takeToken(origin)
             if wait <= 0 { return true }
             if shouldAbort() { return false }
-            Thread.sleep(forTimeInterval: min(wait, 0.01))
+            // A cancel or a stop raises the alarm: the wait ends at once.
+            clock.sleep(until: clock.now() + wait, alarm: alarm)
         }
     }
 
@@ -163,11 +183,9 @@ public final class Interrupter: Sendable {
     /// seconds until one is due.
     private func takeToken(_ origin: String) -> Double {
         buckets.withLock { buckets in
-            let now = ContinuousClock.now
+            let now = clock.now()
             var bucket = buckets[origin] ?? (ResourceLimits.requestBurst, now)
-            let elapsed = now - bucket.time
-            let refill = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                * ResourceLimits.requestsPerSecond
+            let refill = max(0, now - bucket.time) * ResourceLimits.requestsPerSecond
             bucket.tokens = min(ResourceLimits.requestBurst, bucket.tokens + refill)
             bucket.time = now
             defer { buckets[origin] = bucket }
@@ -228,7 +246,8 @@ public final class Interrupter: Sendable {
         return false
     }
 
-    private func elapsedNanoseconds() -> Int64 { Self.nanoseconds(ContinuousClock.now - origin) }
+    /// `clock`'s reading in whole nanoseconds (the deadlines are atomics).
+    private func elapsedNanoseconds() -> Int64 { Int64(exactly: (clock.now() * 1e9).rounded(.down)) ?? .max - 2 }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

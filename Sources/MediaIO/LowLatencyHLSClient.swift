@@ -71,6 +71,8 @@ public final class LowLatencyHLSClient: Sendable {
     private let observe: @Sendable (Observation) -> Void
     /// Waits this many seconds on the caller's clock (between polls and failed reloads).
     private let wait: @Sendable (Double) -> Void
+    /// The thread `start()` started, joined by `join()`.
+    private let thread = Mutex<BlockingThread.Handle<Void>?>(nil)
     /// Set by `stop()`.
     private let stopped = Atomic<Bool>(false)
     /// The part or map being fetched and since when (`inFlight`).
@@ -88,7 +90,8 @@ public final class LowLatencyHLSClient: Sendable {
     ///   - readInterrupter: the one the demuxer reading the stream is armed with: it bounds each wait for bytes.
     ///   - now: the caller's clock (seconds), for the observations' times.
     ///   - observe: receives every observation, on the client's thread.
-    ///   - wait: waits the given seconds on the caller's clock (`nil`: the real clock).
+    ///   - wait: waits the given seconds on the caller's clock (`nil`: `interrupter`'s clock, the wait ending at
+    ///     once when `interrupter` is cancelled or `stop()` is called).
     /// - Throws: `FFmpegError` when the stream cannot be allocated.
     public init(
         url: String, first: HLSPlaylist, holdBack: Double, options: [String: String], interrupter: Interrupter,
@@ -102,19 +105,24 @@ public final class LowLatencyHLSClient: Sendable {
         self.interrupter = interrupter
         self.now = now
         self.observe = observe
-        self.wait = wait ?? { Thread.sleep(forTimeInterval: $0) }
+        self.wait = wait ?? { [clock = interrupter.clock, alarm = interrupter.alarm] seconds in
+            clock.sleep(until: clock.now() + seconds, alarm: alarm)
+        }
         stream = try StreamingMemoryIO(interrupter: readInterrupter)
     }
 
     /// Starts fetching on a thread of its own.
     public func start() {
-        let thread = Thread { [self] in
+        let started = BlockingThread.start(name: "bufprobe LL-HLS") { [self] in
             run()
             stream.finish()
         }
-        thread.name = "bufprobe LL-HLS"
-        thread.start()
+        thread.withLock { $0 = started }
     }
+
+    /// Blocks until the thread `start()` started has returned (at once when none was started). After `stop()`
+    /// that is as soon as the request in flight sees the cancel: every wait of the client ends at once.
+    package func join() { thread.withLock { $0 }?.join() }
 
     /// Stops: the request in flight is cancelled, no other is made, the stream ends. Safe from any thread.
     public func stop() {

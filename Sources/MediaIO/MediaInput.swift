@@ -108,7 +108,8 @@ public final class MediaInput {
         self.interrupter = interrupter
         self.memory = memory
         self.streaming = streaming
-        let started = ContinuousClock.now
+        let clock = interrupter?.clock ?? MonotonicIOClock()
+        let started = clock.now()
         packet = try PacketStorage()
         guard let allocated = avformat_alloc_context() else {
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avformat_alloc_context")
@@ -186,7 +187,7 @@ public final class MediaInput {
             throw FFmpegError(code: found, operation: "avformat_find_stream_info")
         }
         context = ctx
-        openDuration = ContinuousClock.now - started
+        openDuration = .nanoseconds(Int64(exactly: ((clock.now() - started) * 1e9).rounded()) ?? 0)
 
         let fc = ctx.pointee
         let count = Int(fc.nb_streams)

@@ -49,8 +49,8 @@ final class ResourceGate: Sendable {
     private struct State {
         /// Whether the context was freed (a failed open): nothing may read it any more.
         var detached = false
-        /// Recent request times per playlist-like URL, for loop detection.
-        var recent: [String: [ContinuousClock.Instant]] = [:]
+        /// Recent requests, for loop detection.
+        var loops = RequestLoopWatch()
         /// Whether the input itself is read by a playlist demuxer, once the demuxer is known.
         var inputIsPlaylist: Bool?
         /// Nested I/O contexts not yet classified or known to be playlists, with their URL.
@@ -258,19 +258,14 @@ final class ResourceGate: Sendable {
         return result
     }
 
-    /// Records a request of `url`; `true` when `url` is a playlist and this is its
-    /// `ResourceLimits.loopRequests`-th request within a second.
+    /// Records a request of `url` at the interrupter's clock's now (a test moves it); `true` when `url` is a
+    /// playlist and this is its `ResourceLimits.loopRequests`-th request within a second (`RequestLoopWatch`).
     private func isLoop(_ url: String, isInput: Bool) -> Bool {
-        let now = ContinuousClock.now
+        let now = interrupter.clock.now()
         return state.withLock { state in
-            var times = state.recent[url, default: []].filter { now - $0 < .seconds(1) }
-            times.append(now)
-            state.recent[url] = times
-            if state.recent.count > 4096 {
-                state.recent = state.recent.filter { now - ($0.value.last ?? now) < .seconds(1) }
-            }
+            let repeated = state.loops.record(url, at: now)
             let isPlaylist = isInput ? state.inputIsPlaylist == true : state.playlistURLs.contains(url)
-            return isPlaylist && times.count >= ResourceLimits.loopRequests
+            return isPlaylist && repeated
         }
     }
 

@@ -7,9 +7,10 @@ import Synchronization
 /// the producer finished (end of file), or the interrupter says stop. Owns the custom `AVIOContext` and
 /// frees it and its buffer in `deinit`, as `MemoryIO` does.
 ///
-/// Every wait is bounded: the read callback waits in slices of `pollInterval` and asks the interrupter
-/// (armed by `MediaInput` around each read, so `--timeout` bounds a stream that stops growing; Ctrl-C and
-/// the end of a sample cancel it) between slices. Memory is bounded too: bytes more than `keptBehind`
+/// Every wait is bounded: the read callback waits on the interrupter's clock in slices of `pollInterval`
+/// and asks the interrupter (armed by `MediaInput` around each read, so `--timeout` bounds a stream that
+/// stops growing) between slices; an append, `finish()`, and the interrupter's alarm (Ctrl-C, the end of a
+/// sample) end a slice at once. Memory is bounded too: bytes more than `keptBehind`
 /// before the read position are dropped, and `append` refuses to hold more than `maxUnread` unread bytes.
 /// The context is not seekable (`seekable = 0`); its seek callback moves only within the bytes still held,
 /// which is what the MP4 demuxer needs to read a fragment's tracks, interleaved in its `mdat`, in time order.
@@ -32,6 +33,8 @@ public final class StreamingMemoryIO: Sendable {
         var position: Int64 = 0
         /// Whether `finish()` was called: no byte will be appended.
         var finished = false
+        /// Raised by the next append or `finish()`: ends the read's wait for bytes.
+        var grew: Alarm?
     }
 
     /// Bytes kept before the read position for the demuxer to seek back into.
@@ -43,10 +46,10 @@ public final class StreamingMemoryIO: Sendable {
 
     /// The bytes and positions.
     private let state = Mutex(State())
-    /// Wakes a waiting read when bytes are appended or the stream finishes.
-    private let grew = NSCondition()
-    /// Asked between waits: a timeout or a cancel ends the read.
+    /// Asked between waits: a timeout or a cancel ends the read; its clock times the waits.
     private let interrupter: Interrupter?
+    /// The clock the read waits on: the interrupter's.
+    private let clock: any IOClock
     /// The I/O context, installed as `AVFormatContext.pb` by `MediaInput`.
     nonisolated(unsafe) let context: UnsafeMutablePointer<AVIOContext>
     /// The I/O context's buffer, bytes (libavformat may enlarge it).
@@ -56,6 +59,7 @@ public final class StreamingMemoryIO: Sendable {
     /// - Throws: `FFmpegError` (`ENOMEM`) when FFmpeg cannot allocate the context or its buffer.
     public init(interrupter: Interrupter?) throws(FFmpegError) {
         self.interrupter = interrupter
+        clock = interrupter?.clock ?? MonotonicIOClock()
         guard let buffer = av_malloc(Int(Self.bufferSize)) else {
             throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "av_malloc")
         }
@@ -89,18 +93,22 @@ public final class StreamingMemoryIO: Sendable {
             state.bytes.append(contentsOf: bytes)
             return .success(end)
         }
-        grew.lock()
-        grew.broadcast()
-        grew.unlock()
+        wakeReader()
         return try result.get()
     }
 
     /// Ends the stream: the reader gets the bytes held, then end of file. Safe to call more than once.
     public func finish() {
         state.withLock { $0.finished = true }
-        grew.lock()
-        grew.broadcast()
-        grew.unlock()
+        wakeReader()
+    }
+
+    /// Ends the read's wait for bytes, if one waits.
+    private func wakeReader() {
+        state.withLock { state in
+            defer { state.grew = nil }
+            return state.grew
+        }?.raise()
     }
 
     /// The stream offset one past the last byte appended.
@@ -111,10 +119,17 @@ public final class StreamingMemoryIO: Sendable {
     fileprivate func read(into destination: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
         guard count > 0 else { return 0 }
         while true {
+            var grew: Alarm?
             let copied: Int32? = state.withLock { state in
                 let offset = Int(state.position - state.base)
                 let available = state.bytes.count - offset
-                if available <= 0 { return state.finished ? cffmpeg_averror_eof() : nil }
+                if available <= 0 {
+                    if state.finished { return cffmpeg_averror_eof() }
+                    // Set under the lock of the look: bytes appended after it raise this alarm.
+                    let alarm = Alarm(parent: interrupter?.alarm)
+                    (state.grew, grew) = (alarm, alarm)
+                    return nil
+                }
                 let n = min(Int(count), available)
                 state.bytes.withUnsafeBufferPointer { source in
                     if let base = source.baseAddress { destination.update(from: base + offset, count: n) }
@@ -130,9 +145,7 @@ public final class StreamingMemoryIO: Sendable {
             }
             if let copied { return copied }
             if interrupter?.shouldAbort() ?? false { return cffmpeg_averror_exit() }
-            grew.lock()
-            _ = grew.wait(until: Date(timeIntervalSinceNow: Self.pollInterval))
-            grew.unlock()
+            if let grew { clock.sleep(until: clock.now() + Self.pollInterval, alarm: grew) }
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 /// Supported: `http-xsdate` and `http-iso` (a GET whose body is the date, through `ResourceReader`: the same
 /// protocol whitelist, request policy, pace and timeout as the input's own requests), `direct` (the value
 /// is the date, against when the manifest was read). Not supported, with a sentence: `http-head` (FFmpeg's
-/// reader does not give response headers back), `ntp` (bufprobe speaks no NTP) and unknown schemes.
+/// reader does not give response headers back), `ntp` (bufprobe speaks no NTP) and unknown schemes. This
+/// machine's time is the interrupter's clock's wall time (`IOClock.unixTime()`).
 public enum UTCTimingSource {
     /// The offset (seconds the stream's clock is ahead of this machine's) and the round trip it took, or why
     /// there is none.
@@ -24,14 +25,14 @@ public enum UTCTimingSource {
             return .success((date - manifestReadAt, 0))
         case .httpXSDate, .httpISO:
             let url = URLReference.resolve(timing.value, against: manifestURL)
-            let sent = Date().timeIntervalSince1970
+            let sent = interrupter.clock.unixTime()
             let bytes: [UInt8]
             do {
                 bytes = try ResourceReader(url: url, options: options, interrupter: interrupter).readAll(limit: 4096)
             } catch {
                 return .failure(UTCTimingError(reason: "its UTCTiming URL \(url) could not be read (\(error.message))"))
             }
-            let received = Date().timeIntervalSince1970
+            let received = interrupter.clock.unixTime()
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard let date = parseDate(text) else {
                 return .failure(UTCTimingError(reason: "its UTCTiming URL \(url) answered something that is not a date ('\(text.prefix(40))')"))

@@ -4,6 +4,7 @@
 public import PlaybackModel
 import BufprobeOutput
 import InputReading
+import MediaIO
 
 /// Playing media over a simulated network from Swift: what `bufprobe simulate` does, in virtual time.
 ///

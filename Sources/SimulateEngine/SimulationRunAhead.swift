@@ -15,16 +15,13 @@ package import PlaybackModel
 /// the same figures and every unit identical. Otherwise (a header that is off by a frame or a tick, a
 /// packet with no timestamp, packets out of byte order, a seek, which needs every seek point) the caller
 /// runs the engine again on the loaded media, as without this. The output is the same either way.
-package final class SimulationRunAhead: @unchecked Sendable {
-    // @unchecked: `engine` is written by the run's thread before it signals `done`, and read only after
-    // waiting on `done`; the rest is immutable or the feed's own (locked) state.
-
+package final class SimulationRunAhead: Sendable {
     /// The units as they are read.
     let feed: SimulationUnitBuffer
     /// The media the run was given: the header's figures over `feed`.
     let media: SimulationMedia
-    private var engine: SimulationEngine?
-    private let done = DispatchSemaphore(value: 0)
+    /// The run's thread; its result is the finished engine.
+    private let run: BlockingThread.Handle<SimulationEngine>
 
     /// What an MP4/MOV (or any input whose header declares them) says before its packets are read, as
     /// the loaded media would have it (`SimulationMedia.ProgressiveBuilder.finish`); `nil` when the header
@@ -91,16 +88,12 @@ package final class SimulationRunAhead: @unchecked Sendable {
         self.media = source.media
         // Made on the run's thread: a new engine already reads the first unit, which the reading thread
         // has yet to read.
-        let thread = Thread { [self] in
+        // As much stack as the main thread has: the engine runs the same code there otherwise.
+        run = BlockingThread.start(name: "bufprobe.simulate-ahead", stackSize: 8 << 20) {
             var running = makeEngine(source)
             running.run()
-            self.engine = running
-            done.signal()
+            return running
         }
-        thread.name = "bufprobe.simulate-ahead"
-        // As much stack as the main thread has: the engine runs the same code there otherwise.
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// The finished run, when it is the run `loaded` gives: the same figures and identical units, and
@@ -115,7 +108,7 @@ package final class SimulationRunAhead: @unchecked Sendable {
         else { return nil }
         var reader = loaded.makeReader()
         for index in 0..<loaded.unitCount where reader.unit(index) != feed.base[index] { return nil }
-        done.wait()
+        let engine = run.join()
         guard feed.isComplete else { return nil }
         return engine
     }

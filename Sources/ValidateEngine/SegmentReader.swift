@@ -43,7 +43,8 @@ struct SegmentReader: Sendable {
                 let target = refused.url == location ? "it" : refused.url
                 throw Failure(clause: "was refused: \(target) \(refused.why)")
             }
-            throw Failure(clause: Self.describe(error, limit: limit), cut: error.isInterrupted)
+            // A run cancelled (Ctrl-C) may surface as a timeout of the request's own interrupter: the root says.
+            throw Failure(clause: Self.describe(error, limit: limit), cut: error.isInterrupted || root.reason != nil)
         }
     }
 

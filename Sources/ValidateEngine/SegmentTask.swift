@@ -24,10 +24,8 @@ extension StreamValidation {
     /// them: each result at its task's position (`nil`: not read), and why the reading stopped early.
     func readAll(_ tasks: [SegmentTask], reader: SegmentReader, deadline: ContinuousClock.Instant) -> ([SegmentRead?], String?) {
         let work = SegmentWork(tasks: tasks.count, maxBytes: settings.maxBytes, deadline: deadline)
-        let group = DispatchGroup()
-        for worker in 0..<max(1, min(settings.concurrency, tasks.count)) {
-            group.enter()
-            let thread = Thread {
+        let workers = (0..<max(1, min(settings.concurrency, tasks.count))).map { worker in
+            BlockingThread.start(name: "bufprobe validate \(worker)") {
                 while let position = work.next(cancelled: root.reason != nil) {
                     let task = tasks[position]
                     var map: [UInt8] = []
@@ -49,12 +47,9 @@ extension StreamValidation {
                     work.spend(result.bytes ?? 0)
                     work.store(result, at: position)
                 }
-                group.leave()
             }
-            thread.name = "bufprobe validate \(worker)"
-            thread.start()
         }
-        group.wait()
+        for worker in workers { worker.join() }
         return (work.results, work.stopReason)
     }
 

@@ -16,7 +16,9 @@ struct CheckPlaylistHealthTests {
         let document = try CheckDocument.decode(result.stdout)
         // Copying the playlist must not hide the redirect from the demuxer (segments would 404 next to moved/).
         #expect(result.status != 2, "\(document.reason)")
-        #expect(!document.warnings.contains { $0.contains("404") }, "\(document.warnings)")
+        // The server's URLs taken out first: a port such as 40461 holds "404" too.
+        let unnamed = document.warnings.map { $0.replacingOccurrences(of: server.url(""), with: "") }
+        #expect(!unnamed.contains { $0.contains("404") }, "\(document.warnings)")
         #expect(document.loadedRanges.reduce(0) { $0 + $1[1] - $1[0] } >= 2, "\(document.loadedRanges)")
         let health = try #require(document.playlistHealth)
         #expect(health.url == server.url("moved/live.m3u8"))

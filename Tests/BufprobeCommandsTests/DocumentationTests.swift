@@ -70,6 +70,20 @@ struct DocumentationTests {
         #expect(block + 3 <= 40, "the first console block opens on line \(block + 1)")
     }
 
+    @Test("README.md is a guide of at most 300 lines, Benchmarks/README.md a results page under 400, and no source file is over 400 lines")
+    func lengths() throws {
+        #expect(try Self.text("README.md").split(separator: "\n", omittingEmptySubsequences: false).count <= 301)
+        #expect(try Self.text("Benchmarks/README.md").split(separator: "\n", omittingEmptySubsequences: false).count < 401)
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let swift = files.filter { $0.pathExtension == "swift" }
+        #expect(swift.count > 100, "the sources were found")
+        for file in swift {
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 400, "\(file.path.dropFirst(sources.path.count + 1)) has \(lines) lines")
+        }
+    }
+
     @Test("every relative link of README.md and docs/*.md names a file, and a heading in it when it has an anchor")
     func links() throws {
         let docs = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs").path)

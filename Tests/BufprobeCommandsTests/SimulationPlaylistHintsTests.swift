@@ -36,11 +36,13 @@ import TestSupport
         #expect(lone.masterPlaylistBytes == nil && lone.mediaPlaylistBytes == [highBytes])
     }
 
-    @Test("no listed player's start delay or policy reads the playlists' hints: HLS sessions are as they were")
+    @Test("no listed player's start delay or policy reads the playlists' hints but GStreamer's start delay: other HLS sessions are as they were")
     func hintsChangeNoPlayer() throws {
         let hints = try #require(try SimulationSource.load(BufprobeProcess.sample("hls/master.m3u8"), variant: nil, adaptive: true).manifestHints)
         let network = NetworkModel(bitsPerSecond: 1_000_000, latency: 0.05)
-        for preset in PlayerPreset.allCases {
+        #expect(PlayerPreset.gstreamer.profile.startDelay(hints: hints, network: network) > 0.1)
+        #expect(PlayerPreset.gstreamer.policy(for: hints) == PlayerPreset.gstreamer.policy)
+        for preset in PlayerPreset.allCases where preset != .gstreamer {
             #expect(preset.profile.startDelay(hints: hints, network: network) == 0, "\(preset)")
             #expect(preset.policy(for: hints) == preset.policy, "\(preset)")
         }

@@ -25,6 +25,17 @@ struct ValidateHTMLTests {
         for outside in ["<script", "src=", "href=", "@import", "url("] { #expect(!html.contains(outside), "\(outside)") }
     }
 
+    @Test func dashPageShowsTheRepresentationTable() throws {
+        let mpd = try ValidateFixtures.make("dashBandwidthTooLow")
+        defer { try? FileManager.default.removeItem(at: mpd.deletingLastPathComponent()) }
+        let page = mpd.deletingLastPathComponent().appendingPathComponent("report.html")
+        let result = try BufprobeProcess.run(["validate", "--html", page.path, mpd.path], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for column in ["<th>ID</th>", "<th>NEEDED</th>", "<th>FRAMERATE</th>"] { #expect(html.contains(column), "\(column)") }
+        #expect(html.contains("<code>iso23009-1:5.3.5.2@bandwidth</code>"))
+    }
+
     @Test func streamWordsAreEscaped() throws {
         let folder = try ValidateFixtures.clean(.ts)
         defer { try? FileManager.default.removeItem(at: folder) }

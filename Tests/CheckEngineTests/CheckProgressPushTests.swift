@@ -24,7 +24,7 @@ struct CheckProgressPushTests {
     func pushed() {
         // Installs bufprobe's FFmpeg log sink (the router the session registers with).
         _ = CheckRunner(logger: Logger(label: "test"))
-        let clock = ManualCheckClock(at: 0)
+        let clock = ManualClock(at: 0)
         let session = CheckSession(source: "/nonexistent/clip.mp4", settings: CheckSettings(), clock: clock)
         let seen = Mutex<[Double]>([])
         session.observeProgress(every: 0.25) { progress in seen.withLock { $0.append(progress.elapsed) } }

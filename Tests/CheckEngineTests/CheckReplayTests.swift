@@ -13,7 +13,7 @@ struct CheckReplayTests {
     /// Runs a check of `source` on a virtual clock, recording its events.
     static func recorded(_ source: String, settings: CheckSettings) throws -> (CheckReport, [CheckEvent.Timed]) {
         _ = CheckRunner(logger: Logger(label: "test"))
-        let clock = ManualCheckClock(at: 100)
+        let clock = ManualClock(at: 100)
         let session = CheckSession(source: source, settings: settings, clock: clock, unixTimeAtStart: 1_800_000_000, recordsEvents: true)
         clock.advance(to: 100.25)
         guard let report = clock.drive({ session.run() }) else {

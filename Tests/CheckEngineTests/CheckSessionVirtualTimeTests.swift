@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import BufprobeOutput
 
-/// `CheckSession`, the driver, over a real sample file with an injected `ManualCheckClock`: every reading
+/// `CheckSession`, the driver, over a real sample file with an injected `ManualClock`: every reading
 /// of time and every wait goes through the clock, so the figures are the virtual clock's, exactly, and
 /// the check takes no wall time whatever the machine's load (the clock advances only to the deadlines
 /// the session sleeps until).
@@ -22,10 +22,10 @@ struct CheckSessionVirtualTimeTests {
 
     /// Runs a check of `sample` whose input opens at virtual time `openAt` (the clock stands still while
     /// the file is read: reading a local file takes no virtual time).
-    static func check(_ sample: String, settings: CheckSettings, openAt: Double) throws -> (CheckReport, ManualCheckClock) {
+    static func check(_ sample: String, settings: CheckSettings, openAt: Double) throws -> (CheckReport, ManualClock) {
         // Installs bufprobe's FFmpeg log sink (the router the session registers with).
         _ = CheckRunner(logger: Logger(label: "test"))
-        let clock = ManualCheckClock(at: 100)
+        let clock = ManualClock(at: 100)
         let session = CheckSession(source: BufprobeProcess.sample(sample), settings: settings, clock: clock)
         clock.advance(to: 100 + openAt)
         guard let report = clock.drive({ session.run() }) else {

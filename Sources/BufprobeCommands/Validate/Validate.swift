@@ -3,6 +3,7 @@ import BufprobeOutput
 import Foundation
 import MediaIO
 import PlaybackModel
+import ProgressLine
 import ValidateEngine
 
 /// `bufprobe validate URL|FILE...`: reads an HLS stream's every playlist and segment (or a DASH MPD's every
@@ -36,7 +37,8 @@ public struct Validate: ParsableCommand {
             and how often. The rules, their tolerances and editions: docs/validate.md.
 
             Exit codes: 0 no must-fix finding; 1 must-fix findings; 2 an input could not be read or is neither \
-            an HLS playlist nor a DASH MPD it reads (a static one of several periods is not); 64 usage error. With several inputs the worst wins (2 over 1 over 0).
+            an HLS playlist nor a DASH MPD it reads (a static one of several periods is not); 64 usage error; 130 interrupted (Ctrl-C; the report of \
+            what was read is written first). With several inputs the worst wins (2 over 1 over 0).
             """)
 
     @Argument(help: ArgumentHelp("HLS playlists or DASH MPDs (paths or http(s) URLs) to validate.", valueName: "input"), completion: .file())
@@ -126,10 +128,17 @@ public struct Validate: ParsableCommand {
         if settings.options["user_agent"] == nil { settings.options["user_agent"] = BufprobeVersion.userAgent }
         let began = Date()
         var results: [(source: String, result: Result<ValidationReport, ValidationFailure>)] = []
-        for input in inputs {
-            let root = Interrupter(timeout: nil, policy: denyPrivate ? RequestPolicy(denyPrivate: true) : nil)
+        // Ctrl-C (or SIGTERM...) cancels every request at once; what was read is still judged and reported
+        // (its not-read list says the run was interrupted), then the command exits 128 + the signal.
+        let root = Interrupter(timeout: nil, policy: denyPrivate ? RequestPolicy(denyPrivate: true) : nil)
+        let interrupt = InterruptHandler.install(line: nil, grace: .seconds(3)) { root.cancel() }
+        defer { interrupt.uninstall() }
+        for input in inputs where interrupt.exitStatus == nil {
             let validation = StreamValidation(source: input, settings: settings, root: root, installsLogSink: false)
             results.append((input, Result { () throws(ValidationFailure) in try validation.run() }))
+            if interrupt.exitStatus != nil {
+                Diagnostics.warning("\(input): interrupted; the report covers what was read until then.")
+            }
         }
         var worst: Int32 = 0
         var documents: [ValidateJSON] = []
@@ -156,6 +165,7 @@ public struct Validate: ParsableCommand {
             worst = max(worst, 2)
         }
         if let html, !Self.write(ValidateHTML.render(results, date: began), to: html, what: "the HTML page") { worst = max(worst, 2) }
+        if let status = interrupt.exitStatus { throw ExitCode(status) }
         if worst != 0 { throw ExitCode(worst) }
     }
 

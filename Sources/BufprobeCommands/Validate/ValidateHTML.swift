@@ -84,23 +84,20 @@ enum ValidateHTML {
         return out + "</table></details></section>\n"
     }
 
-    /// The measured table, the text report's columns.
+    /// The measured table, the text report's cells (`ValidateText.table`): figures right-aligned, codecs,
+    /// ids and URIs as code.
     private static func measured(_ report: ValidationReport) -> String {
-        var out = "<h3>Measured</h3><table><tr><th>#</th><th>BANDWIDTH</th><th>AVERAGE-BW</th><th>Peak</th><th>Average</th>"
-        out += "<th>RESOLUTION</th><th>Video</th><th>Segments</th><th>CODECS</th><th>Playlist</th></tr>\n"
-        for row in report.variants {
-            let cells = [
-                row.number == 0 ? "-" : String(row.number), rate(row.bandwidth.map(Double.init)), rate(row.averageBandwidth.map(Double.init)),
-                rate(row.measuredPeak), rate(row.measuredAverage), row.resolution ?? "-", row.measuredResolution ?? "-",
-                "\(row.segmentsRead)/\(row.segmentsListed)",
-            ]
-            out += "<tr>" + cells.map { "<td class=\"num\">\(e($0))</td>" }.joined()
-            out += "<td><code>\(e(row.codecs ?? "-"))</code></td><td><code>\(e(row.uri))</code></td></tr>\n"
+        let rows = ValidateText.table(report)
+        guard let header = rows.first else { return "" }
+        let textual: Set<String> = ["ID", "CODECS", "PLAYLIST"]
+        var out = "<h3>Measured</h3><table><tr>" + header.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
+        for row in rows.dropFirst() {
+            out += "<tr>" + zip(header, row).map { name, cell in
+                textual.contains(name) ? "<td><code>\(e(cell))</code></td>" : "<td class=\"num\">\(e(cell))</td>"
+            }.joined() + "</tr>\n"
         }
         return out + "</table>\n"
     }
-
-    private static func rate(_ value: Double?) -> String { value.map(TextFormat.bitRate) ?? "-" }
 
     private static func e(_ text: String) -> String { XMLText.escaped(text) }
 }

@@ -22,7 +22,7 @@ enum ValidateText {
             }
         }
         out += "\nMeasured\n"
-        let rows = report.format == .dash ? dashRows(report) : hlsRows(report)
+        let rows = table(report)
         let header = rows[0]
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
@@ -37,6 +37,10 @@ enum ValidateText {
     }
 
     private static func rate(_ value: Double?) -> String { value.map(TextFormat.bitRate) ?? "-" }
+
+    /// The measured table, its header first: per variant for HLS, per representation for DASH (the HTML
+    /// page draws the same cells).
+    static func table(_ report: ValidationReport) -> [[String]] { report.format == .dash ? dashRows(report) : hlsRows(report) }
 
     /// The measured table of an HLS stream, one row per variant, its header first.
     private static func hlsRows(_ report: ValidationReport) -> [[String]] {

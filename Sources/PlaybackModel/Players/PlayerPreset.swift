@@ -20,6 +20,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case dashjs
     /// AVPlayer with `automaticallyWaitsToMinimizeStalling` (`AVPlayerProfile`).
     case avplayer
+    /// GStreamer 1.22's playbin3 with hlsdemux2, with its own ABR on `simulate` (`GStreamerProfile`).
+    case gstreamer
     /// VLC 3.0's adaptive module, with its own ABR on `simulate` (`VLCProfile`).
     case vlc
 
@@ -33,6 +35,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .shaka: ShakaProfile()
         case .dashjs: DashjsProfile()
         case .avplayer: AVPlayerProfile()
+        case .gstreamer: GStreamerProfile()
         case .vlc: VLCProfile()
         }
     }
