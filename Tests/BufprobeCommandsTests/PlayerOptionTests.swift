@@ -18,7 +18,7 @@ struct PlayerOptionTests {
         #expect(fixed.resumeThreshold == 5 && fixed.resumeGrowth == .fixed)
         try fixed.validate()
         #expect(try BufferPolicyOptions.parse(["--player", "ExoPlayer"]).player == .media3)
-        #expect(throws: (any Error).self) { try BufferPolicyOptions.parse(["--player", "vlc"]) }
+        #expect(throws: (any Error).self) { try BufferPolicyOptions.parse(["--player", "winamp"]) }
     }
 
     @Test("simulate --player reports the preset and the doubling cap in policy; without it neither key is written")

@@ -111,7 +111,7 @@ struct ExporterConfigTests {
 
     @Test(arguments: [
         ("modules:\n  a:\n    timeot: 5s\n", "module a: unknown key 'timeot'"),
-        ("modules:\n  a:\n    player: vlc\n", "module a: player: 'vlc' is not a player bufprobe knows"),
+        ("modules:\n  a:\n    player: winamp\n", "module a: player: 'winamp' is not a player bufprobe knows"),
         ("modules:\n  a:\n    timeout: soon\n", "module a: timeout:"),
         ("modules:\n  a:\n    allow_targets: ['(']\n", "module a: allow_targets:"),
         ("modules:\n  a:\n    headers: [\"X: a\\r\\nEvil: 1\"]\n", "module a: headers must not contain control characters"),

@@ -65,7 +65,7 @@ struct ProbeRequestTests {
         #expect(request.settings.policy == PlayerPreset.chromium.policy)
         #expect(try ProbeRequest(query: "target=http://h/m.mp4&player=exoplayer", scrapeTimeout: nil).settings.player == .media3)
         #expect(try ProbeRequest(query: "target=http://h/m.mp4", scrapeTimeout: nil).settings.player == nil)
-        #expect(throws: ProbeRefusal.self) { try ProbeRequest(query: "target=http://h/m.mp4&player=vlc", scrapeTimeout: nil) }
+        #expect(throws: ProbeRefusal.self) { try ProbeRequest(query: "target=http://h/m.mp4&player=winamp", scrapeTimeout: nil) }
     }
 
     @Test("variant takes check's forms", arguments: [("best", VariantChoice.best), ("lowest", .lowest), ("2", .index(2)), ("800k", .bandwidth(800_000))])

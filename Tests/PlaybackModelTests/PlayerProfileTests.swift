@@ -41,7 +41,7 @@ import Testing
             #expect(preset.policy == preset.profile.policy && preset.abr == preset.profile.abr)
             #expect(preset.policy(for: nil) == preset.policy)
         }
-        #expect(PlayerPreset.allCases.filter { $0.abr != nil } == [.hlsjs, .shaka, .dashjs, .gstreamer])
+        #expect(PlayerPreset.allCases.filter { $0.abr != nil } == [.hlsjs, .shaka, .dashjs, .gstreamer, .vlc])
     }
 
     /// A start rule counted in another measure than seconds ahead: a share of the forward target, as a

@@ -83,6 +83,6 @@ struct ResumeGrowthTests {
         #expect(PlayerPreset.mpv.policy.resumeThreshold == 1.3)
         #expect(PlayerPreset.avplayer.policy.keepUp == .predictive(horizon: nil))
         #expect(PlayerPreset(name: "ExoPlayer") == .media3 && PlayerPreset(name: "hls.js") == .hlsjs)
-        #expect(PlayerPreset(name: "vlc") == nil)
+        #expect(PlayerPreset(name: "VLC") == .vlc && PlayerPreset(name: "winamp") == nil)
     }
 }

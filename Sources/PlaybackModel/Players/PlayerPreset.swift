@@ -22,6 +22,8 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
     case avplayer
     /// GStreamer 1.22's playbin3 with hlsdemux2, with its own ABR on `simulate` (`GStreamerProfile`).
     case gstreamer
+    /// VLC 3.0's adaptive module, with its own ABR on `simulate` (`VLCProfile`).
+    case vlc
 
     /// Everything about the player.
     public var profile: any PlayerProfile {
@@ -34,6 +36,7 @@ public enum PlayerPreset: String, Sendable, Hashable, CaseIterable {
         case .dashjs: DashjsProfile()
         case .avplayer: AVPlayerProfile()
         case .gstreamer: GStreamerProfile()
+        case .vlc: VLCProfile()
         }
     }
 
