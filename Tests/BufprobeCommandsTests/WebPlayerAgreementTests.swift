@@ -74,6 +74,13 @@ enum WebPlayerHarness {
             : "GStreamer 1.22 with playbin3 and hlsdemux2 is not installed (.ci/run installs it: apt-get install gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav python3-gst-1.0)"
     }()
 
+    /// Why VLC's runner cannot run here (`vlc_player.py` needs libvlc through python3-vlc), `nil` when it can.
+    static let missingVLC: String? = {
+        let probe = try? BufprobeProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import vlc; assert vlc.libvlc_get_version()"], timeout: 30)
+        return probe?.status == 0 ? nil : "VLC 3.0 is not installed (.ci/run installs it: apt-get install vlc-bin vlc-plugin-base python3-vlc)"
+    }()
+
     /// Chromium's path, when installed (`.ci/run` installs Debian's `chromium`).
     static let chromium: String? = ["/usr/bin/chromium", "/usr/local/bin/chromium"].first {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -241,6 +248,17 @@ struct RealPlayerGStreamerTests {
     @Test("the real player and simulate agree on startup, stalls and variants", arguments: [
         WebPlayerHarness.cases("gstreamer", steady: "1.5", stalling: "0.3")[0],
         WebPlayerHarness.Case(player: "gstreamer", name: "dip 3 -> 0.2 -> 3 Mbit/s", trace: "0 3.0\n4 0.2\n10 3.0\n", simulateArguments: ["--player", "gstreamer"]),
+    ])
+    func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
+}
+
+/// VLC 3.0 (libvlc's adaptive module, through `vlc_player.py` as nobody) against `simulate --player vlc`, on
+/// the same HLS clip and shaped link: a steady link and a dip that stalls.
+@Suite("VLC agrees with simulate --player vlc", .serialized, .enabled(if: WebPlayerHarness.missingVLC == nil, Comment(rawValue: WebPlayerHarness.missingVLC ?? "")))
+struct RealPlayerVLCTests {
+    @Test("the real player and simulate agree on startup, stalls and variants", arguments: [
+        WebPlayerHarness.cases("vlc", steady: "5.0", stalling: "0.3")[0],
+        WebPlayerHarness.Case(player: "vlc", name: "dip 3 -> 0.2 -> 3 Mbit/s", trace: "0 3.0\n4 0.2\n10 3.0\n", simulateArguments: ["--player", "vlc"]),
     ])
     func agrees(_ testCase: WebPlayerHarness.Case) throws { try WebPlayerHarness.expectAgreement(testCase) }
 }
