@@ -45,7 +45,9 @@ extension DASHManifest {
         var timing = try timeline(list, timescale: timescale, context, field: "SegmentList", count: urls.count)
         // A list longer than its timing (a @duration with no period length) takes the @duration each.
         if timing.count < urls.count, let last = timing.last {
-            let step = Int64(min((last.duration * Double(timescale)).rounded(), 1e15))
+            // Clamped to a figure Int64 holds, so that no duration (however made) traps the conversion.
+            let scaled = (last.duration * Double(timescale)).rounded()
+            let step = scaled.isFinite ? Int64(min(max(scaled, 0), 1e15)) : 0
             for index in 1...(urls.count - timing.count) {
                 timing.append((time: last.time &+ step &* Int64(index), duration: last.duration))
             }
@@ -133,6 +135,7 @@ extension DASHManifest {
         guard let text = element.attributes["duration"] else {
             if let count, count > 0, let periodEnd {
                 let each = periodEnd / Double(count)
+                guard each.isFinite, each >= 0 else { throw DASHManifestError(reason: "has a period length no segment time can hold") }
                 return (0..<count).map { (Int64(min(each * Double($0), 9e18)), each / scale) }
             }
             throw DASHManifestError(reason: "gives Representation \(context.id) a \(field) with neither @duration nor a SegmentTimeline")

@@ -18,11 +18,7 @@ public enum DASHRules {
         found += timeline(dash)
         found += alignment(dash)
         found += coverage(dash)
-        let order = Dictionary(uniqueKeysWithValues: ValidationCatalogue.rules.enumerated().map { ($1.id, $0) })
-        return found.enumerated().sorted { lhs, rhs in
-            let (left, right) = (order[lhs.element.rule] ?? .max, order[rhs.element.rule] ?? .max)
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
+        return ValidationCatalogue.ordered(found)
     }
 
     /// bufprobe:read: an MPD whose segments could not be worked out, and the segments of each representation

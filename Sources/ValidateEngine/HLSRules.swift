@@ -25,11 +25,7 @@ public enum HLSRules {
         for playlist in media { found += playlistType(playlist) }
         found += variantAttributes(read)
         found += bitRateLadder(read)
-        let order = Dictionary(uniqueKeysWithValues: ValidationCatalogue.rules.enumerated().map { ($1.id, $0) })
-        return found.enumerated().sorted { lhs, rhs in
-            let (left, right) = (order[lhs.element.rule] ?? .max, order[rhs.element.rule] ?? .max)
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }.map(\.element)
+        return ValidationCatalogue.ordered(found)
     }
 
     /// bufprobe:read: a media playlist that could not be read or parsed, and the segments of each playlist

@@ -156,6 +156,15 @@ public enum ValidationCatalogue {
         rules.filter { $0.id == "bufprobe:read" || dashRules.contains($0.id) == (format == .dash) }
     }
 
+    /// `findings` in catalogue order (the order reports list rules), each rule's findings in the order found.
+    public static func ordered(_ findings: [Finding]) -> [Finding] {
+        let order = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        return findings.enumerated().sorted { lhs, rhs in
+            let (left, right) = (order[lhs.element.rule] ?? .max, order[rhs.element.rule] ?? .max)
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
     /// The rule with `id`, if the catalogue has one.
     public static func rule(_ id: String) -> ValidationRule? { rules.first { $0.id == id } }
 }
