@@ -84,7 +84,7 @@ package struct ProbeModule: Sendable {
         if let maxStartup { lines.append("max_startup: \(maxStartup)s") }
         for name in VerdictThresholds.Name.allCases {
             guard let value = thresholds[name] else { continue }
-            let shown = value.isInfinite ? "none" : [.maxStalls, .maxOriginFaults].contains(name) ? "\(Int(value))" : [.maxRebufferRatio, .minRealtimeFactor, .maxPeakOverBandwidth].contains(name) ? "\(value)" : "\(value)s"
+            let shown = value.isInfinite ? "none" : [.maxStalls, .maxOriginFaults].contains(name) ? (Int(exactly: value).map(String.init) ?? "\(value)") : [.maxRebufferRatio, .minRealtimeFactor, .maxPeakOverBandwidth].contains(name) ? "\(value)" : "\(value)s"
             lines.append("\(name.rawValue): \(shown)")
         }
         if let player { lines.append("player: \(player.rawValue)") }

@@ -205,7 +205,9 @@ public struct VerdictThresholds: Sendable, Hashable {
     /// `value` of the threshold `name` as people read it: `1`, `5%`, `2.500 s`, `0.9`.
     package static func text(_ value: Double, of name: Name) -> String {
         switch name {
-        case .maxStalls, .maxOriginFaults: String(Int(value))
+        // A count from a decoded document may be any Double: a whole one reads as a count, anything else
+        // as the number it is, never a trap.
+        case .maxStalls, .maxOriginFaults: Int(exactly: value).map(String.init) ?? String(value)
         case .maxRebufferRatio, .maxPeakOverBandwidth: percent(value)
         case .minRealtimeFactor: factor(value)
         default: TextFormat.seconds(value)
